@@ -1,0 +1,38 @@
+"""Dialect registry: the one place that lists every dialect `qopt` knows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Dialect name -> factory, loaded lazily by the context."""
+
+    def get_builtin() -> Dialect:
+        from xdsl.dialects.builtin import Builtin
+
+        return Builtin
+
+    def get_func() -> Dialect:
+        from xdsl.dialects.func import Func
+
+        return Func
+
+    def get_arith() -> Dialect:
+        from xdsl.dialects.arith import Arith
+
+        return Arith
+
+    def get_quant() -> Dialect:
+        from qdialect.dialects.quant import Quant
+
+        return Quant
+
+    return {
+        "builtin": get_builtin,
+        "func": get_func,
+        "arith": get_arith,
+        "quant": get_quant,
+    }

@@ -1,0 +1,137 @@
+"""Print and parse floating-point literals exactly as MLIR's textual IR does.
+
+MLIR prints an f64 (a quant scale, for instance) in three tiers:
+
+1. `%e`-like with six digits after the point (`1.000000e-02`) when parsing that
+   text back yields the same bits;
+2. otherwise APFloat's shortest-exact style: up to 17 significant digits,
+   positional when the leading digit is at most three places after the point
+   (`0.0078431372549019607`, `123456.7`), else scientific with a capital `E`
+   (`1.23456789E-4`);
+3. otherwise (tier 2 produced no `.`, e.g. `1234567`) the IEEE bits in hex,
+   `0x4132D68700000000`.
+
+The decimal expansion below is exact integer arithmetic, so the digits are the
+ones LLVM's APFloat::toString computes (it rounds the exact expansion to the
+requested precision, ties up).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+__all__ = ["double_bits", "double_from_bits", "format_mlir_double"]
+
+_DOUBLE_PRECISION_BITS = 53
+
+
+def double_bits(value: float) -> int:
+    """IEEE-754 bit pattern of a Python float."""
+    return struct.unpack("<Q", struct.pack("<d", value))[0]
+
+
+def double_from_bits(bits: int) -> float:
+    """Python float from an IEEE-754 double bit pattern."""
+    return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFFFFFFFFFFFFFF))[0]
+
+
+def _decimal_digits(value: float, precision: int) -> tuple[str, int]:
+    """Decimal digits of |value| > 0 as APFloat computes them: (digits, exp10).
+
+    value ~= int(digits) * 10**exp10, digits without trailing zeros. The exact
+    expansion N * 5^e * 10^-e is first truncated (not rounded) to the number of
+    bits `precision` decimal digits need, as APFloat does; that truncation is why
+    MLIR prints e.g. 1.0e-44 in the long form.
+    """
+    mantissa, exp2 = math.frexp(abs(value))
+    significand = int(mantissa * (1 << _DOUBLE_PRECISION_BITS))
+    exp2 -= _DOUBLE_PRECISION_BITS
+    trailing = (significand & -significand).bit_length() - 1
+    significand >>= trailing
+    exp2 += trailing
+    if exp2 >= 0:
+        digits, exp10 = significand << exp2, 0
+    else:
+        # 2^-n == 5^n * 10^-n
+        digits, exp10 = significand * 5 ** (-exp2), exp2
+    bits_required = (precision * 196 + 58) // 59  # 196/59 slightly overestimates lg2(10)
+    if digits.bit_length() > bits_required:
+        removable = (digits.bit_length() - bits_required) * 59 // 196
+        digits //= 10**removable
+        exp10 += removable
+    text = str(digits)
+    stripped = text.rstrip("0")
+    return stripped, exp10 + (len(text) - len(stripped))
+
+
+def _round_digits(digits: str, exp10: int, precision: int) -> tuple[str, int]:
+    """Keep `precision` significant digits, rounding on the first dropped digit (ties up)."""
+    if len(digits) <= precision:
+        return digits, exp10
+    dropped = len(digits) - precision
+    kept = digits[:precision]
+    exp10 += dropped
+    if digits[precision] >= "5":
+        rounded = str(int(kept) + 1)
+        if len(rounded) > precision:  # carried into a new leading digit
+            rounded = rounded[:-1]
+            exp10 += 1
+        kept = rounded
+    stripped = kept.rstrip("0")
+    return stripped, exp10 + (len(kept) - len(stripped))
+
+
+def _ap_to_string(
+    value: float, precision: int, max_padding: int, truncate_zero: bool
+) -> str:
+    """APFloat::toString(precision, max_padding, truncate_zero) for a finite nonzero double."""
+    if precision == 0:
+        precision = 2 + _DOUBLE_PRECISION_BITS * 59 // 196
+    digits, exp10 = _round_digits(*_decimal_digits(value, precision), precision)
+    sign = "-" if value < 0 else ""
+    ndigits = len(digits)
+
+    if max_padding == 0:
+        scientific = True
+    elif exp10 >= 0:
+        scientific = exp10 > max_padding or ndigits + exp10 > precision
+    else:
+        msd = exp10 + ndigits - 1
+        scientific = msd < 0 and -msd > max_padding
+
+    if scientific:
+        exponent = exp10 + ndigits - 1
+        mantissa = digits[0] + "."
+        if ndigits == 1 and truncate_zero:
+            mantissa += "0"
+        else:
+            mantissa += digits[1:]
+        if not truncate_zero and precision > ndigits - 1:
+            mantissa += "0" * (precision - ndigits + 1)
+        exp_text = str(abs(exponent))
+        if not truncate_zero and len(exp_text) < 2:
+            exp_text = "0" + exp_text
+        marker = "E" if truncate_zero else "e"
+        return f"{sign}{mantissa}{marker}{'+' if exponent >= 0 else '-'}{exp_text}"
+
+    if exp10 >= 0:
+        return sign + digits + "0" * exp10
+    whole = exp10 + ndigits
+    if whole > 0:
+        return f"{sign}{digits[:whole]}.{digits[whole:]}"
+    return f"{sign}0.{'0' * -whole}{digits}"
+
+
+def format_mlir_double(value: float) -> str:
+    """Text MLIR's AsmPrinter writes for an f64 value (e.g. a quant scale)."""
+    if math.isfinite(value) and value != 0.0:
+        text = _ap_to_string(value, 6, 0, truncate_zero=False)
+        if float(text) == value:
+            return text
+        text = _ap_to_string(value, 0, 3, truncate_zero=True)
+        if "." in text:
+            return text
+    elif value == 0.0 and math.copysign(1.0, value) > 0:
+        return "0.000000e+00"
+    return f"0x{double_bits(value):016X}"

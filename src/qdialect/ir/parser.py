@@ -1,0 +1,75 @@
+"""xDSL's MLIR parser with the two things a compiler driver needs on top.
+
+* Shaped types are checked against a per-axis quantized element type while
+  parsing, so `tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>` is an error
+  located at the tensor type, wherever it appears (a function signature
+  included), not later at some op.
+* Every operation remembers where it starts in the source (`op_offsets`), so
+  verifier errors can be reported as `file:line:col` like MLIR does. Offsets
+  are turned into lines only when a diagnostic is printed, which keeps parsing
+  linear in the input size.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import UnrankedMemRefType, UnrankedTensorType
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
+from xdsl.parser import Parser
+from xdsl.utils.lexer import Input, Location, Span
+
+from qdialect.dialects.quant import shaped_type_error
+
+
+class QParser(Parser):
+    """Parser used by every qdialect tool; see the module docstring."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self.line_offset = line_offset
+        self.op_offsets: dict[Operation, int] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        self.op_offsets[op] = start
+        return op
+
+    def _parse_dialect_type_or_attribute_body(self, *args, **kwargs):
+        # A dialect attribute whose construction fails verification is a parse
+        # error at that attribute, not an exception escaping the parser.
+        start = self.pos
+        try:
+            return super()._parse_dialect_type_or_attribute_body(*args, **kwargs)
+        except VerifyException as err:
+            self.raise_error(str(err).splitlines()[0], start, self.pos)
+
+    def _checked_shaped(self, parse_body) -> Attribute:
+        start = self.pos
+        shaped = parse_body()
+        unranked = (UnrankedTensorType, UnrankedMemRefType)
+        shape = None if isinstance(shaped, unranked) else tuple(shaped.get_shape())
+        message = shaped_type_error(shape, shaped.get_element_type())
+        if message is not None:
+            # Point at the `tensor`/`memref`/`vector` keyword before the `<`.
+            text = self.lexer.input.content
+            keyword_start = text.rfind("<", 0, start)
+            while keyword_start > 0 and (text[keyword_start - 1].isalnum()):
+                keyword_start -= 1
+            self.raise_error(message, keyword_start, self.pos)
+        return shaped
+
+    def _parse_tensor_attrs(self):
+        return self._checked_shaped(super()._parse_tensor_attrs)
+
+    def _parse_memref_attrs(self):
+        return self._checked_shaped(super()._parse_memref_attrs)
+
+    def _parse_vector_attrs(self):
+        return self._checked_shaped(super()._parse_vector_attrs)
+
+
+def location_of(input_: Input[str], offset: int, line_offset: int = 0) -> Location:
+    """file:line:col of a character offset (1-based line and column)."""
+    return Span(offset, offset, input_, line_offset).get_location()

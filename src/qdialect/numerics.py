@@ -1,0 +1,293 @@
+"""The numeric contract: every rounding rule the project uses, in one place.
+
+The interpreter, the passes that compute constants, the NPU emitter and the
+simulator all call these functions; none of them re-implements a rounding rule.
+See docs/numerics.md for the rules, their sources (StableHLO, TOSA, TFLite,
+ONNX Runtime) and where those references disagree.
+
+Everything here is vectorized numpy: no Python loop runs over tensor elements.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "QuantizationError",
+    "apply_scale_16",
+    "apply_scale_32",
+    "axis_broadcast",
+    "dequantize",
+    "expressed_dtype",
+    "quantize",
+    "quantize_multiplier",
+    "round_half_away_from_zero",
+    "round_half_to_even",
+    "saturate_cast",
+    "storage_dtype",
+    "storage_range",
+]
+
+MIN_SHIFT = 2
+"""Smallest shift TOSA's apply_scale accepts."""
+MAX_SHIFT = 62
+"""Largest shift TOSA's apply_scale accepts."""
+
+OverflowMode = Literal["error", "saturate"]
+
+
+class QuantizationError(ValueError):
+    """Invalid quantization parameters or an operand outside an op's domain."""
+
+
+# --------------------------------------------------------------------------
+# Storage types
+# --------------------------------------------------------------------------
+
+
+def storage_range(bits: int, signed: bool) -> tuple[int, int]:
+    """Full range of a `bits`-wide integer: (-2^(b-1), 2^(b-1)-1) or (0, 2^b-1)."""
+    if bits < 1 or bits > 64:
+        raise QuantizationError(f"unsupported storage width: {bits} bits")
+    if signed:
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
+
+
+def storage_dtype(bits: int, signed: bool) -> np.dtype:
+    """Smallest numpy integer dtype holding a `bits`-wide storage value."""
+    for width in (8, 16, 32, 64):
+        if bits <= width:
+            return np.dtype(f"{'i' if signed else 'u'}{width // 8}")
+    raise QuantizationError(f"unsupported storage width: {bits} bits")
+
+
+def expressed_dtype(name: str) -> np.dtype:
+    """numpy dtype for an MLIR float type name (f16, bf16, f32, f64)."""
+    if name == "bf16":
+        import ml_dtypes  # shipped with onnx, a hard dependency
+
+        return np.dtype(ml_dtypes.bfloat16)
+    try:
+        return np.dtype({"f16": np.float16, "f32": np.float32, "f64": np.float64}[name])
+    except KeyError:
+        raise QuantizationError(f"unsupported expressed type: {name}") from None
+
+
+def saturate_cast(x: npt.ArrayLike, bits: int, signed: bool) -> np.ndarray:
+    """Clamp integers (or already-rounded floats) into a storage range and narrow."""
+    lo, hi = storage_range(bits, signed)
+    arr = np.asarray(x)
+    if arr.dtype.kind == "f":
+        arr = np.where(np.isnan(arr), 0, arr)
+    return np.clip(arr, lo, hi).astype(storage_dtype(bits, signed))
+
+
+# --------------------------------------------------------------------------
+# Rounding
+# --------------------------------------------------------------------------
+
+
+def round_half_to_even(x: npt.ArrayLike) -> np.ndarray:
+    """IEEE roundTiesToEven (StableHLO round_nearest_even, ONNX, numpy.rint)."""
+    return np.rint(x)
+
+
+def round_half_away_from_zero(x: npt.ArrayLike) -> np.ndarray:
+    """C's round(): ties away from zero (StableHLO round_nearest_afz, TFLite's TfLiteRound)."""
+    arr = np.asarray(x)
+    return np.sign(arr) * np.floor(np.abs(arr) + arr.dtype.type(0.5))
+
+
+# --------------------------------------------------------------------------
+# Uniform quantization (StableHLO semantics)
+# --------------------------------------------------------------------------
+
+
+def axis_broadcast(values: npt.ArrayLike, rank: int, axis: int | None) -> np.ndarray:
+    """Reshape per-axis parameters so they broadcast against a rank-`rank` tensor.
+
+    `axis=None` means per-tensor: `values` must hold one element and a scalar is
+    returned. Sub-channel (blockwise) parameters would be expanded to a
+    broadcastable array by the caller and passed with `axis=None` as full arrays.
+    """
+    arr = np.asarray(values)
+    if axis is None:
+        if arr.size != 1:
+            raise QuantizationError(f"per-tensor parameters need one value, got {arr.size}")
+        return arr.reshape(())
+    if not 0 <= axis < rank:
+        raise QuantizationError(f"quantization axis {axis} out of range for rank {rank}")
+    shape = [1] * rank
+    shape[axis] = arr.size
+    return arr.reshape(shape)
+
+
+def quantize(
+    x: npt.ArrayLike,
+    scales: float | Sequence[float] | np.ndarray,
+    zero_points: int | Sequence[int] | np.ndarray,
+    storage_min: int,
+    storage_max: int,
+    *,
+    storage_bits: int,
+    signed: bool,
+    axis: int | None = None,
+    expressed: str = "f32",
+) -> np.ndarray:
+    """StableHLO `uniform_quantize`.
+
+    q = convert(round_nearest_even(clamp(x / scale + zero_point, storage_min, storage_max)))
+
+    The division and addition happen in the expressed type (f32 by default), as
+    the spec says, so results match a device computing in that precision. NaN
+    inputs quantize to the zero point (the encoding of real 0); +-inf saturate.
+    """
+    edt = expressed_dtype(expressed)
+    xa = np.asarray(x, dtype=edt)
+    s = axis_broadcast(np.asarray(scales, dtype=np.float64), xa.ndim, axis).astype(edt)
+    zp_int = axis_broadcast(np.asarray(zero_points, dtype=np.int64), xa.ndim, axis)
+    zp = zp_int.astype(edt)
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = xa / s + zp
+        y = np.clip(y, edt.type(storage_min), edt.type(storage_max))
+        y = np.rint(y)
+    out = np.where(np.isnan(y), zp_int, y.astype(np.float64))
+    return out.astype(storage_dtype(storage_bits, signed))
+
+
+def dequantize(
+    q: npt.ArrayLike,
+    scales: float | Sequence[float] | np.ndarray,
+    zero_points: int | Sequence[int] | np.ndarray,
+    *,
+    axis: int | None = None,
+    expressed: str = "f32",
+) -> np.ndarray:
+    """StableHLO `uniform_dequantize`: (convert(q) - convert(zero_point)) * scale.
+
+    Every step is computed in the expressed type, as the spec writes it.
+    """
+    edt = expressed_dtype(expressed)
+    qa = np.asarray(q)
+    s = axis_broadcast(np.asarray(scales, dtype=np.float64), qa.ndim, axis).astype(edt)
+    zp = axis_broadcast(np.asarray(zero_points, dtype=np.int64), qa.ndim, axis).astype(edt)
+    with np.errstate(over="ignore"):
+        return (qa.astype(edt) - zp) * s
+
+
+# --------------------------------------------------------------------------
+# Fixed-point requantization (TOSA / TFLite / MLIR)
+# --------------------------------------------------------------------------
+
+
+def quantize_multiplier(scale: float, bits: Literal[16, 32] = 32) -> tuple[int, int]:
+    """Fixed-point (multiplier, shift) with scale ~= multiplier * 2^-shift.
+
+    The MLIR/TFLite scheme: m, e = frexp(scale); M = round(m * 2^(bits-1)) (ties
+    away from zero); if M == 2^(bits-1): M /= 2, e += 1; shift = (bits-1) - e.
+
+    TOSA accepts shifts 2..62. Out-of-range cases are explicit:
+      * shift > 62 (scale < ~2^-31): M is rounded right by (shift - 62) bits and
+        shift becomes 62, keeping the product exact to one rounding; if M would
+        become 0 the scale is not representable and QuantizationError is raised.
+      * shift < 2 (scale >= 2^(bits-3)): not representable, QuantizationError.
+    """
+    if bits not in (16, 32):
+        raise QuantizationError(f"fixed-point multipliers are 16 or 32 bits, not {bits}")
+    if not math.isfinite(scale) or scale <= 0.0:
+        raise QuantizationError(f"scale must be positive and finite, got {scale!r}")
+    frac_bits = bits - 1
+    mantissa, exponent = math.frexp(scale)
+    multiplier = math.floor(mantissa * (1 << frac_bits) + 0.5)  # exact: mantissa has 53 bits
+    if multiplier == 1 << frac_bits:
+        multiplier //= 2
+        exponent += 1
+    shift = frac_bits - exponent
+    if shift > MAX_SHIFT:
+        drop = shift - MAX_SHIFT
+        multiplier = (multiplier + (1 << (drop - 1))) >> drop if drop < 64 else 0
+        shift = MAX_SHIFT
+        if multiplier == 0:
+            raise QuantizationError(
+                f"scale {scale!r} is too small for a {bits}-bit multiplier with shift <= 62"
+            )
+    if shift < MIN_SHIFT:
+        raise QuantizationError(
+            f"scale {scale!r} is too large for a {bits}-bit multiplier with shift >= 2"
+        )
+    return multiplier, shift
+
+
+def _check_range(
+    name: str, values: np.ndarray, lo: int, hi: int, what: str = "value"
+) -> None:
+    if values.size and (values.min() < lo or values.max() > hi):
+        raise QuantizationError(f"{name}: {what} outside [{lo}, {hi}]")
+
+
+def _finish(result: np.ndarray, name: str, on_overflow: OverflowMode) -> np.ndarray:
+    lo, hi = storage_range(32, True)
+    if on_overflow == "saturate":
+        return np.clip(result, lo, hi).astype(np.int32)
+    _check_range(name, result, lo, hi, "result")
+    return result.astype(np.int32)
+
+
+def apply_scale_32(
+    value: npt.ArrayLike,
+    multiplier: npt.ArrayLike,
+    shift: npt.ArrayLike,
+    double_round: bool,
+    *,
+    on_overflow: OverflowMode = "error",
+) -> np.ndarray:
+    """TOSA `apply_scale_32` (elementwise; multiplier and shift broadcast).
+
+    round = 1 << (shift - 1); with double_round and shift > 31, round += 1<<30
+    for value >= 0 and round -= 1<<30 otherwise; result = (value*M + round) >> shift
+    in 64-bit with an arithmetic shift.
+
+    TOSA REQUIREs value in i32, 0 <= M < 2^31, 2 <= shift <= 62 (checked, raising
+    QuantizationError) and a result in i32: `on_overflow="error"` raises when it
+    is not, `"saturate"` clamps to the i32 range instead.
+    """
+    v = np.asarray(value, dtype=np.int64)
+    m = np.asarray(multiplier, dtype=np.int64)
+    s = np.asarray(shift, dtype=np.int64)
+    _check_range("apply_scale_32", v, -(1 << 31), (1 << 31) - 1)
+    _check_range("apply_scale_32", m, 0, (1 << 31) - 1, "multiplier")
+    _check_range("apply_scale_32", s, MIN_SHIFT, MAX_SHIFT, "shift")
+    rounding = np.left_shift(np.int64(1), s - 1)
+    if double_round:
+        adjust = np.where(v >= 0, np.int64(1 << 30), np.int64(-(1 << 30)))
+        rounding = rounding + np.where(s > 31, adjust, np.int64(0))
+    result = np.right_shift(v * m + rounding, s)
+    return _finish(result, "apply_scale_32", on_overflow)
+
+
+def apply_scale_16(
+    value: npt.ArrayLike,
+    multiplier: npt.ArrayLike,
+    shift: npt.ArrayLike,
+    *,
+    on_overflow: OverflowMode = "error",
+) -> np.ndarray:
+    """TOSA `apply_scale_16`: (value*M + (1 << (shift-1))) >> shift, single rounding.
+
+    value is a 48-bit integer, 0 <= M < 2^15 (TOSA's i16 multiplier is
+    non-negative), 2 <= shift <= 62; the result must fit in i32.
+    """
+    v = np.asarray(value, dtype=np.int64)
+    m = np.asarray(multiplier, dtype=np.int64)
+    s = np.asarray(shift, dtype=np.int64)
+    _check_range("apply_scale_16", v, -(1 << 47), (1 << 47) - 1)
+    _check_range("apply_scale_16", m, 0, (1 << 15) - 1, "multiplier")
+    _check_range("apply_scale_16", s, MIN_SHIFT, MAX_SHIFT, "shift")
+    result = np.right_shift(v * m + np.left_shift(np.int64(1), s - 1), s)
+    return _finish(result, "apply_scale_16", on_overflow)

@@ -1,0 +1,348 @@
+"""`qopt`: the project's `mlir-opt`: parse, verify, run a pass pipeline, print.
+
+Every user error (bad IR, bad type, unknown pass, malformed pipeline, missing
+file) is one `file:line:col: error: ...` or `error: ...` line on stderr and
+exit status 1. An internal error (a bug) is one line and exit status 2; set
+QDIALECT_DEBUG=1 to see its traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from io import StringIO
+from typing import NoReturn, TextIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Input
+
+from qdialect.context import make_context
+from qdialect.ir.errors import OpError
+from qdialect.ir.parser import QParser, location_of
+from qdialect.tools.diagnostics import Diagnostic, check_expectations, parse_expectations
+from qdialect.tools.pipeline import (
+    PassStep,
+    PipelineError,
+    parse_pass_list,
+    parse_pass_pipeline,
+)
+from qdialect.transforms import get_all_passes
+
+SPLIT_MARKER = re.compile(r"^// -----", re.MULTILINE)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        sys.exit(1)
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(
+        prog="qopt",
+        description="Parse, verify, transform and print MLIR with the qdialect dialects.",
+    )
+    p.add_argument("input_file", nargs="?", default="-", help="input .mlir file ('-' = stdin)")
+    p.add_argument("-o", "--output-file", default="-", help="output file ('-' = stdout)")
+    p.add_argument(
+        "--pass-pipeline",
+        metavar="PIPELINE",
+        help="MLIR textual pipeline, e.g. 'builtin.module(canonicalize,func.func(cse))'",
+    )
+    p.add_argument("-p", "--passes", metavar="PASSES", help="comma-separated passes, e.g. 'canonicalize,cse'")
+    p.add_argument("--split-input-file", action="store_true", help="process each '// -----' chunk separately")
+    p.add_argument(
+        "--verify-diagnostics",
+        action="store_true",
+        help="check '// expected-error @+1 {{...}}' comments against the diagnostics produced",
+    )
+    p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
+    p.add_argument("--mlir-print-ir-before", action="append", default=[], metavar="PASS", help="print the IR before PASS (stderr)")
+    p.add_argument("--mlir-print-ir-after", action="append", default=[], metavar="PASS", help="print the IR after PASS (stderr)")
+    p.add_argument("--mlir-timing", action="store_true", help="print a wall-time report per phase and pass (stderr)")
+    p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true", dest="print_op_generic", help="print operations in the generic form")
+    p.add_argument("--mlir-print-debuginfo", action="store_true", help="print operation locations")
+    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept operations of unknown dialects")
+    p.add_argument("--list-passes", action="store_true", help="list every pass with its description and options")
+    p.add_argument("--version", action="version", version="qopt (qdialect) 0.1.0")
+    return p
+
+
+# --------------------------------------------------------------------------
+# Source chunks and locations
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Chunk:
+    text: str
+    line_offset: int  # lines before this chunk in the file
+
+
+def split_chunks(text: str, split: bool) -> list[Chunk]:
+    if not split:
+        return [Chunk(text, 0)]
+    chunks: list[Chunk] = []
+    start, line = 0, 0
+    for marker in SPLIT_MARKER.finditer(text):
+        body = text[start : marker.start()]
+        chunks.append(Chunk(body, line))
+        line += body.count("\n")
+        start = marker.start()
+    chunks.append(Chunk(text[start:], line))
+    return chunks
+
+
+@dataclass
+class Locator:
+    """Maps operations back to source positions for diagnostics."""
+
+    input: Input[str] | None = None
+    line_offset: int = 0
+    offsets: dict[Operation, int] = field(default_factory=dict)
+
+    def locate(self, op: Operation | None, severity: str, message: str, file: str) -> Diagnostic:
+        while op is not None:
+            if isinstance(op.location, FileLineColLoc):
+                loc = op.location
+                return Diagnostic(severity, message, loc.filename.data, loc.line.data, loc.column.data)
+            if self.input is not None and op in self.offsets:
+                where = location_of(self.input, self.offsets[op], self.line_offset)
+                return Diagnostic(severity, message, file, where.line, where.col)
+            op = op.parent_op()
+        return Diagnostic(severity, message, None)
+
+
+# --------------------------------------------------------------------------
+# The driver
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Timer:
+    enabled: bool
+    entries: list[tuple[str, float]] = field(default_factory=list)
+
+    def record(self, name: str, seconds: float) -> None:
+        if self.enabled:
+            self.entries.append((name, seconds))
+
+    def report(self, stream: TextIO) -> None:
+        totals: dict[str, float] = {}
+        for name, seconds in self.entries:
+            totals[name] = totals.get(name, 0.0) + seconds
+        total = sum(totals.values()) or 1e-12
+        rule = "===" + "-" * 73 + "==="
+        print(rule, file=stream)
+        print("Execution time report".center(len(rule)), file=stream)
+        print(rule, file=stream)
+        print(f"  Total Execution Time: {total:.4f} seconds\n", file=stream)
+        print("  ----Wall Time----  ----Name----", file=stream)
+        for name, seconds in totals.items():
+            print(f"  {seconds:8.4f} ({100 * seconds / total:5.1f}%)  {name}", file=stream)
+        print(f"  {total:8.4f} (100.0%)  Total", file=stream)
+
+
+class QOpt:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.ctx: Context = make_context(args.allow_unregistered_dialect)
+        self.registry = get_all_passes()
+        self.file = "<stdin>" if args.input_file == "-" else args.input_file
+        self.timer = Timer(args.mlir_timing)
+        self.steps: list[PassStep] = []
+
+    # ---- setup ------------------------------------------------------------
+
+    def build_pipeline(self) -> list[PassStep]:
+        steps: list[PassStep] = []
+        if self.args.pass_pipeline:
+            steps += parse_pass_pipeline(self.args.pass_pipeline, self.registry)
+        if self.args.passes:
+            steps += parse_pass_list(self.args.passes, self.registry)
+        for name in [*self.args.mlir_print_ir_before, *self.args.mlir_print_ir_after]:
+            if name not in self.registry:
+                raise PipelineError(f"unknown pass '{name}' in --mlir-print-ir-before/after")
+        return steps
+
+    def read_input(self) -> str:
+        if self.args.input_file == "-":
+            return sys.stdin.read()
+        try:
+            with open(self.args.input_file, encoding="utf-8") as f:
+                return f.read()
+        except OSError as err:
+            raise _UserError(f"cannot read '{self.args.input_file}': {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise _UserError(f"'{self.args.input_file}' is not UTF-8 text") from None
+
+    # ---- one chunk ----------------------------------------------------------
+
+    def process(self, chunk: Chunk) -> tuple[str | None, list[Diagnostic]]:
+        """Parse, verify, transform and print one chunk: (output or None, diagnostics)."""
+        locator = Locator(line_offset=chunk.line_offset)
+        start = time.perf_counter()
+        parser = QParser(self.ctx, chunk.text, self.file, chunk.line_offset)
+        locator.input = parser.lexer.input
+        locator.offsets = parser.op_offsets
+        try:
+            module = parser.parse_module()
+        except ParseError as err:
+            where = location_of(err.span.input, err.span.start, chunk.line_offset)
+            return None, [Diagnostic("error", err.msg, self.file, where.line, where.col)]
+        self.timer.record("Parser", time.perf_counter() - start)
+
+        if (diag := self.verify(module, locator)) is not None:
+            return None, [diag]
+
+        for step in self.steps:
+            if step.name in self.args.mlir_print_ir_before:
+                self.dump(module, f"IR Dump Before {step.name}")
+            start = time.perf_counter()
+            try:
+                step.apply(self.ctx, module)
+            except OpError as err:
+                return None, [locator.locate(err.op, "error", err.message, self.file)]
+            except DiagnosticException as err:
+                return None, [Diagnostic("error", f"pass '{step.name}' failed: {err}")]
+            self.timer.record(step.name, time.perf_counter() - start)
+            if (diag := self.verify(module, locator, after=step.name)) is not None:
+                return None, [diag]
+            if self.args.mlir_print_ir_after_all or step.name in self.args.mlir_print_ir_after:
+                self.dump(module, f"IR Dump After {step.name}")
+
+        start = time.perf_counter()
+        text = self.print_module(module)
+        self.timer.record("Output", time.perf_counter() - start)
+        return text, []
+
+    def verify(self, module: ModuleOp, locator: Locator, after: str | None = None) -> Diagnostic | None:
+        """MLIR-style verification: the first failing op, located; None if valid."""
+        start = time.perf_counter()
+        suffix = f" (after pass '{after}')" if after else ""
+        try:
+            for op in module.walk():
+                try:
+                    op.verify(verify_nested_ops=False)
+                except DiagnosticException as err:
+                    return locator.locate(op, "error", _first_line(err) + suffix, self.file)
+            try:
+                module.verify()
+            except DiagnosticException as err:
+                return Diagnostic("error", _first_line(err) + suffix)
+            return None
+        finally:
+            self.timer.record("Verifier", time.perf_counter() - start)
+
+    def print_module(self, module: ModuleOp) -> str:
+        out = StringIO()
+        printer = Printer(
+            stream=out,
+            print_generic_format=self.args.print_op_generic,
+            print_debuginfo=self.args.mlir_print_debuginfo,
+        )
+        printer.print_op(module)
+        out.write("\n")
+        return out.getvalue()
+
+    def dump(self, module: ModuleOp, title: str) -> None:
+        sys.stderr.write(f"// -----// {title} //----- //\n{self.print_module(module)}\n")
+
+    # ---- whole run ----------------------------------------------------------
+
+    def run(self) -> int:
+        self.steps = self.build_pipeline()
+        text = self.read_input()
+        chunks = split_chunks(text, self.args.split_input_file)
+        outputs: list[str] = []
+        failed = False
+        for chunk in chunks:
+            output, diagnostics = self.process(chunk)
+            if self.args.verify_diagnostics:
+                expectations = parse_expectations(chunk.text, chunk.line_offset)
+                if isinstance(expectations, Diagnostic):
+                    diagnostics = [expectations]
+                else:
+                    diagnostics = check_expectations(expectations, diagnostics, self.file)
+            for diag in diagnostics:
+                diag.emit()
+            failed |= bool(diagnostics)
+            if output is not None:
+                outputs.append(output)
+        self.write_output("// -----\n".join(outputs))
+        if self.args.mlir_timing:
+            self.timer.report(sys.stderr)
+        return 1 if failed else 0
+
+    def write_output(self, text: str) -> None:
+        if self.args.output_file == "-":
+            sys.stdout.write(text)
+            return
+        try:
+            with open(self.args.output_file, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as err:
+            raise _UserError(f"cannot write '{self.args.output_file}': {err.strerror}") from None
+
+
+class _UserError(Exception):
+    pass
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def list_passes(stream: TextIO) -> None:
+    """Every registered pass: name, one-line description, options."""
+    import dataclasses
+
+    for name, factory in sorted(get_all_passes().items()):
+        cls = factory()
+        doc = (cls.__doc__ or "").strip().splitlines()
+        print(f"  {name}: {doc[0] if doc else ''}", file=stream)
+        for f in dataclasses.fields(cls):
+            default = f.default if f.default is not dataclasses.MISSING else None
+            print(f"      {f.name} ({_type_name(f.type)}, default {default!r})", file=stream)
+
+
+def _type_name(t: object) -> str:
+    return t if isinstance(t, str) else getattr(t, "__name__", str(t))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    try:
+        if args.list_passes:
+            print("Available passes:")
+            list_passes(sys.stdout)
+            return 0
+        return QOpt(args).run()
+    except (PipelineError, _UserError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug: one line unless debugging
+        if os.environ.get("QDIALECT_DEBUG"):
+            raise
+        print(
+            f"qopt: internal error: {type(err).__name__}: {_first_line(err)} "
+            "(set QDIALECT_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
