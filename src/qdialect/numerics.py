@@ -224,9 +224,7 @@ def quantize_multiplier(scale: float, bits: Literal[16, 32] = 32) -> tuple[int, 
     return multiplier, shift
 
 
-def _check_range(
-    name: str, values: np.ndarray, lo: int, hi: int, what: str = "value"
-) -> None:
+def _check_range(name: str, values: np.ndarray, lo: int, hi: int, what: str = "value") -> None:
     if values.size and (values.min() < lo or values.max() > hi):
         raise QuantizationError(f"{name}: {what} outside [{lo}, {hi}]")
 

@@ -11,6 +11,22 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 
+# One-line summaries for the xDSL passes we re-export (their classes carry none).
+_SUMMARIES = {
+    "canonicalize": "Fold constants and apply every op's canonicalization patterns.",
+    "cse": "Eliminate common subexpressions (identical side-effect-free ops).",
+    "dce": "Erase operations whose results are unused and that have no side effects.",
+}
+
+
+def pass_summary(name: str, cls: type[ModulePass]) -> str:
+    """First line of the pass's docstring, or our summary for re-exported xDSL passes."""
+    if name in _SUMMARIES:
+        return _SUMMARIES[name]
+    doc = (cls.__doc__ or "").strip().splitlines()
+    return doc[0] if doc else ""
+
+
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass CLI name -> factory returning the pass class (imported lazily)."""
 

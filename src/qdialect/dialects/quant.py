@@ -28,6 +28,7 @@ import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    ContainerType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -109,9 +110,7 @@ def storage_range_error(bits: int, signed: bool, lo: int, hi: int) -> str | None
 def scale_error(scale: float, expressed: str) -> str | None:
     smallest, largest = _EXPRESSED_RANGE[expressed]
     if math.isnan(scale) or not smallest <= scale <= largest:
-        return (
-            f"scale {scale:e} out of expressed type range [{smallest:e}, {largest:e}]"
-        )
+        return f"scale {scale:e} out of expressed type range [{smallest:e}, {largest:e}]"
     return None
 
 
@@ -138,9 +137,7 @@ def shaped_type_error(shape: Sequence[int] | None, element: Attribute) -> str | 
     if shape is None:
         return None
     if axis >= len(shape):
-        return (
-            f"quantized dimension {axis} must be less than tensor rank {len(shape)}"
-        )
+        return f"quantized dimension {axis} must be less than tensor rank {len(shape)}"
     size = shape[axis]
     if size >= 0 and size != len(element.scales):
         return (
@@ -207,8 +204,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     ) -> UniformQuantizedType:
         """Per-tensor type, e.g. `get(8, Float32Type(), 0.01, 50)`."""
         return UniformQuantizedType._build(
-            storage_width, signed, expressed_type, (scale,), (zero_point,), -1,
-            storage_min, storage_max,
+            storage_width,
+            signed,
+            expressed_type,
+            (scale,),
+            (zero_point,),
+            -1,
+            storage_min,
+            storage_max,
         )
 
     @staticmethod
@@ -226,8 +229,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         """Per-axis type; `zero_points=None` means all zero."""
         zps = tuple(zero_points) if zero_points is not None else (0,) * len(scales)
         return UniformQuantizedType._build(
-            storage_width, signed, expressed_type, tuple(scales), zps, axis,
-            storage_min, storage_max,
+            storage_width,
+            signed,
+            expressed_type,
+            tuple(scales),
+            zps,
+            axis,
+            storage_min,
+            storage_max,
         )
 
     @staticmethod
@@ -337,8 +346,13 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     ) -> UniformQuantizedType:
         """Same storage and expressed type, new scales/zero points/axis."""
         return UniformQuantizedType._build(
-            self.storage_width, self.is_signed, self.expressed_type, tuple(scales),
-            tuple(zero_points), -1 if axis is None else axis, self.storage_min,
+            self.storage_width,
+            self.is_signed,
+            self.expressed_type,
+            tuple(scales),
+            tuple(zero_points),
+            -1 if axis is None else axis,
+            self.storage_min,
             self.storage_max,
         )
 
@@ -359,10 +373,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             return
         scales, zero_points = self.params.data
         if len(scales) != len(zero_points) or not scales:
-            yield (
-                f"illegal number of scales and zero points: "
-                f"{len(scales)}, {len(zero_points)}"
-            )
+            yield (f"illegal number of scales and zero points: {len(scales)}, {len(zero_points)}")
         if not self.is_per_axis and len(scales) != 1:
             yield "per-tensor quantized type must have exactly one scale"
         yield axis_error(self.quantized_dimension_attr.data) if self.is_per_axis else None
@@ -432,6 +443,10 @@ class _UniformTypeParser:
         if axis == UniformQuantizedType.PER_TENSOR:
             self._parse_param(expressed_name, lo, hi, scales, zero_points)
         else:
+            if p._current_token.kind != MLIRTokenKind.L_BRACE:
+                p.raise_error(
+                    f"per-axis quantization (axis {axis}) expects '{{scale[:zero_point],...}}'"
+                )
             p.parse_comma_separated_list(
                 p.Delimiter.BRACES,
                 lambda: self._parse_param(expressed_name, lo, hi, scales, zero_points),
@@ -449,11 +464,13 @@ class _UniformTypeParser:
 
     def _parse_storage(self) -> tuple[int, bool, int, int]:
         p = self.p
-        token = p._current_token  # noqa: SLF001 - xDSL exposes no public peek
-        match = _STORAGE_RE.fullmatch(token.text) if token.kind == MLIRTokenKind.BARE_IDENT else None
+        token = p._current_token
+        match = (
+            _STORAGE_RE.fullmatch(token.text) if token.kind == MLIRTokenKind.BARE_IDENT else None
+        )
         if match is None:
             p.raise_error("illegal storage type prefix", token.span)
-        p._consume_token(MLIRTokenKind.BARE_IDENT)  # noqa: SLF001
+        p._consume_token(MLIRTokenKind.BARE_IDENT)
         assert match is not None
         signed = match.group(1) == "i"
         width = int(match.group(2))
@@ -478,7 +495,12 @@ class _UniformTypeParser:
         zero_point = 0
         if p.parse_optional_punctuation(":") is not None:
             start = p.pos
-            zero_point = p.parse_integer(allow_boolean=False)
+            negative = p.parse_optional_punctuation("-") is not None
+            token = p._current_token
+            if token.kind != MLIRTokenKind.INTEGER_LIT or token.text.lower().startswith("0x"):
+                p.raise_error("expected a decimal integer zero point after ':'")
+            p._consume_token()
+            zero_point = -int(token.text) if negative else int(token.text)
         # An omitted zero point is 0, which a narrow range may exclude too.
         self._error(zero_point_error(zero_point, lo, hi), start, p.pos)
         scales.append(scale)
@@ -488,7 +510,7 @@ class _UniformTypeParser:
         """An MLIR float literal: decimal with a `.`, or the f64 bits in hex."""
         p = self.p
         negative = p.parse_optional_punctuation("-") is not None
-        token = p._current_token  # noqa: SLF001
+        token = p._current_token
         if token.kind == MLIRTokenKind.FLOAT_LIT:
             value = float(token.text)
         elif token.kind == MLIRTokenKind.INTEGER_LIT and token.text.lower().startswith("0x"):
@@ -499,7 +521,7 @@ class _UniformTypeParser:
             p.raise_error("unexpected decimal integer literal for a floating point value")
         else:
             p.raise_error("expected floating point literal")
-        p._consume_token()  # noqa: SLF001
+        p._consume_token()
         return -value if negative else value
 
 
@@ -509,8 +531,8 @@ class _UniformTypeParser:
 
 
 def element_type(t: Attribute) -> Attribute:
-    """Element type of a shaped type, or `t` itself for scalars."""
-    return t.get_element_type() if isinstance(t, ShapedType) else t
+    """Element type of a container (tensor, memref, vector), or `t` itself for scalars."""
+    return t.get_element_type() if isinstance(t, ContainerType) else t
 
 
 def _shape(t: Attribute) -> tuple[int, ...] | None:
@@ -529,9 +551,8 @@ def _verify_per_axis_container(q: UniformQuantizedType, container: Attribute) ->
 
 
 def _verify_same_shape(op: IRDLOperation, a: Attribute, b: Attribute) -> None:
-    if type(a) is not type(b) or (
-        isinstance(a, ShapedType) and _shape(a) != _shape(b)
-    ):
+    a_shaped, b_shaped = isinstance(a, ContainerType), isinstance(b, ContainerType)
+    if a_shaped != b_shaped or (a_shaped and (type(a) is not type(b) or _shape(a) != _shape(b))):
         raise VerifyException(f"'{op.name}' requires the same shape for input and result")
 
 
@@ -600,9 +621,7 @@ class StorageCastOp(_CastOp):
                 f"got {self.input.type} to {self.result.type}"
             )
         if q.storage_type != i:
-            raise VerifyException(
-                "storage type in quantized type expected to match integer type"
-            )
+            raise VerifyException("storage type in quantized type expected to match integer type")
         _verify_per_axis_container(q, self.input.type)
 
 

@@ -82,9 +82,7 @@ def _round_digits(digits: str, exp10: int, precision: int) -> tuple[str, int]:
     return stripped, exp10 + (len(kept) - len(stripped))
 
 
-def _ap_to_string(
-    value: float, precision: int, max_padding: int, truncate_zero: bool
-) -> str:
+def _ap_to_string(value: float, precision: int, max_padding: int, truncate_zero: bool) -> str:
     """APFloat::toString(precision, max_padding, truncate_zero) for a finite nonzero double."""
     if precision == 0:
         precision = 2 + _DOUBLE_PRECISION_BITS * 59 // 196

@@ -15,8 +15,8 @@ from __future__ import annotations
 from xdsl.context import Context
 from xdsl.dialects.builtin import UnrankedMemRefType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.utils.exceptions import VerifyException
 from xdsl.parser import Parser
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Input, Location, Span
 
 from qdialect.dialects.quant import shaped_type_error

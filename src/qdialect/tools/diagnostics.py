@@ -51,7 +51,9 @@ _EXPECT_RE = re.compile(
 )
 
 
-def parse_expectations(text: str, line_offset: int = 0) -> list[Expectation] | Diagnostic:
+def parse_expectations(
+    text: str, line_offset: int = 0, file: str | None = None
+) -> list[Expectation] | Diagnostic:
     """Expected diagnostics of a source chunk; a Diagnostic if a designator is malformed."""
     lines = text.split("\n")
     expectations: list[Expectation] = []
@@ -78,7 +80,9 @@ def parse_expectations(text: str, line_offset: int = 0) -> list[Expectation] | D
                 return Diagnostic(
                     "error",
                     f"expected-{severity} location points outside the input",
-                    None,
+                    file,
+                    index + 1 + line_offset,
+                    match.start() + 1,
                 )
             expectations.append(
                 Expectation(severity, message, target + 1 + line_offset, index + 1 + line_offset)

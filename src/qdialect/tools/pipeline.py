@@ -19,7 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
-__all__ = ["PassStep", "PipelineError", "parse_pass_pipeline", "parse_pass_list"]
+__all__ = ["PassStep", "PipelineError", "parse_pass_list", "parse_pass_pipeline"]
 
 PassRegistry = dict[str, Callable[[], type[ModulePass]]]
 
@@ -114,6 +114,7 @@ class _PipelineParser:
                 depth -= 1
                 if depth == 0:
                     return self.text[start : self.pos]
+        self.pos = start
         raise self.error("unterminated pass options '{'")
 
     def pipeline(self) -> list[PassStep]:
@@ -140,14 +141,18 @@ class _PipelineParser:
             return steps
 
     def element(self, anchor: str) -> list[PassStep]:
+        self.skip_ws()
+        start = self.pos
         name = self.name()
         if self.peek() == "(":
+            self.pos = start  # point errors at the anchor's name
             if name not in _ANCHORS:
                 raise self.error(
                     f"cannot nest passes on '{name}' (supported anchors: {', '.join(_ANCHORS)})"
                 )
             if anchor == FUNC_ANCHOR:
                 raise self.error(f"cannot nest '{name}' inside '{FUNC_ANCHOR}'")
+            self.pos += len(name)
             return self.nested(name)
         options = self.options() if self.peek() == "{" else ""
         return [PassStep(make_pass(name, options, self.registry), anchor)]

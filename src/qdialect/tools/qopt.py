@@ -35,12 +35,17 @@ from qdialect.tools.pipeline import (
     parse_pass_list,
     parse_pass_pipeline,
 )
-from qdialect.transforms import get_all_passes
+from qdialect.transforms import get_all_passes, pass_summary
 
 SPLIT_MARKER = re.compile(r"^// -----", re.MULTILINE)
 
 
 class _ArgumentParser(argparse.ArgumentParser):
+    def format_help(self) -> str:
+        passes = StringIO()
+        list_passes(passes)
+        return super().format_help() + "\navailable passes:\n" + passes.getvalue()
+
     def error(self, message: str) -> NoReturn:
         print(f"error: {message} (see `{self.prog} --help`)", file=sys.stderr)
         sys.exit(1)
@@ -58,21 +63,59 @@ def build_arg_parser() -> argparse.ArgumentParser:
         metavar="PIPELINE",
         help="MLIR textual pipeline, e.g. 'builtin.module(canonicalize,func.func(cse))'",
     )
-    p.add_argument("-p", "--passes", metavar="PASSES", help="comma-separated passes, e.g. 'canonicalize,cse'")
-    p.add_argument("--split-input-file", action="store_true", help="process each '// -----' chunk separately")
+    p.add_argument(
+        "-p", "--passes", metavar="PASSES", help="comma-separated passes, e.g. 'canonicalize,cse'"
+    )
+    p.add_argument(
+        "--split-input-file", action="store_true", help="process each '// -----' chunk separately"
+    )
     p.add_argument(
         "--verify-diagnostics",
         action="store_true",
         help="check '// expected-error @+1 {{...}}' comments against the diagnostics produced",
     )
-    p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
-    p.add_argument("--mlir-print-ir-before", action="append", default=[], metavar="PASS", help="print the IR before PASS (stderr)")
-    p.add_argument("--mlir-print-ir-after", action="append", default=[], metavar="PASS", help="print the IR after PASS (stderr)")
-    p.add_argument("--mlir-timing", action="store_true", help="print a wall-time report per phase and pass (stderr)")
-    p.add_argument("--print-op-generic", "--mlir-print-op-generic", action="store_true", dest="print_op_generic", help="print operations in the generic form")
+    p.add_argument(
+        "--mlir-print-ir-after-all",
+        action="store_true",
+        help="print the IR after every pass (stderr)",
+    )
+    p.add_argument(
+        "--mlir-print-ir-before",
+        action="append",
+        default=[],
+        metavar="PASS",
+        help="print the IR before PASS (stderr)",
+    )
+    p.add_argument(
+        "--mlir-print-ir-after",
+        action="append",
+        default=[],
+        metavar="PASS",
+        help="print the IR after PASS (stderr)",
+    )
+    p.add_argument(
+        "--mlir-timing",
+        action="store_true",
+        help="print a wall-time report per phase and pass (stderr)",
+    )
+    p.add_argument(
+        "--print-op-generic",
+        "--mlir-print-op-generic",
+        action="store_true",
+        dest="print_op_generic",
+        help="print operations in the generic form",
+    )
     p.add_argument("--mlir-print-debuginfo", action="store_true", help="print operation locations")
-    p.add_argument("--allow-unregistered-dialect", action="store_true", help="accept operations of unknown dialects")
-    p.add_argument("--list-passes", action="store_true", help="list every pass with its description and options")
+    p.add_argument(
+        "--allow-unregistered-dialect",
+        action="store_true",
+        help="accept operations of unknown dialects",
+    )
+    p.add_argument(
+        "--list-passes",
+        action="store_true",
+        help="list every pass with its description and options",
+    )
     p.add_argument("--version", action="version", version="qopt (qdialect) 0.1.0")
     return p
 
@@ -114,7 +157,9 @@ class Locator:
         while op is not None:
             if isinstance(op.location, FileLineColLoc):
                 loc = op.location
-                return Diagnostic(severity, message, loc.filename.data, loc.line.data, loc.column.data)
+                return Diagnostic(
+                    severity, message, loc.filename.data, loc.line.data, loc.column.data
+                )
             if self.input is not None and op in self.offsets:
                 where = location_of(self.input, self.offsets[op], self.line_offset)
                 return Diagnostic(severity, message, file, where.line, where.col)
@@ -225,7 +270,9 @@ class QOpt:
         self.timer.record("Output", time.perf_counter() - start)
         return text, []
 
-    def verify(self, module: ModuleOp, locator: Locator, after: str | None = None) -> Diagnostic | None:
+    def verify(
+        self, module: ModuleOp, locator: Locator, after: str | None = None
+    ) -> Diagnostic | None:
         """MLIR-style verification: the first failing op, located; None if valid."""
         start = time.perf_counter()
         suffix = f" (after pass '{after}')" if after else ""
@@ -268,7 +315,7 @@ class QOpt:
         for chunk in chunks:
             output, diagnostics = self.process(chunk)
             if self.args.verify_diagnostics:
-                expectations = parse_expectations(chunk.text, chunk.line_offset)
+                expectations = parse_expectations(chunk.text, chunk.line_offset, self.file)
                 if isinstance(expectations, Diagnostic):
                     diagnostics = [expectations]
                 else:
@@ -309,11 +356,11 @@ def list_passes(stream: TextIO) -> None:
 
     for name, factory in sorted(get_all_passes().items()):
         cls = factory()
-        doc = (cls.__doc__ or "").strip().splitlines()
-        print(f"  {name}: {doc[0] if doc else ''}", file=stream)
+        print(f"  {name}: {pass_summary(name, cls)}", file=stream)
         for f in dataclasses.fields(cls):
             default = f.default if f.default is not dataclasses.MISSING else None
-            print(f"      {f.name} ({_type_name(f.type)}, default {default!r})", file=stream)
+            option = f.name.replace("_", "-")
+            print(f"      {option}={_type_name(f.type)} (default: {default!r})", file=stream)
 
 
 def _type_name(t: object) -> str:
