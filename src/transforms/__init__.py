@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from xdsl.passes import ModulePass
 
-
 # One-line summaries for the xDSL passes we re-export (their classes carry none).
 _SUMMARIES = {
     "canonicalize": "Fold constants and apply every op's canonicalization patterns.",

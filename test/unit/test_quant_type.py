@@ -1,0 +1,175 @@
+"""The Python API of `!quant.uniform` and the quant cast ops."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    TensorType,
+    i32,
+)
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from qdialect.context import make_context
+from qdialect.dialects.quant import (
+    DequantizeCastOp,
+    QuantizeCastOp,
+    StorageCastOp,
+    UniformQuantizedType,
+)
+from qdialect.ir.parser import QParser
+
+f32 = Float32Type()
+
+
+def parse_type(text: str):
+    return QParser(make_context(), text).parse_type()
+
+
+def test_per_tensor_accessors() -> None:
+    t = UniformQuantizedType.get(8, f32, 0.01, 50)
+    assert str(t) == "!quant.uniform<i8:f32, 1.000000e-02:50>"
+    assert (t.storage_width, t.is_signed, t.storage_type) == (8, True, IntegerType(8))
+    assert (t.scale, t.zero_point, t.axis, t.is_per_axis) == (0.01, 50, None, False)
+    assert (t.storage_min, t.storage_max, t.has_narrow_range) == (-128, 127, False)
+    assert t.expressed_type == f32 and t.expressed_type_name == "f32"
+    with pytest.raises(ValueError, match="per-tensor"):
+        _ = t.quantized_dimension
+
+
+def test_per_axis_accessors() -> None:
+    t = UniformQuantizedType.get_per_axis(
+        8, f32, [0.2, 0.1, 0.3], [20, 10, 30], axis=1, signed=False
+    )
+    assert str(t) == "!quant.uniform<u8:f32:1, {2.000000e-01:20,1.000000e-01:10,3.000000e-01:30}>"
+    assert (t.is_per_axis, t.axis, t.quantized_dimension) == (True, 1, 1)
+    assert t.scales == (0.2, 0.1, 0.3) and t.zero_points == (20, 10, 30)
+    assert (t.storage_min, t.storage_max, t.is_signed) == (0, 255, False)
+    with pytest.raises(ValueError, match="per-axis"):
+        _ = t.scale
+    with pytest.raises(ValueError, match="per-axis"):
+        _ = t.zero_point
+
+
+def test_zero_points_default_to_zero_and_narrow_range_prints() -> None:
+    t = UniformQuantizedType.get_per_axis(8, f32, [1.0, 2.0], None, axis=0, storage_min=-127)
+    assert t.zero_points == (0, 0)
+    assert str(t) == "!quant.uniform<i8<-127:127>:f32:0, {1.000000e+00,2.000000e+00}>"
+    assert t.has_narrow_range
+
+
+def test_broadcast_params() -> None:
+    t = UniformQuantizedType.get_per_axis(8, f32, [0.5, 0.25], [1, 2], axis=1)
+    scales, zps = t.broadcast_params(3)
+    assert scales.shape == (1, 2, 1) and zps.shape == (1, 2, 1)
+    np.testing.assert_array_equal(scales.ravel(), [0.5, 0.25])
+    per_tensor = UniformQuantizedType.get(8, f32, 0.5, 3).broadcast_params(4)
+    assert per_tensor[0].shape == () and int(per_tensor[1]) == 3
+
+
+def test_with_params() -> None:
+    t = UniformQuantizedType.get(8, f32, 0.5, 3, storage_min=-127)
+    u = t.with_params([0.1, 0.2], [0, 1], axis=0)
+    assert str(u) == "!quant.uniform<i8<-127:127>:f32:0, {1.000000e-01,2.000000e-01:1}>"
+
+
+@pytest.mark.parametrize(
+    ("expressed", "name"),
+    [(Float16Type(), "f16"), (BFloat16Type(), "bf16"), (f32, "f32"), (Float64Type(), "f64")],
+)
+def test_expressed_types(expressed, name: str) -> None:
+    t = UniformQuantizedType.get(8, expressed, 0.5)
+    assert str(t) == f"!quant.uniform<i8:{name}, 5.000000e-01>"
+
+
+def test_types_are_values() -> None:
+    a = UniformQuantizedType.get(8, f32, 0.5, 1)
+    b = parse_type("!quant.uniform<i8:f32, 0.5:1>")
+    assert a == b and hash(a) == hash(b)
+    assert a != UniformQuantizedType.get(8, f32, 0.5, 2)
+    assert a != UniformQuantizedType.get(8, f32, 0.5, 1, signed=False)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: UniformQuantizedType.get(8, f32, -1.0),
+            "scale -1.000000e+00 out of expressed type range",
+        ),
+        (
+            lambda: UniformQuantizedType.get(8, f32, float("nan")),
+            "scale nan out of expressed type range",
+        ),
+        (lambda: UniformQuantizedType.get(8, Float16Type(), 1e5), "out of expressed type range"),
+        (
+            lambda: UniformQuantizedType.get(8, f32, 0.1, 128),
+            "zero point 128 out of storage range [-128, 127]",
+        ),
+        (
+            lambda: UniformQuantizedType.get(8, f32, 0.1, storage_min=5, storage_max=1),
+            "illegal storage min and storage max: (5:1)",
+        ),
+        (lambda: UniformQuantizedType.get(40, f32, 0.1), "illegal storage type size: 40"),
+        (
+            lambda: UniformQuantizedType.get(8, i32, 0.1),
+            "expressed type must be f16, bf16, f32 or f64",
+        ),
+        (
+            lambda: UniformQuantizedType.get_per_axis(8, f32, [0.1], [0], axis=-2),
+            "illegal quantized dimension: -2",
+        ),
+        (
+            lambda: UniformQuantizedType.get_per_axis(8, f32, [0.1, 0.2], [0], axis=0),
+            "illegal number of scales and zero points: 2, 1",
+        ),
+    ],
+)
+def test_construction_is_verified(build, message: str) -> None:
+    with pytest.raises(VerifyException) as info:
+        build()
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "column"),
+    [
+        ("!quant.uniform<i8:f32, 0.1:300>", "zero point 300 out of storage range", 28),
+        ("tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>", "quantized dimension 1 has size 3", 1),
+    ],
+)
+def test_parse_errors_are_located(text: str, message: str, column: int) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_type(text)
+    assert message in info.value.msg
+    assert info.value.span.get_location().col == column
+
+
+def test_parse_print_round_trip_in_tensor() -> None:
+    t = parse_type("tensor<4x2x!quant.uniform<u8:f32:1, {2.0:10,3.0:20}>>")
+    assert isinstance(t, TensorType)
+    q = t.get_element_type()
+    assert isinstance(q, UniformQuantizedType) and q.zero_points == (10, 20)
+    assert str(t) == "tensor<4x2x!quant.uniform<u8:f32:1, {2.000000e+00:10,3.000000e+00:20}>>"
+
+
+def test_cast_ops_build_and_verify() -> None:
+    from xdsl.ir import Block
+
+    q = UniformQuantizedType.get_per_axis(8, f32, [0.5, 0.25], [0, 1], axis=1)
+    block = Block(arg_types=[TensorType(f32, [3, 2])])
+    qcast = QuantizeCastOp(block.args[0], TensorType(q, [3, 2]))
+    scast = StorageCastOp(qcast.result, TensorType(IntegerType(8), [3, 2]))
+    dcast = DequantizeCastOp(qcast.result, TensorType(f32, [3, 2]))
+    for op in (qcast, scast, dcast):
+        block.add_op(op)
+        op.verify()
+    bad = QuantizeCastOp(block.args[0], TensorType(q, [3, 3]))
+    block.add_op(bad)
+    with pytest.raises(VerifyException):
+        bad.verify()
