@@ -19,6 +19,7 @@ granularity there and in the parser/printer, not in every user.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -385,13 +386,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     # ---- text -------------------------------------------------------------
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<" + self._storage_text() + ":")
-        printer.print_attribute(self.expressed_type)
+        printer.print_string(_body_text(self))
+
+    def _body_text(self) -> str:
+        text = f"<{self._storage_text()}:{self.expressed_type_name}"
         if self.is_per_axis:
             items = ",".join(_param_text(s, z) for s, z in zip(*self.params.data, strict=True))
-            printer.print_string(f":{self.quantized_dimension}, {{{items}}}>")
-        else:
-            printer.print_string(f", {_param_text(self.scale, self.zero_point)}>")
+            return text + f":{self.quantized_dimension}, {{{items}}}>"
+        return text + f", {_param_text(self.scale, self.zero_point)}>"
 
     def _storage_text(self) -> str:
         text = f"{'i' if self.is_signed else 'u'}{self.storage_width}"
@@ -401,7 +403,34 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        return _UniformTypeParser(parser).parse()
+        # Real modules repeat the same few types thousands of times: the body
+        # text is looked up before it is tokenized (see _PARSE_CACHE).
+        token = parser._current_token  # noqa: SLF001
+        key = None
+        if token.kind == MLIRTokenKind.LESS:
+            start = token.span.start
+            end = parser._raw_scan_balanced(start + 1)  # noqa: SLF001
+            key = parser.lexer.input.content[start : end + 1]
+            if (cached := _PARSE_CACHE.get(key)) is not None:
+                parser._resume_from(end + 1)  # noqa: SLF001
+                return cached
+        params = _UniformTypeParser(parser).parse()
+        if key is not None and "!" not in key and "#" not in key:  # aliases are per file
+            if len(_PARSE_CACHE) >= _PARSE_CACHE_LIMIT:
+                _PARSE_CACHE.clear()
+            _PARSE_CACHE[key] = params
+        return params
+
+
+_PARSE_CACHE: dict[str, Sequence[Attribute]] = {}
+"""Body text of `!quant.uniform<...>` -> parsed parameters (only valid bodies)."""
+_PARSE_CACHE_LIMIT = 1 << 16
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _body_text(t: UniformQuantizedType) -> str:
+    """Printed body of a type; cached because printing a scale is exact big-int work."""
+    return t._body_text()  # noqa: SLF001
 
 
 def _param_text(scale: float, zero_point: int) -> str:

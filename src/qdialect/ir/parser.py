@@ -8,6 +8,10 @@
   verifier errors can be reported as `file:line:col` like MLIR does. Offsets
   are turned into lines only when a diagnostic is printed, which keeps parsing
   linear in the input size.
+
+Identical shaped-type texts are parsed once per input (a per-parser cache):
+real modules repeat a few tensor types thousands of times, and tokenizing them
+dominated parse time (bench/bench_parse_print.py).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import UnrankedMemRefType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span
 
 from qdialect.dialects.quant import shaped_type_error
@@ -29,6 +33,7 @@ class QParser(Parser):
         super().__init__(ctx, text, name)
         self.line_offset = line_offset
         self.op_offsets: dict[Operation, int] = {}
+        self._shaped_cache: dict[tuple[str, str], Attribute] = {}
 
     def parse_operation(self) -> Operation:
         start = self.pos
@@ -45,8 +50,18 @@ class QParser(Parser):
         except VerifyException as err:
             self.raise_error(str(err).splitlines()[0], start, self.pos)
 
-    def _checked_shaped(self, parse_body) -> Attribute:
+    def _checked_shaped(self, kind: str, parse_body) -> Attribute:
+        # `<` has been consumed. Identical type texts are parsed once per input:
+        # real modules repeat a handful of tensor types thousands of times.
         start = self.pos
+        try:
+            end = self._raw_scan_balanced(start)
+        except ParseError:
+            end = None  # malformed: let the real parser report it
+        key = (kind, self.lexer.input.content[start:end]) if end is not None else None
+        if key is not None and (cached := self._shaped_cache.get(key)) is not None:
+            self._resume_from(end)
+            return cached
         shaped = parse_body()
         unranked = (UnrankedTensorType, UnrankedMemRefType)
         shape = None if isinstance(shaped, unranked) else tuple(shaped.get_shape())
@@ -58,16 +73,18 @@ class QParser(Parser):
             while keyword_start > 0 and (text[keyword_start - 1].isalnum()):
                 keyword_start -= 1
             self.raise_error(message, keyword_start, self.pos)
+        if key is not None:
+            self._shaped_cache[key] = shaped
         return shaped
 
     def _parse_tensor_attrs(self):
-        return self._checked_shaped(super()._parse_tensor_attrs)
+        return self._checked_shaped("tensor", super()._parse_tensor_attrs)
 
     def _parse_memref_attrs(self):
-        return self._checked_shaped(super()._parse_memref_attrs)
+        return self._checked_shaped("memref", super()._parse_memref_attrs)
 
     def _parse_vector_attrs(self):
-        return self._checked_shaped(super()._parse_vector_attrs)
+        return self._checked_shaped("vector", super()._parse_vector_attrs)
 
 
 def location_of(input_: Input[str], offset: int, line_offset: int = 0) -> Location:

@@ -277,16 +277,18 @@ class QOpt:
         start = time.perf_counter()
         suffix = f" (after pass '{after}')" if after else ""
         try:
+            try:
+                module.verify()
+                return None
+            except DiagnosticException as err:
+                whole_module_error = _first_line(err)
+            # Slow path, only on failure: find the first failing op to locate it.
             for op in module.walk():
                 try:
                     op.verify(verify_nested_ops=False)
                 except DiagnosticException as err:
                     return locator.locate(op, "error", _first_line(err) + suffix, self.file)
-            try:
-                module.verify()
-            except DiagnosticException as err:
-                return Diagnostic("error", _first_line(err) + suffix)
-            return None
+            return Diagnostic("error", whole_module_error + suffix)
         finally:
             self.timer.record("Verifier", time.perf_counter() - start)
 

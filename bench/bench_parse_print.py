@@ -1,0 +1,87 @@
+"""Parse + verify + print throughput: qopt on quantized ops vs xdsl-opt on arith ops.
+
+Both tools run as command-line programs on generated modules of N ops (the
+interpreter start-up is included; it is the same for both), best of --repeat
+runs, in the same process so machine load affects both alike. Prints ops/s and
+the ratio qopt time / xdsl-opt time (1.0 = as fast as xDSL on builtin ops).
+
+    python bench/bench_parse_print.py [--sizes 1000 10000 20000] [--repeat 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def quant_module(n: int) -> str:
+    """N quant cast ops over per-tensor and per-axis types, 4 distinct types."""
+    types = [
+        "!quant.uniform<i8:f32, 0.0078431372549019607:-3>",
+        "!quant.uniform<u8:f32, 2.000000e-02:128>",
+        "!quant.uniform<i8<-127:127>:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01,4.000000e-01}>",
+        "!quant.uniform<i16:f32:1, {1.5e-03:1,2.5e-03:-2,3.5e-03:3,4.5e-03:-4}>",
+    ]
+    lines = ["func.func @main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {"]
+    prev = "%x"
+    for i in range(n // 2):
+        q = types[i % len(types)]
+        lines.append(f"  %q{i} = quant.qcast {prev} : tensor<8x4xf32> to tensor<8x4x{q}>")
+        lines.append(f"  %d{i} = quant.dcast %q{i} : tensor<8x4x{q}> to tensor<8x4xf32>")
+        prev = f"%d{i}"
+    lines.append(f"  func.return {prev} : tensor<8x4xf32>")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def arith_module(n: int) -> str:
+    lines = ["func.func @main(%x: i32) -> i32 {"]
+    prev = "%x"
+    for i in range(n):
+        lines.append(f"  %v{i} = arith.addi {prev}, %x : i32")
+        prev = f"%v{i}"
+    lines.append(f"  func.return {prev} : i32")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def best_time(cmd: list[str], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 20000])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    qopt, xdsl_opt = shutil.which("qopt"), shutil.which("xdsl-opt")
+    if qopt is None or xdsl_opt is None:
+        print("error: qopt and xdsl-opt must be on PATH (pip install -e .)", file=sys.stderr)
+        return 1
+    print(f"{'ops':>7} {'qopt s':>9} {'qopt ops/s':>11} {'xdsl-opt s':>11} {'xdsl ops/s':>11} {'ratio':>6}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in args.sizes:
+            q_path, a_path = Path(tmp, f"q{n}.mlir"), Path(tmp, f"a{n}.mlir")
+            q_path.write_text(quant_module(n))
+            a_path.write_text(arith_module(n))
+            q_time = best_time([qopt, str(q_path)], args.repeat)
+            a_time = best_time([xdsl_opt, str(a_path)], args.repeat)
+            print(
+                f"{n:>7} {q_time:>9.3f} {n / q_time:>11.0f} {a_time:>11.3f} "
+                f"{n / a_time:>11.0f} {q_time / a_time:>6.2f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
