@@ -68,7 +68,9 @@ def main() -> int:
     if qopt is None or xdsl_opt is None:
         print("error: qopt and xdsl-opt must be on PATH (pip install -e .)", file=sys.stderr)
         return 1
-    print(f"{'ops':>7} {'qopt s':>9} {'qopt ops/s':>11} {'xdsl-opt s':>11} {'xdsl ops/s':>11} {'ratio':>6}")
+    print(
+        f"{'ops':>7} {'qopt s':>9} {'qopt ops/s':>11} {'xdsl-opt s':>11} {'xdsl ops/s':>11} {'ratio':>6}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             q_path, a_path = Path(tmp, f"q{n}.mlir"), Path(tmp, f"a{n}.mlir")
