@@ -68,9 +68,9 @@ def main() -> int:
     if qopt is None or xdsl_opt is None:
         print("error: qopt and xdsl-opt must be on PATH (pip install -e .)", file=sys.stderr)
         return 1
-    print(
-        f"{'ops':>7} {'qopt s':>9} {'qopt ops/s':>11} {'xdsl-opt s':>11} {'xdsl ops/s':>11} {'ratio':>6}"
-    )
+    header = ("ops", "qopt s", "qopt ops/s", "xdsl-opt s", "xdsl ops/s", "ratio")
+    widths = (7, 9, 11, 11, 11, 6)
+    print(" ".join(f"{h:>{w}}" for h, w in zip(header, widths, strict=True)))
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             q_path, a_path = Path(tmp, f"q{n}.mlir"), Path(tmp, f"a{n}.mlir")

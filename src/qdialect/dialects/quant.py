@@ -405,14 +405,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         # Real modules repeat the same few types thousands of times: the body
         # text is looked up before it is tokenized (see _PARSE_CACHE).
-        token = parser._current_token  # noqa: SLF001
+        token = parser._current_token
         key = None
         if token.kind == MLIRTokenKind.LESS:
             start = token.span.start
-            end = parser._raw_scan_balanced(start + 1)  # noqa: SLF001
+            end = parser._raw_scan_balanced(start + 1)
             key = parser.lexer.input.content[start : end + 1]
             if (cached := _PARSE_CACHE.get(key)) is not None:
-                parser._resume_from(end + 1)  # noqa: SLF001
+                parser._resume_from(end + 1)
                 return cached
         params = _UniformTypeParser(parser).parse()
         if key is not None and "!" not in key and "#" not in key:  # aliases are per file
@@ -430,7 +430,7 @@ _PARSE_CACHE_LIMIT = 1 << 16
 @functools.lru_cache(maxsize=1 << 14)
 def _body_text(t: UniformQuantizedType) -> str:
     """Printed body of a type; cached because printing a scale is exact big-int work."""
-    return t._body_text()  # noqa: SLF001
+    return t._body_text()
 
 
 def _param_text(scale: float, zero_point: int) -> str:
@@ -439,7 +439,12 @@ def _param_text(scale: float, zero_point: int) -> str:
 
 
 class _UniformTypeParser:
-    """Parses the body of `!quant.uniform<...>`, reporting each error at its token."""
+    """Parses the body of `!quant.uniform<...>`, reporting each error at its token.
+
+    It peeks at tokens through xDSL's `_current_token`/`_consume_token`: the
+    public API has no way to look at a literal's kind before parsing it, and the
+    exact MLIR diagnostics need that. xDSL is pinned, so this is stable.
+    """
 
     def __init__(self, parser: AttrParser):
         self.p = parser
