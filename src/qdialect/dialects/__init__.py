@@ -30,9 +30,15 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Quant
 
+    def get_stablehlo() -> Dialect:
+        from qdialect.dialects.stablehlo import StableHLO
+
+        return StableHLO
+
     return {
         "builtin": get_builtin,
         "func": get_func,
         "arith": get_arith,
         "quant": get_quant,
+        "stablehlo": get_stablehlo,
     }

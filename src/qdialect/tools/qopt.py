@@ -21,13 +21,13 @@ from typing import NoReturn, TextIO
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
 from xdsl.ir import Operation
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
 
 from qdialect.context import make_context
 from qdialect.ir.errors import OpError
 from qdialect.ir.parser import QParser, location_of
+from qdialect.ir.printer import QPrinter
 from qdialect.tools.diagnostics import Diagnostic, check_expectations, parse_expectations
 from qdialect.tools.pipeline import (
     PassStep,
@@ -294,7 +294,7 @@ class QOpt:
 
     def print_module(self, module: ModuleOp) -> str:
         out = StringIO()
-        printer = Printer(
+        printer = QPrinter(
             stream=out,
             print_generic_format=self.args.print_op_generic,
             print_debuginfo=self.args.mlir_print_debuginfo,

@@ -1,0 +1,112 @@
+"""Parsing and printing helpers shared by the StableHLO-like ops.
+
+They reproduce the custom assembly pieces of upstream StableHLO (its
+`AssemblyFormat.cpp`), so what `qopt` prints is what `stablehlo-opt` prints:
+
+* `SameOperandsAndResultType`: `%a, %b : tensor<4xf32>` when every operand and
+  the result have one type, else the function type `: (T1, T2) -> T3`;
+* `SelectOpType`: `: pred_type, result_type` or a function type;
+* integer lists `[1, 2]`, `dims = [...]` keywords, and slice ranges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, i64
+from xdsl.ir import Attribute, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+
+
+def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """`%a, %b, ...` (at least one operand)."""
+    operands = [parser.parse_unresolved_operand()]
+    while parser.parse_optional_punctuation(",") is not None:
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    """Zero or more comma-separated operands (stops at the first non-operand)."""
+    first = parser.parse_optional_unresolved_operand()
+    if first is None:
+        return []
+    operands = [first]
+    while parser.parse_optional_punctuation(",") is not None:
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
+def resolve(
+    parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute]
+) -> list[SSAValue]:
+    if len(operands) != len(types):
+        parser.raise_error(f"expected {len(operands)} operand types, got {len(types)}")
+    return [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+
+
+def parse_same_operands_and_result_type(
+    parser: Parser, num_operands: int
+) -> tuple[list[Attribute], Attribute]:
+    """After `:`: one type for all, or `(T1, ...) -> R`."""
+    if parser._current_token.text == "(":
+        fn = parser.parse_function_type()
+        if len(fn.outputs.data) != 1:
+            parser.raise_error("expected a single result type")
+        return list(fn.inputs.data), fn.outputs.data[0]
+    t = parser.parse_type()
+    return [t] * num_operands, t
+
+
+def print_same_operands_and_result_type(
+    printer: Printer, operands: Sequence[SSAValue], result_type: Attribute
+) -> None:
+    types = [o.type for o in operands]
+    if all(t == result_type for t in types):
+        printer.print_attribute(result_type)
+    else:
+        printer.print_function_type(types, [result_type])
+
+
+def parse_function_signature(parser: Parser) -> FunctionType:
+    return parser.parse_function_type()
+
+
+def print_attr_dict_except(
+    printer: Printer, attributes: dict[str, Attribute], skip: Sequence[str]
+) -> None:
+    remaining = {k: v for k, v in attributes.items() if k not in skip}
+    if remaining:
+        printer.print_string(" ")
+        printer.print_attr_dict(remaining)
+
+
+def parse_int_list(parser: Parser) -> list[int]:
+    """`[1, 2, 3]` (possibly empty)."""
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def int_list_text(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+def dense_i64(values: Sequence[int]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, list(values))
+
+
+def dense_values(attr: Attribute | None) -> tuple[int, ...]:
+    """Values of an `array<i64: ...>` attribute (empty when absent)."""
+    if attr is None:
+        return ()
+    assert isinstance(attr, DenseArrayBase)
+    return tuple(int(v) for v in attr.get_values())
+
+
+def parse_keyword_int_list(parser: Parser, keyword: str) -> list[int]:
+    """`keyword = [..]`."""
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("=")
+    return parse_int_list(parser)

@@ -1,0 +1,148 @@
+"""Type predicates the StableHLO spec's constraints are written in.
+
+`is_quantized`, `is_per_axis_quantized`, `baseline_element_type`, compatible
+shapes with dynamic dimensions — one definition each, used by every verifier
+(and later by the TOSA-like dialect and the interpreter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    Signedness,
+    TensorType,
+    UnrankedTensorType,
+)
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+from qdialect.dialects.quant import UniformQuantizedType
+
+FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+Shape = tuple[int, ...] | None  # None: unranked
+
+
+def element_type(t: Attribute) -> Attribute:
+    if isinstance(t, TensorType | UnrankedTensorType):
+        return t.get_element_type()
+    return t
+
+
+def shape_of(t: Attribute) -> Shape:
+    if isinstance(t, TensorType):
+        return tuple(t.get_shape())
+    return None
+
+
+def rank_of(t: Attribute) -> int | None:
+    shape = shape_of(t)
+    return None if shape is None else len(shape)
+
+
+def is_tensor(t: Attribute) -> bool:
+    return isinstance(t, TensorType | UnrankedTensorType)
+
+
+def quant_type(t: Attribute) -> UniformQuantizedType | None:
+    e = element_type(t)
+    return e if isinstance(e, UniformQuantizedType) else None
+
+
+def is_quantized(t: Attribute) -> bool:
+    return quant_type(t) is not None
+
+
+def is_per_axis_quantized(t: Attribute) -> bool:
+    q = quant_type(t)
+    return q is not None and q.is_per_axis
+
+
+def is_per_tensor_quantized(t: Attribute) -> bool:
+    q = quant_type(t)
+    return q is not None and not q.is_per_axis
+
+
+def is_float(e: Attribute) -> bool:
+    return isinstance(e, FLOAT_TYPES)
+
+
+def is_bool(e: Attribute) -> bool:
+    return isinstance(e, IntegerType) and e.width.data == 1
+
+
+def is_integer(e: Attribute) -> bool:
+    """Integer element type other than i1 (StableHLO's "integer type")."""
+    return isinstance(e, IntegerType) and e.width.data != 1
+
+
+def is_signed_integer(e: Attribute) -> bool:
+    return is_integer(e) and e.signedness.data != Signedness.UNSIGNED
+
+
+def is_unsigned_integer(e: Attribute) -> bool:
+    return is_integer(e) and e.signedness.data == Signedness.UNSIGNED
+
+
+def is_index_like(e: Attribute) -> bool:
+    return is_integer(e) or isinstance(e, IndexType)
+
+
+def baseline_element_type(e: Attribute) -> Attribute | tuple:
+    """The element type with quantization scales/zero points erased (spec: baseline_element_type).
+
+    Two quantized element types with equal baselines differ only in scales and
+    zero points; a per-axis type also keeps its axis.
+    """
+    if isinstance(e, UniformQuantizedType):
+        return (
+            "quant",
+            e.storage_width,
+            e.is_signed,
+            e.storage_min,
+            e.storage_max,
+            e.expressed_type,
+            e.axis,
+        )
+    return e
+
+
+def dims_compatible(a: int, b: int) -> bool:
+    return a == b or a == DYNAMIC_INDEX or b == DYNAMIC_INDEX
+
+
+def shapes_compatible(a: Shape, b: Shape) -> bool:
+    if a is None or b is None:
+        return True
+    return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b, strict=True))
+
+
+def shape_text(shape: Shape) -> str:
+    if shape is None:
+        return "*"
+    return "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape) or "scalar"
+
+
+def require_tensor(t: Attribute, what: str) -> None:
+    if not is_tensor(t):
+        raise VerifyException(f"{what} must be a tensor, got {t}")
+
+
+def require_compatible_shape(expected: Shape, actual: Attribute, what: str) -> None:
+    if not shapes_compatible(expected, shape_of(actual)):
+        raise VerifyException(
+            f"{what} has shape {shape_text(shape_of(actual))}, expected {shape_text(expected)}"
+        )
+
+
+def same_element_types(types: Sequence[Attribute]) -> bool:
+    elements = [element_type(t) for t in types]
+    return all(e == elements[0] for e in elements)

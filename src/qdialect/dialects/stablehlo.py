@@ -1,0 +1,2214 @@
+"""The StableHLO-like dialect: the ops quantized inference needs, upstream's syntax.
+
+Every op prints in the pretty form `stablehlo-opt` prints (and parses that form
+and the generic one). Verifiers implement the StableHLO specification's
+constraints, including the quantization ones: which ops accept quantized types,
+matching storage/expressed types, per-axis quantization only where the spec
+allows it, and shape inference on results. docs/stablehlo.md lists the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DenseResourceAttr,
+    FlatSymbolRefAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    SameVariadicOperandSize,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.hlo_syntax import (
+    dense_i64,
+    dense_values,
+    int_list_text,
+    parse_int_list,
+    parse_operand_list,
+    parse_optional_operand_list,
+    parse_same_operands_and_result_type,
+    print_same_operands_and_result_type,
+    resolve,
+)
+from qdialect.dialects.stablehlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+    ConvDimensionNumbersAttr,
+    ConvDims,
+    DotDimensionNumbersAttr,
+    DotDims,
+    GatherDimensionNumbersAttr,
+    Precision,
+    PrecisionAttr,
+    check_unique_in_range,
+    conv_dims_text,
+    parse_conv_dims,
+)
+
+# ==========================================================================
+# Helpers
+# ==========================================================================
+
+
+def _attr_dict_props(
+    op_cls: type[IRDLOperation], parsed: dict[str, Attribute]
+) -> tuple[dict, dict]:
+    """Split a parsed attribute dictionary into (properties, attributes) by the op's definition."""
+    names = op_cls.get_irdl_definition().properties
+    props = {k: v for k, v in parsed.items() if k in names}
+    attrs = {k: v for k, v in parsed.items() if k not in names}
+    return props, attrs
+
+
+def _print_extra_attrs(
+    printer: Printer, op: Operation, printed: Sequence[str] = (), props: Sequence[str] = ()
+) -> None:
+    """Print `{...}` with the op's attributes and the listed properties, skipping `printed`."""
+    entries = {k: v for k, v in op.properties.items() if k in props}
+    entries.update({k: v for k, v in op.attributes.items() if k not in printed})
+    entries = dict(sorted(entries.items()))  # MLIR dictionaries are sorted by name
+    if entries:
+        printer.print_string(" ")
+        printer.print_attr_dict(entries)
+
+
+def _kind_error(op: Operation, what: str, allowed: str, got: Attribute) -> VerifyException:
+    return VerifyException(f"'{op.name}' {what} must be a tensor of {allowed} values, got {got}")
+
+
+def _check_kinds(op: Operation, t: Attribute, kinds: str, what: str) -> None:
+    """kinds: f=float, i=integer, s=signed integer, b=bool, q=per-tensor quantized, a=per-axis quantized."""
+    e = ht.element_type(t)
+    ok = (
+        ("f" in kinds and ht.is_float(e))
+        or ("i" in kinds and ht.is_integer(e))
+        or ("s" in kinds and ht.is_signed_integer(e))
+        or ("b" in kinds and ht.is_bool(e))
+        or ("q" in kinds and ht.is_per_tensor_quantized(t))
+        or ("a" in kinds and ht.is_per_axis_quantized(t))
+    )
+    if not ok:
+        names = {
+            "f": "floating-point",
+            "i": "integer",
+            "s": "signed integer",
+            "b": "boolean",
+            "q": "per-tensor quantized",
+            "a": "per-axis quantized",
+        }
+        raise _kind_error(op, what, " or ".join(names[k] for k in kinds), t)
+
+
+def _verify_elementwise(
+    op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute], kinds: str
+) -> None:
+    """Shared spec rules of elementwise ops: tensors, one shape, one (baseline) element type."""
+    types = [o.type for o in operands] + list(result_types)
+    for t in types:
+        ht.require_tensor(t, f"'{op.name}' operand and result")
+    for t in types[1:]:
+        if not ht.shapes_compatible(ht.shape_of(types[0]), ht.shape_of(t)):
+            raise VerifyException(
+                f"'{op.name}' requires all operands and results to have the same shape"
+            )
+    for t, what in zip(
+        types,
+        [f"operand #{i}" for i in range(len(operands))] + ["result"] * len(result_types),
+        strict=True,
+    ):
+        _check_kinds(op, t, kinds, what)
+    quantized = [ht.is_quantized(t) for t in types]
+    if any(quantized):
+        if not all(quantized):
+            raise VerifyException(
+                f"'{op.name}' requires operands and result to be all quantized or all non-quantized"
+            )
+        _verify_same_baseline(op, types, ignore_axis="a" in kinds)
+    elif not ht.same_element_types(types):
+        raise VerifyException(
+            f"'{op.name}' requires the same element type for all operands and the result"
+        )
+
+
+def _verify_same_baseline(
+    op: Operation, types: Sequence[Attribute], ignore_axis: bool = False
+) -> None:
+    def key(t: Attribute):
+        q = ht.quant_type(t)
+        assert q is not None
+        return (q.storage_width, q.is_signed, q.storage_min, q.storage_max, q.expressed_type)
+
+    if len({key(t) for t in types}) != 1:
+        raise VerifyException(
+            f"'{op.name}' requires quantized operands and result with the same storage type, "
+            "storage range and expressed type (only scales and zero points may differ)"
+        )
+    axes = {ht.quant_type(t).axis for t in types if ht.is_per_axis_quantized(t)}  # type: ignore[union-attr]
+    if len(axes) > 1 or (
+        not ignore_axis and axes and any(not ht.is_per_axis_quantized(t) for t in types)
+    ):
+        raise VerifyException(
+            f"'{op.name}' requires per-axis quantized types to share the quantization dimension"
+        )
+
+
+def _verify_per_axis_size(op: Operation, t: Attribute, what: str) -> None:
+    q = ht.quant_type(t)
+    shape = ht.shape_of(t)
+    if q is None or not q.is_per_axis or shape is None:
+        return
+    if q.quantized_dimension >= len(shape):
+        raise VerifyException(
+            f"'{op.name}' {what}: quantization dimension {q.quantized_dimension} out of range"
+        )
+    size = shape[q.quantized_dimension]
+    if size != DYNAMIC_INDEX and size != len(q.scales):
+        raise VerifyException(
+            f"'{op.name}' {what}: quantized dimension has size {size} but {len(q.scales)} scales"
+        )
+
+
+def _expect_shape(op: Operation, expected: Sequence[int], result: Attribute) -> None:
+    actual = ht.shape_of(result)
+    if not ht.shapes_compatible(tuple(expected), actual):
+        raise VerifyException(
+            f"'{op.name}' inferred result shape {ht.shape_text(tuple(expected))} "
+            f"but the result has shape {ht.shape_text(actual)}"
+        )
+
+
+def _same_element_or_baseline(
+    op: Operation, a: Attribute, b: Attribute, what: str, allow_axis_change: bool = False
+) -> None:
+    qa, qb = ht.quant_type(a), ht.quant_type(b)
+    if (qa is None) != (qb is None):
+        raise VerifyException(f"'{op.name}' {what}: both or neither must be quantized")
+    if qa is None:
+        if ht.element_type(a) != ht.element_type(b):
+            raise VerifyException(
+                f"'{op.name}' {what}: element types differ ({ht.element_type(a)} vs {ht.element_type(b)})"
+            )
+        return
+    if allow_axis_change:
+        keys = [
+            (q.storage_width, q.is_signed, q.storage_min, q.storage_max, q.expressed_type)
+            for q in (qa, qb)
+        ]
+        if keys[0] != keys[1] or qa.is_per_axis != qb.is_per_axis:
+            raise VerifyException(f"'{op.name}' {what}: quantized element types differ")
+        if qa.is_per_axis and (qa.scales, qa.zero_points) != (qb.scales, qb.zero_points):
+            raise VerifyException(
+                f"'{op.name}' {what}: per-axis scales and zero points must be kept"
+            )
+    elif qa != qb:
+        raise VerifyException(f"'{op.name}' {what}: quantized element types differ ({qa} vs {qb})")
+
+
+# ==========================================================================
+# Elementwise ops
+# ==========================================================================
+
+
+class _ElementwiseSyntax(IRDLOperation):
+    """`stablehlo.OP %a, %b : T` when all types agree, else `: (A, B) -> R`."""
+
+    KINDS: ClassVar[str] = "fq"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types, result = parse_same_operands_and_result_type(parser, len(operands))
+        props, attrs = _attr_dict_props(cls, attrs)
+        return cls.create(
+            operands=resolve(parser, operands, types),
+            result_types=[result],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_extra_attrs(printer, self, props=tuple(self.properties))
+        printer.print_string(" : ")
+        print_same_operands_and_result_type(printer, self.operands, self.results[0].type)
+
+    def verify_(self) -> None:
+        _verify_elementwise(self, self.operands, [self.results[0].type], self.KINDS)
+
+
+class _UnaryElementwise(_ElementwiseSyntax):
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute | None = None):
+        super().__init__(operands=[operand], result_types=[result_type or operand.type])
+
+
+class _BinaryElementwise(_ElementwiseSyntax):
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, lhs: SSAValue, rhs: SSAValue, result_type: Attribute | None = None):
+        super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
+
+
+def _unary(name: str, kinds: str, doc: str) -> type[_UnaryElementwise]:
+    cls = type(
+        name.title().replace("_", "") + "Op",
+        (_UnaryElementwise,),
+        {
+            "name": f"stablehlo.{name}",
+            "KINDS": kinds,
+            "__doc__": doc,
+            "__annotations__": {"KINDS": ClassVar[str]},
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+def _binary(name: str, kinds: str, doc: str) -> type[_BinaryElementwise]:
+    cls = type(
+        name.title().replace("_", "") + "Op",
+        (_BinaryElementwise,),
+        {
+            "name": f"stablehlo.{name}",
+            "KINDS": kinds,
+            "__doc__": doc,
+            "__annotations__": {"KINDS": ClassVar[str]},
+        },
+    )
+    return irdl_op_definition(cls)
+
+
+AbsOp = _unary("abs", "sfq", "Absolute value.")
+NegateOp = _unary("negate", "ifq", "Negation.")
+SignOp = _unary("sign", "sfq", "Sign (-1, 0, 1; NaN for NaN).")
+TanhOp = _unary("tanh", "fq", "Hyperbolic tangent.")
+LogisticOp = _unary("logistic", "fq", "1 / (1 + exp(-x)).")
+ExpOp = _unary("exponential", "fq", "e^x.")
+Expm1Op = _unary("exponential_minus_one", "fq", "e^x - 1.")
+LogOp = _unary("log", "fq", "Natural logarithm.")
+Log1pOp = _unary("log_plus_one", "fq", "log(1 + x).")
+SqrtOp = _unary("sqrt", "fq", "Square root.")
+RsqrtOp = _unary("rsqrt", "fq", "1 / sqrt(x).")
+CbrtOp = _unary("cbrt", "fq", "Cube root.")
+SineOp = _unary("sine", "fq", "Sine.")
+CosineOp = _unary("cosine", "fq", "Cosine.")
+FloorOp = _unary("floor", "fq", "Round toward -inf.")
+CeilOp = _unary("ceil", "fq", "Round toward +inf.")
+RoundNearestEvenOp = _unary("round_nearest_even", "fq", "Round to nearest, ties to even.")
+RoundNearestAfzOp = _unary("round_nearest_afz", "fq", "Round to nearest, ties away from zero.")
+
+AddOp = _binary(
+    "add", "ibfqa", "Addition (the one elementwise op that accepts per-axis quantization)."
+)
+SubtractOp = _binary("subtract", "ifq", "Subtraction.")
+MultiplyOp = _binary("multiply", "ibfq", "Multiplication (logical and for booleans).")
+DivideOp = _binary("divide", "ifq", "Division (integer division truncates).")
+RemainderOp = _binary("remainder", "ifq", "Remainder with the dividend's sign.")
+PowerOp = _binary("power", "ifq", "lhs ^ rhs.")
+MaximumOp = _binary("maximum", "ibfq", "Elementwise maximum.")
+MinimumOp = _binary("minimum", "ibfq", "Elementwise minimum.")
+Atan2Op = _binary("atan2", "fq", "atan2(lhs, rhs).")
+
+
+@irdl_op_definition
+class ClampOp(_ElementwiseSyntax):
+    """`stablehlo.clamp %min, %x, %max`: min and max are rank 0 or the operand's shape."""
+
+    name = "stablehlo.clamp"
+    min = operand_def()
+    operand = operand_def()
+    max = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        for bound, what in ((self.min, "min"), (self.max, "max")):
+            if ht.rank_of(bound.type) not in (0, None) and not ht.shapes_compatible(
+                ht.shape_of(bound.type), ht.shape_of(self.operand.type)
+            ):
+                raise VerifyException(
+                    f"'{self.name}' {what} must be a scalar tensor or have the operand's shape"
+                )
+        _verify_elementwise(self, [self.operand], [self.result.type], "ifq")
+        for bound in (self.min, self.max):
+            _check_kinds(self, bound.type, "ifq", "bound")
+            if ht.is_quantized(bound.type) and ht.is_quantized(self.operand.type):
+                _verify_same_baseline(self, [bound.type, self.operand.type])
+            else:
+                _same_element_or_baseline(self, bound.type, self.operand.type, "bounds and operand")
+
+
+@irdl_op_definition
+class CompareOp(IRDLOperation):
+    """`stablehlo.compare GT, %a, %b, FLOAT : (A, B) -> tensor<..xi1>`."""
+
+    name = "stablehlo.compare"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    comparison_direction = prop_def(ComparisonDirectionAttr)
+    compare_type = opt_prop_def(ComparisonTypeAttr)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self, lhs: SSAValue, rhs: SSAValue, direction: str, compare_type: str | None = None
+    ):
+        props: dict[str, Attribute] = {
+            "comparison_direction": ComparisonDirectionAttr(ComparisonDirection(direction))
+        }
+        if compare_type is not None:
+            props["compare_type"] = ComparisonTypeAttr(ComparisonType(compare_type))
+        shape = ht.shape_of(lhs.type)
+        super().__init__(
+            operands=[lhs, rhs],
+            result_types=[TensorType(IntegerType(1), shape or [])],
+            properties=props,
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        direction = parser.parse_str_enum(ComparisonDirection)
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {"comparison_direction": ComparisonDirectionAttr(direction)}
+        if parser.parse_optional_punctuation(",") is not None:
+            props["compare_type"] = ComparisonTypeAttr(parser.parse_str_enum(ComparisonType))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [lhs, rhs], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(f" {self.comparison_direction.data.value}, ")
+        printer.print_list(self.operands, printer.print_operand)
+        if self.compare_type is not None:
+            printer.print_string(f", {self.compare_type.data.value}")
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        _verify_elementwise(self, [self.lhs, self.rhs], [], "ibfq")
+        result = self.result.type
+        ht.require_tensor(result, f"'{self.name}' result")
+        if not ht.is_bool(ht.element_type(result)):
+            raise VerifyException(f"'{self.name}' result must be a tensor of i1, got {result}")
+        if not ht.shapes_compatible(ht.shape_of(self.lhs.type), ht.shape_of(result)):
+            raise VerifyException(
+                f"'{self.name}' requires all operands and results to have the same shape"
+            )
+        if self.compare_type is not None:
+            e = ht.element_type(self.lhs.type)
+            kind = self.compare_type.data
+            expected = (
+                {ComparisonType.FLOAT, ComparisonType.TOTALORDER}
+                if ht.is_float(e) or ht.is_quantized(self.lhs.type)
+                else {ComparisonType.UNSIGNED}
+                if ht.is_bool(e) or ht.is_unsigned_integer(e)
+                else {ComparisonType.SIGNED}
+            )
+            if kind not in expected and kind != ComparisonType.NOTYPE:
+                raise VerifyException(
+                    f"'{self.name}' compare_type {kind.value} does not match element type {e}"
+                )
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """`stablehlo.select %pred, %a, %b : pred_type, result_type`."""
+
+    name = "stablehlo.select"
+    pred = operand_def()
+    on_true = operand_def()
+    on_false = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        if parser._current_token.text == "(":
+            fn = parser.parse_function_type()
+            types, result = list(fn.inputs.data), fn.outputs.data[0]
+        else:
+            pred_type = parser.parse_type()
+            parser.parse_punctuation(",")
+            result = parser.parse_type()
+            types = [pred_type, result, result]
+        return cls.create(
+            operands=resolve(parser, operands, types), result_types=[result], attributes=attrs
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        if self.on_true.type == self.on_false.type == self.result.type:
+            printer.print_attribute(self.pred.type)
+            printer.print_string(", ")
+            printer.print_attribute(self.result.type)
+        else:
+            printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        pred = self.pred.type
+        ht.require_tensor(pred, f"'{self.name}' pred")
+        if not ht.is_bool(ht.element_type(pred)):
+            raise VerifyException(f"'{self.name}' pred must be a tensor of i1, got {pred}")
+        if ht.rank_of(pred) not in (0, None) and not ht.shapes_compatible(
+            ht.shape_of(pred), ht.shape_of(self.on_true.type)
+        ):
+            raise VerifyException(
+                f"'{self.name}' pred must be a scalar tensor or have the operands' shape"
+            )
+        _verify_elementwise(self, [self.on_true, self.on_false], [self.result.type], "ibfq")
+
+
+@irdl_op_definition
+class ConvertOp(_ElementwiseSyntax):
+    """`stablehlo.convert %x : (T) -> R`: element type conversion (not for quantized types)."""
+
+    name = "stablehlo.convert"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_(self) -> None:
+        for t in (self.operand.type, self.result.type):
+            ht.require_tensor(t, f"'{self.name}' operand and result")
+            if ht.is_quantized(t):
+                raise VerifyException(
+                    f"'{self.name}' does not accept quantized types; use uniform_quantize or uniform_dequantize"
+                )
+        if not ht.shapes_compatible(ht.shape_of(self.operand.type), ht.shape_of(self.result.type)):
+            raise VerifyException(
+                f"'{self.name}' requires all operands and results to have the same shape"
+            )
+
+
+def _bit_width(e: Attribute) -> int | None:
+    if isinstance(e, IntegerType):
+        return e.width.data
+    return getattr(e, "bitwidth", None)
+
+
+@irdl_op_definition
+class BitcastConvertOp(_ElementwiseSyntax):
+    """`stablehlo.bitcast_convert %x : (T) -> R`: reinterpret bits; widths may differ with a trailing dim."""
+
+    name = "stablehlo.bitcast_convert"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        a, r = self.operand.type, self.result.type
+        for t in (a, r):
+            ht.require_tensor(t, f"'{self.name}' operand and result")
+            if ht.is_quantized(t):
+                raise VerifyException(f"'{self.name}' does not accept quantized types")
+        wa, wr = _bit_width(ht.element_type(a)), _bit_width(ht.element_type(r))
+        sa, sr = ht.shape_of(a), ht.shape_of(r)
+        if wa is None or wr is None or sa is None or sr is None:
+            return
+        if wa == wr:
+            expected = sa
+        elif wa > wr:
+            if wa % wr:
+                raise VerifyException(
+                    f"'{self.name}' element widths {wa} and {wr} are not multiples"
+                )
+            expected = (*sa, wa // wr)
+        else:
+            if wr % wa or not sa or sa[-1] not in (wr // wa, DYNAMIC_INDEX):
+                raise VerifyException(
+                    f"'{self.name}' operand's last dimension must be {wr // max(wa, 1)}"
+                )
+            expected = sa[:-1]
+        _expect_shape(self, expected, r)
+
+
+# ==========================================================================
+# Quantization
+# ==========================================================================
+
+
+@irdl_op_definition
+class UniformQuantizeOp(_ElementwiseSyntax):
+    """`stablehlo.uniform_quantize %x : (tensor<..xf32>) -> tensor<..x!quant.uniform<..>>`.
+
+    Also requantizes: a quantized operand is converted to the result's parameters.
+    """
+
+    name = "stablehlo.uniform_quantize"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_(self) -> None:
+        a, r = self.operand.type, self.result.type
+        for t in (a, r):
+            ht.require_tensor(t, f"'{self.name}' operand and result")
+        q = ht.quant_type(r)
+        if q is None:
+            raise VerifyException(f"'{self.name}' result must be a quantized tensor, got {r}")
+        qa = ht.quant_type(a)
+        expressed = qa.expressed_type if qa is not None else ht.element_type(a)
+        if qa is None and not ht.is_float(expressed):
+            raise VerifyException(
+                f"'{self.name}' operand must be a floating-point or quantized tensor, got {a}"
+            )
+        if expressed != q.expressed_type:
+            raise VerifyException(
+                f"'{self.name}' expressed type {q.expressed_type} of the result does not match the operand's {expressed}"
+            )
+        if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
+            raise VerifyException(
+                f"'{self.name}' requires all operands and results to have the same shape"
+            )
+        _verify_per_axis_size(self, r, "result")
+
+
+@irdl_op_definition
+class UniformDequantizeOp(_ElementwiseSyntax):
+    """`stablehlo.uniform_dequantize %q : (tensor<..x!quant.uniform<..>>) -> tensor<..xf32>`."""
+
+    name = "stablehlo.uniform_dequantize"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute | None = None):
+        if result_type is None:
+            q = ht.quant_type(operand.type)
+            assert q is not None and isinstance(operand.type, TensorType)
+            result_type = TensorType(q.expressed_type, operand.type.get_shape())
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def verify_(self) -> None:
+        a, r = self.operand.type, self.result.type
+        for t in (a, r):
+            ht.require_tensor(t, f"'{self.name}' operand and result")
+        q = ht.quant_type(a)
+        if q is None:
+            raise VerifyException(f"'{self.name}' operand must be a quantized tensor, got {a}")
+        if ht.element_type(r) != q.expressed_type:
+            raise VerifyException(
+                f"'{self.name}' result element type must be the expressed type {q.expressed_type}, got {ht.element_type(r)}"
+            )
+        if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
+            raise VerifyException(
+                f"'{self.name}' requires all operands and results to have the same shape"
+            )
+        _verify_per_axis_size(self, a, "operand")
+
+
+# ==========================================================================
+# Constants and shape ops
+# ==========================================================================
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """`stablehlo.constant dense<..> : T`; quantized results hold storage integers in `value`."""
+
+    name = "stablehlo.constant"
+    value = prop_def()
+    output = result_def()
+    traits = traits_def(Pure(), ConstantLike())
+
+    def __init__(self, value: Attribute, result_type: Attribute | None = None):
+        if result_type is None:
+            result_type = value.get_type()  # type: ignore[attr-defined]
+        super().__init__(properties={"value": value}, result_types=[result_type])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        if parser.parse_optional_punctuation("(") is not None:  # quantized: generic-like form
+            parser.parse_punctuation(")")
+            props = parser.parse_optional_properties_dict()
+            attrs = parser.parse_optional_attr_dict()
+            parser.parse_punctuation(":")
+            fn = parser.parse_function_type()
+            return cls.create(
+                result_types=list(fn.outputs.data), properties=props, attributes=attrs
+            )
+        attrs = parser.parse_optional_attr_dict()
+        value = parser.parse_attribute()
+        if not hasattr(value, "get_type"):
+            parser.raise_error("expected a typed elements attribute, e.g. dense<1.0> : tensor<f32>")
+        return cls.create(
+            result_types=[value.get_type()], properties={"value": value}, attributes=attrs
+        )  # type: ignore[attr-defined]
+
+    def print(self, printer: Printer):
+        value_type = getattr(self.value, "get_type", lambda: None)()
+        if value_type == self.output.type:
+            _print_extra_attrs(printer, self)
+            printer.print_string(" ")
+            printer.print_attribute(self.value)
+        else:
+            printer.print_string("()")
+            printer.print_string(" <")
+            printer.print_attr_dict({"value": self.value})
+            printer.print_string(">")
+            _print_extra_attrs(printer, self)
+            printer.print_string(" : ")
+            printer.print_function_type([], [self.output.type])
+
+    def verify_(self) -> None:
+        if not isinstance(self.value, DenseIntOrFPElementsAttr | DenseResourceAttr):
+            raise VerifyException(f"'{self.name}' value must be a dense elements attribute")
+        value_type = self.value.get_type()
+        out = self.output.type
+        q = ht.quant_type(out)
+        if q is None:
+            if value_type != out:
+                raise VerifyException(
+                    f"'{self.name}' value type {value_type} does not match result type {out}"
+                )
+            return
+        expected = TensorType(q.storage_type, ht.shape_of(out) or [])
+        if value_type != expected:
+            raise VerifyException(
+                f"'{self.name}' quantized result {out} needs a value of type {expected} (the storage integers), got {value_type}"
+            )
+        _verify_per_axis_size(self, out, "result")
+
+
+class _ShapeOp(IRDLOperation):
+    """Ops printed as `stablehlo.OP %x, kw = [..] : (T) -> R` with an i64 array property."""
+
+    KEYWORD: ClassVar[str]
+    PROP: ClassVar[str]
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword(cls.KEYWORD)
+        parser.parse_punctuation("=")
+        values = parse_int_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [operand], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={cls.PROP: dense_i64(values)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        printer.print_string(
+            f", {self.KEYWORD} = {int_list_text(dense_values(self.properties[self.PROP]))}"
+        )
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operands[0].type], [self.results[0].type])
+
+
+@irdl_op_definition
+class ReshapeOp(_ElementwiseSyntax):
+    """`stablehlo.reshape %x : (T) -> R`: same elements, new static shape."""
+
+    name = "stablehlo.reshape"
+    operand = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, operand: SSAValue, result_type: Attribute):
+        super().__init__(operands=[operand], result_types=[result_type])
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operand.type], [self.result.type])
+
+    def verify_(self) -> None:
+        a, r = self.operand.type, self.result.type
+        for t in (a, r):
+            ht.require_tensor(t, f"'{self.name}' operand and result")
+        sa, sr = ht.shape_of(a), ht.shape_of(r)
+        if sa is not None and sr is not None and DYNAMIC_INDEX not in sa + sr:
+            if _product(sa) != _product(sr):
+                raise VerifyException(
+                    f"'{self.name}' operand has {_product(sa)} elements but the result has {_product(sr)}"
+                )
+        _same_element_or_baseline(self, a, r, "operand and result", allow_axis_change=True)
+        qa, qr = ht.quant_type(a), ht.quant_type(r)
+        if (
+            qa is not None
+            and qa.is_per_axis
+            and qr is not None
+            and sa is not None
+            and sr is not None
+        ):
+            if sr[qr.quantized_dimension] != sa[qa.quantized_dimension]:
+                raise VerifyException(
+                    f"'{self.name}' must keep the size of the per-axis quantized dimension"
+                )
+            if _product(sa[: qa.quantized_dimension]) != _product(sr[: qr.quantized_dimension]):
+                raise VerifyException(
+                    f"'{self.name}' cannot move elements across the per-axis quantized dimension"
+                )
+        _verify_per_axis_size(self, r, "result")
+
+
+def _product(values: Sequence[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+@irdl_op_definition
+class TransposeOp(_ShapeOp):
+    """`stablehlo.transpose %x, dims = [1, 0] : (T) -> R`."""
+
+    name = "stablehlo.transpose"
+    KEYWORD: ClassVar[str] = "dims"
+    PROP: ClassVar[str] = "permutation"
+    operand = operand_def()
+    result = result_def()
+    permutation = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        a, r = self.operand.type, self.result.type
+        perm = dense_values(self.permutation)
+        sa = ht.shape_of(a)
+        if sa is not None:
+            if sorted(perm) != list(range(len(sa))):
+                raise VerifyException(
+                    f"'{self.name}' permutation {int_list_text(perm)} is not a permutation of 0..{len(sa) - 1}"
+                )
+            _expect_shape(self, [sa[p] for p in perm], r)
+        _same_element_or_baseline(self, a, r, "operand and result", allow_axis_change=True)
+        qa, qr = ht.quant_type(a), ht.quant_type(r)
+        if (
+            qa is not None
+            and qa.is_per_axis
+            and qr is not None
+            and qr.quantized_dimension != perm.index(qa.quantized_dimension)
+        ):
+            raise VerifyException(
+                f"'{self.name}' result quantization dimension must be {perm.index(qa.quantized_dimension)}"
+            )
+
+
+@irdl_op_definition
+class BroadcastInDimOp(_ShapeOp):
+    """`stablehlo.broadcast_in_dim %x, dims = [1] : (T) -> R`."""
+
+    name = "stablehlo.broadcast_in_dim"
+    KEYWORD: ClassVar[str] = "dims"
+    PROP: ClassVar[str] = "broadcast_dimensions"
+    operand = operand_def()
+    result = result_def()
+    broadcast_dimensions = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        a, r = self.operand.type, self.result.type
+        dims = dense_values(self.broadcast_dimensions)
+        sa, sr = ht.shape_of(a), ht.shape_of(r)
+        if sa is not None and len(dims) != len(sa):
+            raise VerifyException(
+                f"'{self.name}' needs one broadcast dimension per operand dimension ({len(sa)}), got {len(dims)}"
+            )
+        if sr is not None:
+            check_unique_in_range(dims, len(sr), f"'{self.name}' broadcast dimension")
+            if sa is not None:
+                for i, d in enumerate(dims):
+                    if sa[i] not in (1, sr[d]) and DYNAMIC_INDEX not in (sa[i], sr[d]):
+                        raise VerifyException(
+                            f"'{self.name}' operand dimension {i} (size {sa[i]}) cannot broadcast to result dimension {d} (size {sr[d]})"
+                        )
+        _same_element_or_baseline(self, a, r, "operand and result", allow_axis_change=True)
+        qa, qr = ht.quant_type(a), ht.quant_type(r)
+        if qa is not None and qa.is_per_axis and qr is not None:
+            if qr.quantized_dimension != dims[qa.quantized_dimension]:
+                raise VerifyException(
+                    f"'{self.name}' result quantization dimension must be {dims[qa.quantized_dimension]}"
+                )
+            if (
+                sa is not None
+                and sr is not None
+                and sa[qa.quantized_dimension] != sr[qr.quantized_dimension]
+            ):
+                raise VerifyException(
+                    f"'{self.name}' cannot broadcast along the per-axis quantized dimension"
+                )
+
+
+@irdl_op_definition
+class ConcatenateOp(IRDLOperation):
+    """`stablehlo.concatenate %a, %b, dim = 0 : (A, B) -> R`."""
+
+    name = "stablehlo.concatenate"
+    inputs = var_operand_def()
+    result = result_def()
+    dimension = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands: list[UnresolvedOperand] = []
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dim = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={"dimension": IntegerAttr(dim, i64)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(f", dim = {self.dimension.value.data}")
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.inputs], [self.result.type])
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException(f"'{self.name}' needs at least one input")
+        dim = self.dimension.value.data
+        shapes = [ht.shape_of(o.type) for o in self.inputs]
+        for o in self.inputs:
+            _same_element_or_baseline(self, o.type, self.result.type, "inputs and result")
+        ranked = [s for s in shapes if s is not None]
+        if not ranked:
+            return
+        rank = len(ranked[0])
+        if any(len(s) != rank for s in ranked):
+            raise VerifyException(f"'{self.name}' inputs must all have the same rank")
+        if not 0 <= dim < rank:
+            raise VerifyException(f"'{self.name}' dimension {dim} is out of range [0, {rank})")
+        expected = list(ranked[0])
+        for s in ranked[1:]:
+            for d in range(rank):
+                if d != dim and not ht.dims_compatible(s[d], expected[d]):
+                    raise VerifyException(
+                        f"'{self.name}' inputs differ in dimension {d}, which is not the concatenated one"
+                    )
+        if len(ranked) == len(shapes):
+            sizes = [s[dim] for s in ranked]
+            expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
+            _expect_shape(self, expected, self.result.type)
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """`stablehlo.slice %x [0:2, 1:3:2] : (T) -> R` (start:limit[:stride] per dimension)."""
+
+    name = "stablehlo.slice"
+    operand = operand_def()
+    result = result_def()
+    start_indices = prop_def(DenseArrayBase)
+    limit_indices = prop_def(DenseArrayBase)
+    strides = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        starts: list[int] = []
+        limits: list[int] = []
+        strides: list[int] = []
+
+        def entry() -> None:
+            starts.append(parser.parse_integer(allow_boolean=False))
+            parser.parse_punctuation(":")
+            limits.append(parser.parse_integer(allow_boolean=False))
+            strides.append(
+                parser.parse_integer(allow_boolean=False)
+                if parser.parse_optional_punctuation(":")
+                else 1
+            )
+
+        parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [operand], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={
+                "start_indices": dense_i64(starts),
+                "limit_indices": dense_i64(limits),
+                "strides": dense_i64(strides),
+            },
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        items = []
+        for s, lim, st in zip(
+            dense_values(self.start_indices),
+            dense_values(self.limit_indices),
+            dense_values(self.strides),
+            strict=True,
+        ):
+            items.append(f"{s}:{lim}" + (f":{st}" if st != 1 else ""))
+        printer.print_string(" [" + ", ".join(items) + "]")
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operand.type], [self.result.type])
+
+    def verify_(self) -> None:
+        starts, limits, strides = (
+            dense_values(a) for a in (self.start_indices, self.limit_indices, self.strides)
+        )
+        sa = ht.shape_of(self.operand.type)
+        if not len(starts) == len(limits) == len(strides) or (
+            sa is not None and len(starts) != len(sa)
+        ):
+            raise VerifyException(
+                f"'{self.name}' needs start, limit and stride for each operand dimension"
+            )
+        expected = []
+        for d, (s, lim, st) in enumerate(zip(starts, limits, strides, strict=True)):
+            size = sa[d] if sa is not None else DYNAMIC_INDEX
+            if st <= 0 or s < 0 or lim < s or (size != DYNAMIC_INDEX and lim > size):
+                raise VerifyException(
+                    f"'{self.name}' invalid slice {s}:{lim}:{st} of dimension {d} (size {size})"
+                )
+            expected.append(-(-(lim - s) // st))
+        _expect_shape(self, expected, self.result.type)
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+
+
+@irdl_op_definition
+class DynamicSliceOp(IRDLOperation):
+    """`stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 2] : (...) -> R`."""
+
+    name = "stablehlo.dynamic_slice"
+    operand = operand_def()
+    start_indices = var_operand_def()
+    result = result_def()
+    slice_sizes = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        while (operand := parser.parse_optional_unresolved_operand()) is not None:
+            operands.append(operand)
+            parser.parse_punctuation(",")
+        parser.parse_keyword("sizes")
+        parser.parse_punctuation("=")
+        sizes = parse_int_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={"slice_sizes": dense_i64(sizes)},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(f", sizes = {int_list_text(dense_values(self.slice_sizes))}")
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        sizes = dense_values(self.slice_sizes)
+        sa = ht.shape_of(self.operand.type)
+        if sa is not None:
+            if len(self.start_indices) != len(sa) or len(sizes) != len(sa):
+                raise VerifyException(
+                    f"'{self.name}' needs one start index and one size per operand dimension ({len(sa)})"
+                )
+            for d, (size, dim) in enumerate(zip(sizes, sa, strict=True)):
+                if size < 0 or (dim != DYNAMIC_INDEX and size > dim):
+                    raise VerifyException(
+                        f"'{self.name}' slice size {size} does not fit dimension {d} (size {dim})"
+                    )
+        index_types = {i.type for i in self.start_indices}
+        for t in index_types:
+            if ht.rank_of(t) not in (0, None) or not ht.is_integer(ht.element_type(t)):
+                raise VerifyException(
+                    f"'{self.name}' start indices must be rank-0 integer tensors, got {t}"
+                )
+        if len(index_types) > 1:
+            raise VerifyException(f"'{self.name}' start indices must all have the same type")
+        _expect_shape(self, sizes, self.result.type)
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+
+
+@irdl_op_definition
+class PadOp(IRDLOperation):
+    """`stablehlo.pad %x, %v, low = [..], high = [..], interior = [..] : (T, S) -> R`."""
+
+    name = "stablehlo.pad"
+    operand = operand_def()
+    padding_value = operand_def()
+    result = result_def()
+    edge_padding_low = prop_def(DenseArrayBase)
+    edge_padding_high = prop_def(DenseArrayBase)
+    interior_padding = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)[:2]
+        values = {}
+        for key, prop in (
+            ("low", "edge_padding_low"),
+            ("high", "edge_padding_high"),
+            ("interior", "interior_padding"),
+        ):
+            parser.parse_punctuation(",")
+            parser.parse_keyword(key)
+            parser.parse_punctuation("=")
+            values[prop] = dense_i64(parse_int_list(parser))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=values,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(
+            f", low = {int_list_text(dense_values(self.edge_padding_low))}"
+            f", high = {int_list_text(dense_values(self.edge_padding_high))}"
+            f", interior = {int_list_text(dense_values(self.interior_padding))}"
+        )
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        low, high, interior = (
+            dense_values(a)
+            for a in (self.edge_padding_low, self.edge_padding_high, self.interior_padding)
+        )
+        sa = ht.shape_of(self.operand.type)
+        if ht.rank_of(self.padding_value.type) not in (0, None):
+            raise VerifyException(f"'{self.name}' padding value must be a rank-0 tensor")
+        _same_element_or_baseline(
+            self, self.operand.type, self.padding_value.type, "operand and padding value"
+        )
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        if sa is None:
+            return
+        if not len(low) == len(high) == len(interior) == len(sa):
+            raise VerifyException(
+                f"'{self.name}' needs low, high and interior padding for each of the {len(sa)} dimensions"
+            )
+        if any(i < 0 for i in interior):
+            raise VerifyException(f"'{self.name}' interior padding must be non-negative")
+        expected = []
+        for d, lo, hi, it in zip(sa, low, high, interior, strict=True):
+            if d == DYNAMIC_INDEX:
+                expected.append(DYNAMIC_INDEX)
+                continue
+            size = lo + hi + d + max(d - 1, 0) * it
+            if size < 0:
+                raise VerifyException(f"'{self.name}' padding makes a dimension negative")
+            expected.append(size)
+        _expect_shape(self, expected, self.result.type)
+
+
+@irdl_op_definition
+class IotaOp(IRDLOperation):
+    """`stablehlo.iota dim = 0 : tensor<4xi32>`."""
+
+    name = "stablehlo.iota"
+    output = result_def()
+    iota_dimension = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dim = parser.parse_integer(allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(
+            result_types=[t], properties={"iota_dimension": IntegerAttr(dim, i64)}, attributes=attrs
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(f" dim = {self.iota_dimension.value.data}")
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.output.type)
+
+    def verify_(self) -> None:
+        t = self.output.type
+        ht.require_tensor(t, f"'{self.name}' result")
+        rank = ht.rank_of(t)
+        dim = self.iota_dimension.value.data
+        if rank is not None and not 0 <= dim < rank:
+            raise VerifyException(f"'{self.name}' iota dimension {dim} is out of range [0, {rank})")
+        _check_kinds(self, t, "ifq", "result")
+
+
+# ==========================================================================
+# Contractions
+# ==========================================================================
+
+
+def _precision_list(attr: ArrayAttr | None) -> list[str]:
+    return [] if attr is None else [p.data.value for p in attr.data]  # type: ignore[attr-defined]
+
+
+def _parse_precision(parser: Parser) -> ArrayAttr:
+    parser.parse_keyword("precision")
+    parser.parse_punctuation("=")
+    values = parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: PrecisionAttr(parser.parse_str_enum(Precision))
+    )
+    return ArrayAttr(values)
+
+
+def _verify_precision(op: Operation, attr: ArrayAttr | None) -> None:
+    if attr is not None and len(attr.data) not in (0, 2):
+        raise VerifyException(
+            f"'{op.name}' precision config must have 0 or 2 entries, got {len(attr.data)}"
+        )
+    if attr is not None and not all(isinstance(p, PrecisionAttr) for p in attr.data):
+        raise VerifyException(
+            f"'{op.name}' precision config entries must be #stablehlo<precision ...>"
+        )
+
+
+def _verify_quantized_contraction(
+    op: Operation,
+    lhs: Attribute,
+    rhs: Attribute,
+    result: Attribute,
+    rhs_reduced: Sequence[int],
+    result_axis_for: dict[int, int],
+) -> None:
+    """Spec rules shared by dot_general and convolution for quantized operands.
+
+    rhs_reduced: rhs dimensions summed over (per-axis quantization may not use them);
+    result_axis_for: rhs dimension -> result dimension it becomes.
+    """
+    ql, qr, qo = ht.quant_type(lhs), ht.quant_type(rhs), ht.quant_type(result)
+    if ql is None and qr is None:
+        if qo is not None:
+            raise VerifyException(
+                f"'{op.name}' result cannot be quantized when the operands are not"
+            )
+        if ht.element_type(lhs) != ht.element_type(rhs):
+            raise VerifyException(f"'{op.name}' requires lhs and rhs with the same element type")
+        return
+    if qr is None:
+        raise VerifyException(f"'{op.name}' rhs must be quantized when lhs is quantized")
+    if any(zp != 0 for zp in qr.zero_points):
+        raise VerifyException(f"'{op.name}' quantized rhs must have zero points equal to 0")
+    if qr.is_per_axis and qr.quantized_dimension in rhs_reduced:
+        raise VerifyException(
+            f"'{op.name}' rhs quantization dimension {qr.quantized_dimension} must not be a contracting or batching dimension"
+        )
+    if ql is None:  # hybrid (weight-only) quantization: float lhs and result
+        if (
+            qo is not None
+            or ht.element_type(lhs) != qr.expressed_type
+            or ht.element_type(result) != qr.expressed_type
+        ):
+            raise VerifyException(
+                f"'{op.name}' with float lhs and quantized rhs needs lhs and result of the rhs expressed type {qr.expressed_type}"
+            )
+        return
+    if ql.is_per_axis:
+        raise VerifyException(f"'{op.name}' lhs must not be per-axis quantized")
+    if (ql.storage_width, ql.is_signed) != (
+        qr.storage_width,
+        qr.is_signed,
+    ) or ql.expressed_type != qr.expressed_type:
+        raise VerifyException(
+            f"'{op.name}' requires lhs and rhs with the same storage and expressed types"
+        )
+    if qo is None:
+        raise VerifyException(f"'{op.name}' with quantized operands must have a quantized result")
+    if qo.expressed_type != ql.expressed_type:
+        raise VerifyException(f"'{op.name}' result expressed type must match the operands'")
+    if qo.is_per_axis:
+        if not qr.is_per_axis:
+            raise VerifyException(f"'{op.name}' result can be per-axis quantized only when rhs is")
+        expected_axis = result_axis_for.get(qr.quantized_dimension)
+        if qo.quantized_dimension != expected_axis:
+            raise VerifyException(
+                f"'{op.name}' result quantization dimension must be {expected_axis}"
+            )
+    _verify_per_axis_size(op, rhs, "rhs")
+    _verify_per_axis_size(op, result, "result")
+
+
+@irdl_op_definition
+class DotGeneralOp(IRDLOperation):
+    """`stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1]`."""
+
+    name = "stablehlo.dot_general"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
+    precision_config = opt_prop_def(ArrayAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)[:2]
+        dims: dict[str, tuple[int, ...]] = {}
+        props: dict[str, Attribute] = {}
+        while parser.parse_optional_punctuation(",") is not None:
+            if parser.parse_optional_keyword("batching_dims") is not None:
+                prefix = "batching"
+            elif parser.parse_optional_keyword("contracting_dims") is not None:
+                prefix = "contracting"
+            else:
+                props["precision_config"] = _parse_precision(parser)
+                continue
+            parser.parse_punctuation("=")
+            dims[f"lhs_{prefix}_dimensions"] = tuple(parse_int_list(parser))
+            parser.parse_keyword("x")
+            dims[f"rhs_{prefix}_dimensions"] = tuple(parse_int_list(parser))
+        props["dot_dimension_numbers"] = DotDimensionNumbersAttr(DotDims(**dims))
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        d = self.dot_dimension_numbers.data
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        if d.lhs_batching_dimensions or d.rhs_batching_dimensions:
+            printer.print_string(
+                f", batching_dims = {int_list_text(d.lhs_batching_dimensions)} x {int_list_text(d.rhs_batching_dimensions)}"
+            )
+        printer.print_string(
+            f", contracting_dims = {int_list_text(d.lhs_contracting_dimensions)} x {int_list_text(d.rhs_contracting_dimensions)}"
+        )
+        if self.precision_config is not None and self.precision_config.data:
+            printer.print_string(
+                f", precision = [{', '.join(_precision_list(self.precision_config))}]"
+            )
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        d = self.dot_dimension_numbers.data
+        lhs, rhs, result = self.lhs.type, self.rhs.type, self.result.type
+        for t in (lhs, rhs, result):
+            ht.require_tensor(t, f"'{self.name}' operands and result")
+        _verify_precision(self, self.precision_config)
+        if len(d.lhs_batching_dimensions) != len(d.rhs_batching_dimensions):
+            raise VerifyException(
+                f"'{self.name}' lhs and rhs must have the same number of batching dimensions"
+            )
+        if len(d.lhs_contracting_dimensions) != len(d.rhs_contracting_dimensions):
+            raise VerifyException(
+                f"'{self.name}' lhs and rhs must have the same number of contracting dimensions"
+            )
+        sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
+        rhs_reduced = (*d.rhs_batching_dimensions, *d.rhs_contracting_dimensions)
+        if sl is not None and sr is not None:
+            check_unique_in_range(
+                (*d.lhs_batching_dimensions, *d.lhs_contracting_dimensions),
+                len(sl),
+                f"'{self.name}' lhs dimension",
+            )
+            check_unique_in_range(rhs_reduced, len(sr), f"'{self.name}' rhs dimension")
+            for kind, ld, rd in (
+                ("batching", d.lhs_batching_dimensions, d.rhs_batching_dimensions),
+                ("contracting", d.lhs_contracting_dimensions, d.rhs_contracting_dimensions),
+            ):
+                for a, b in zip(ld, rd, strict=True):
+                    if not ht.dims_compatible(sl[a], sr[b]):
+                        raise VerifyException(
+                            f"'{self.name}' {kind} dimension sizes differ: lhs[{a}] = {sl[a]}, rhs[{b}] = {sr[b]}"
+                        )
+            lhs_free = [
+                i
+                for i in range(len(sl))
+                if i not in d.lhs_batching_dimensions and i not in d.lhs_contracting_dimensions
+            ]
+            rhs_free = [i for i in range(len(sr)) if i not in rhs_reduced]
+            expected = (
+                [sl[i] for i in d.lhs_batching_dimensions]
+                + [sl[i] for i in lhs_free]
+                + [sr[i] for i in rhs_free]
+            )
+            _expect_shape(self, expected, result)
+            result_axis_for = {
+                r: len(d.lhs_batching_dimensions) + len(lhs_free) + k
+                for k, r in enumerate(rhs_free)
+            }
+        else:
+            result_axis_for = {}
+        _verify_quantized_contraction(self, lhs, rhs, result, rhs_reduced, result_axis_for)
+
+
+@irdl_op_definition
+class DotOp(IRDLOperation):
+    """`stablehlo.dot %a, %b : (A, B) -> R`: vector/matrix products of rank-1/2 operands."""
+
+    name = "stablehlo.dot"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    precision_config = opt_prop_def(ArrayAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)[:2]
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            props["precision_config"] = _parse_precision(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        if self.precision_config is not None and self.precision_config.data:
+            printer.print_string(
+                f", precision = [{', '.join(_precision_list(self.precision_config))}]"
+            )
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        lhs, rhs, result = self.lhs.type, self.rhs.type, self.result.type
+        _verify_precision(self, self.precision_config)
+        sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
+        if sl is not None and sr is not None:
+            if len(sl) not in (1, 2) or len(sr) not in (1, 2):
+                raise VerifyException(f"'{self.name}' operands must have rank 1 or 2")
+            rc = 0
+            if not ht.dims_compatible(sl[-1], sr[rc]):
+                raise VerifyException(
+                    f"'{self.name}' contracting dimension sizes differ: {sl[-1]} vs {sr[rc]}"
+                )
+            expected = list(sl[:-1]) + list(sr[1:])
+            _expect_shape(self, expected, result)
+            result_axis_for = {1: len(sl) - 1} if len(sr) == 2 else {}
+        else:
+            result_axis_for = {}
+        _verify_quantized_contraction(self, lhs, rhs, result, (0,), result_axis_for)
+
+
+def _dense_2d(attr: Attribute | None) -> list[tuple[int, int]]:
+    if attr is None:
+        return []
+    assert isinstance(attr, DenseIntOrFPElementsAttr)
+    values = [int(v) for v in attr.get_values()]
+    return [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
+
+
+def _padding_attr(pairs: Sequence[tuple[int, int]]) -> DenseIntOrFPElementsAttr:
+    flat = [v for pair in pairs for v in pair]
+    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(pairs), 2]), flat)
+
+
+def _window_output_size(
+    size: int,
+    window: int,
+    stride: int,
+    pad: tuple[int, int],
+    base_dilation: int,
+    window_dilation: int,
+) -> int:
+    if size == DYNAMIC_INDEX:
+        return DYNAMIC_INDEX
+    dilated = 0 if size == 0 else (size - 1) * base_dilation + 1
+    padded = dilated + pad[0] + pad[1]
+    dilated_window = 0 if window == 0 else (window - 1) * window_dilation + 1
+    if padded < dilated_window:
+        return 0
+    return (padded - dilated_window) // stride + 1
+
+
+@irdl_op_definition
+class ConvolutionOp(IRDLOperation):
+    """`stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {...}`."""
+
+    name = "stablehlo.convolution"
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    window_strides = opt_prop_def(DenseArrayBase)
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    lhs_dilation = opt_prop_def(DenseArrayBase)
+    rhs_dilation = opt_prop_def(DenseArrayBase)
+    window_reversal = opt_prop_def(DenseArrayBase)
+    dimension_numbers = prop_def(ConvDimensionNumbersAttr)
+    feature_group_count = prop_def(IntegerAttr)
+    batch_group_count = prop_def(IntegerAttr)
+    precision_config = opt_prop_def(ArrayAttr)
+    traits = traits_def(Pure())
+
+    _WINDOW: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("stride", "window_strides"),
+        ("pad", "padding"),
+        ("lhs_dilate", "lhs_dilation"),
+        ("rhs_dilate", "rhs_dilation"),
+        ("reverse", "window_reversal"),
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        operands = parse_operand_list(parser)
+        parser.parse_punctuation(")")
+        parser.parse_keyword("dim_numbers")
+        parser.parse_punctuation("=")
+        props: dict[str, Attribute] = {
+            "dimension_numbers": ConvDimensionNumbersAttr(parse_conv_dims(parser))
+        }
+        parser.parse_punctuation(",")
+        parser.parse_keyword("window")
+        parser.parse_punctuation("=")
+        names = dict(cls._WINDOW)
+
+        def window_entry() -> None:
+            start = parser.pos
+            key = parser.parse_identifier()
+            if key not in names:
+                parser.raise_error(f"unknown window attribute '{key}'", start, parser.pos)
+            parser.parse_punctuation("=")
+            if key == "pad":
+                pairs = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: tuple(parse_int_list(parser))
+                )
+                if any(len(p) != 2 for p in pairs):
+                    parser.raise_error("each padding entry must be [low, high]", start, parser.pos)
+                props["padding"] = _padding_attr(pairs)
+            elif key == "reverse":
+                flags = parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_boolean()
+                )
+                props["window_reversal"] = DenseArrayBase.from_list(
+                    IntegerType(1), [int(f) for f in flags]
+                )
+            else:
+                props[names[key]] = dense_i64(parse_int_list(parser))
+
+        parser.parse_comma_separated_list(parser.Delimiter.BRACES, window_entry)
+        extra = parser.parse_optional_attr_dict()
+        more_props, attrs = _attr_dict_props(cls, extra)
+        props.update(more_props)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(
+            f") dim_numbers = {conv_dims_text(self.dimension_numbers.data)}, window = {{"
+        )
+        parts = []
+        for key, prop in self._WINDOW:
+            value = self.properties.get(prop)
+            if value is None:
+                continue
+            if key == "pad":
+                parts.append(
+                    "pad = [" + ", ".join(f"[{lo}, {hi}]" for lo, hi in _dense_2d(value)) + "]"
+                )
+            elif key == "reverse":
+                parts.append(
+                    "reverse = ["
+                    + ", ".join("true" if v else "false" for v in dense_values(value))
+                    + "]"
+                )
+            else:
+                parts.append(f"{key} = {int_list_text(dense_values(value))}")
+        printer.print_string(", ".join(parts) + "}")
+        _print_extra_attrs(
+            printer, self, props=("batch_group_count", "feature_group_count", "precision_config")
+        )
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        lhs, rhs, result = self.lhs.type, self.rhs.type, self.result.type
+        dn: ConvDims = self.dimension_numbers.data
+        _verify_precision(self, self.precision_config)
+        fgc = self.feature_group_count.value.data
+        bgc = self.batch_group_count.value.data
+        if fgc < 1 or bgc < 1:
+            raise VerifyException(
+                f"'{self.name}' feature_group_count and batch_group_count must be positive"
+            )
+        if fgc > 1 and bgc > 1:
+            raise VerifyException(
+                f"'{self.name}' feature_group_count and batch_group_count cannot both exceed 1"
+            )
+        n = len(dn.input_spatial_dimensions)
+        sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
+        for shape, what in ((sl, "lhs"), (sr, "rhs"), (ht.shape_of(result), "result")):
+            if shape is not None and len(shape) != n + 2:
+                raise VerifyException(
+                    f"'{self.name}' {what} must have rank {n + 2} (from dim_numbers), got {len(shape)}"
+                )
+        strides = dense_values(self.window_strides) or (1,) * n
+        lhs_dil = dense_values(self.lhs_dilation) or (1,) * n
+        rhs_dil = dense_values(self.rhs_dilation) or (1,) * n
+        pads = _dense_2d(self.padding) or [(0, 0)] * n
+        for values, what in (
+            (strides, "window_strides"),
+            (lhs_dil, "lhs_dilation"),
+            (rhs_dil, "rhs_dilation"),
+        ):
+            if len(values) != n:
+                raise VerifyException(f"'{self.name}' {what} needs {n} entries, got {len(values)}")
+            if any(v < 1 for v in values):
+                raise VerifyException(f"'{self.name}' {what} entries must be positive")
+        if len(pads) != n:
+            raise VerifyException(
+                f"'{self.name}' padding needs {n} [low, high] pairs, got {len(pads)}"
+            )
+        if sl is not None and sr is not None:
+            in_features = sl[dn.input_feature_dimension]
+            k_in = sr[dn.kernel_input_feature_dimension]
+            k_out = sr[dn.kernel_output_feature_dimension]
+            batch = sl[dn.input_batch_dimension]
+            if DYNAMIC_INDEX not in (in_features, k_in):
+                if in_features % fgc or in_features // fgc != k_in:
+                    raise VerifyException(
+                        f"'{self.name}' input features ({in_features}) / feature_group_count ({fgc}) must equal kernel input features ({k_in})"
+                    )
+            if k_out != DYNAMIC_INDEX and (k_out % fgc or k_out % bgc):
+                raise VerifyException(
+                    f"'{self.name}' kernel output features ({k_out}) must be divisible by the group counts"
+                )
+            if batch != DYNAMIC_INDEX and batch % bgc:
+                raise VerifyException(
+                    f"'{self.name}' input batch ({batch}) must be divisible by batch_group_count ({bgc})"
+                )
+            expected = [0] * (n + 2)
+            expected[dn.output_batch_dimension] = batch if batch == DYNAMIC_INDEX else batch // bgc
+            expected[dn.output_feature_dimension] = k_out
+            for i in range(n):
+                expected[dn.output_spatial_dimensions[i]] = _window_output_size(
+                    sl[dn.input_spatial_dimensions[i]],
+                    sr[dn.kernel_spatial_dimensions[i]],
+                    strides[i],
+                    pads[i],
+                    lhs_dil[i],
+                    rhs_dil[i],
+                )
+            _expect_shape(self, expected, result)
+        reduced = (dn.kernel_input_feature_dimension, *dn.kernel_spatial_dimensions)
+        _verify_quantized_contraction(
+            self,
+            lhs,
+            rhs,
+            result,
+            reduced,
+            {dn.kernel_output_feature_dimension: dn.output_feature_dimension},
+        )
+
+
+# ==========================================================================
+# Reductions
+# ==========================================================================
+
+
+def _verify_reduction_body(op: Operation, body: Region, inits: Sequence[SSAValue]) -> None:
+    block = body.blocks.first
+    n = len(inits)
+    if block is None or len(block.args) != 2 * n:
+        raise VerifyException(
+            f"'{op.name}' body must take {2 * n} arguments (accumulators, then elements)"
+        )
+    for i, init in enumerate(inits):
+        for arg in (block.args[i], block.args[i + n]):
+            if ht.rank_of(arg.type) not in (0, None):
+                raise VerifyException(
+                    f"'{op.name}' body arguments must be rank-0 tensors, got {arg.type}"
+                )
+            if ht.element_type(arg.type) != ht.element_type(init.type) and not ht.is_quantized(
+                init.type
+            ):
+                raise VerifyException(
+                    f"'{op.name}' body argument {arg.type} does not match init value {init.type}"
+                )
+    term = block.last_op
+    if not isinstance(term, ReturnOp) or len(term.operands) != n:
+        raise VerifyException(f"'{op.name}' body must end in stablehlo.return of {n} values")
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """`stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0]` or with a `reducer` body."""
+
+    name = "stablehlo.reduce"
+    inputs = var_operand_def()
+    init_values = var_operand_def()
+    results_ = var_result_def()
+    dimensions = prop_def(DenseArrayBase)
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pairs: list[tuple[UnresolvedOperand, UnresolvedOperand]] = []
+
+        def pair() -> None:
+            x = parser.parse_unresolved_operand()
+            parser.parse_keyword("init")
+            parser.parse_punctuation(":")
+            pairs.append((x, parser.parse_unresolved_operand()))
+
+        parser.parse_punctuation("(")
+        pair()
+        parser.parse_punctuation(")")
+        while parser.parse_optional_punctuation(",") is not None:
+            parser.parse_punctuation("(")
+            pair()
+            parser.parse_punctuation(")")
+        applies = None
+        if parser.parse_optional_keyword("applies") is not None:
+            applies = parser.parse_identifier()
+        parser.parse_keyword("across")
+        parser.parse_keyword("dimensions")
+        parser.parse_punctuation("=")
+        dims = parse_int_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        n = len(pairs)
+        inputs = resolve(parser, [p[0] for p in pairs], fn.inputs.data[:n])
+        inits = resolve(parser, [p[1] for p in pairs], fn.inputs.data[n:])
+        if applies is not None:
+            body = _compact_body(parser, applies, [v.type for v in inits])
+        else:
+            parser.parse_keyword("reducer")
+            lhs_args, rhs_args = [], []
+            for _ in range(n):
+                parser.parse_punctuation("(")
+                lhs_args.append(parser.parse_argument())
+                parser.parse_punctuation(",")
+                rhs_args.append(parser.parse_argument())
+                parser.parse_punctuation(")")
+            body = parser.parse_region([*lhs_args, *rhs_args])
+        return cls.create(
+            operands=[*inputs, *inits],
+            result_types=list(fn.outputs.data),
+            properties={"dimensions": dense_i64(dims)},
+            attributes=attrs,
+            regions=[body],
+        )
+
+    def _compact_op(self) -> Operation | None:
+        """The single binary op of a body eligible for `applies` printing, else None."""
+        block = self.body.blocks.first
+        if block is None or len(self.inputs) != 1 or len(block.args) != 2:
+            return None
+        ops = list(block.ops)
+        if len(ops) != 2 or not isinstance(ops[1], ReturnOp):
+            return None
+        inner, ret = ops
+        if (
+            len(inner.operands) != 2
+            or list(inner.operands) != list(block.args)
+            or len(inner.results) != 1
+            or list(ret.operands) != [inner.results[0]]
+            or inner.regions
+            or inner.attributes
+            or inner.properties
+            or not (inner.name.startswith("stablehlo."))
+        ):
+            return None
+        init_type = self.init_values[0].type
+        if not all(
+            t == init_type for t in (block.args[0].type, block.args[1].type, inner.results[0].type)
+        ):
+            return None
+        if ht.element_type(init_type) != ht.element_type(self.inputs[0].type):
+            return None
+        return inner
+
+    def print(self, printer: Printer):
+        for i, (x, init) in enumerate(zip(self.inputs, self.init_values, strict=True)):
+            printer.print_string("(" if i == 0 else ", (")
+            printer.print_operand(x)
+            printer.print_string(" init: ")
+            printer.print_operand(init)
+            printer.print_string(")")
+        compact = self._compact_op()
+        if compact is not None:
+            printer.print_string(f" applies {compact.name}")
+        printer.print_string(f" across dimensions = {int_list_text(dense_values(self.dimensions))}")
+        _print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
+        if compact is not None:
+            return
+        block = self.body.blocks.first
+        assert block is not None
+        n = len(self.inputs)
+        # Upstream's layout, stray spaces included: "\n<indent> reducer(%a: T, %b: T)  {".
+        printer._print_new_line()
+        printer.print_string(" reducer")
+        for i in range(n):
+            printer.print_string("(")
+            printer.print_block_argument(block.args[i])
+            printer.print_string(", ")
+            printer.print_block_argument(block.args[i + n])
+            printer.print_string(") ")
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    def verify_(self) -> None:
+        if len(self.inputs) != len(self.init_values) or len(self.results) != len(self.inputs):
+            raise VerifyException(f"'{self.name}' needs as many inputs, init values and results")
+        dims = dense_values(self.dimensions)
+        shapes = [ht.shape_of(x.type) for x in self.inputs]
+        ranked = [s for s in shapes if s is not None]
+        if any(s != ranked[0] for s in ranked):
+            raise VerifyException(f"'{self.name}' inputs must all have the same shape")
+        if ranked:
+            check_unique_in_range(dims, len(ranked[0]), f"'{self.name}' dimension")
+            expected = [d for i, d in enumerate(ranked[0]) if i not in dims]
+            for r in self.results:
+                _expect_shape(self, expected, r.type)
+        for init, r in zip(self.init_values, self.results, strict=True):
+            if ht.rank_of(init.type) not in (0, None):
+                raise VerifyException(f"'{self.name}' init values must be rank-0 tensors")
+            _same_element_or_baseline(self, init.type, r.type, "init value and result")
+        _verify_reduction_body(self, self.body, self.init_values)
+
+
+def _compact_body(parser: Parser, op_name: str, init_types: Sequence[Attribute]) -> Region:
+    """Build the reducer region `^bb0(%a, %b): %r = OP %a, %b; return %r` for `applies OP`."""
+    op_cls = parser.ctx.get_optional_op(op_name)
+    if op_cls is None:
+        parser.raise_error(f"unknown reduction operation '{op_name}'")
+    t = init_types[0]
+    block = Block(arg_types=[t, t])
+    inner = op_cls.create(operands=list(block.args), result_types=[t])
+    block.add_ops([inner, ReturnOp(inner.results[0])])
+    return Region(block)
+
+
+@irdl_op_definition
+class ReduceWindowOp(IRDLOperation):
+    """`"stablehlo.reduce_window"(...)`: pooling; printed in the generic form, as upstream does."""
+
+    name = "stablehlo.reduce_window"
+    inputs = var_operand_def()
+    init_values = var_operand_def()
+    results_ = var_result_def()
+    window_dimensions = prop_def(DenseArrayBase)
+    window_strides = opt_prop_def(DenseArrayBase)
+    base_dilations = opt_prop_def(DenseArrayBase)
+    window_dilations = opt_prop_def(DenseArrayBase)
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    body = region_def("single_block")
+    irdl_options = (SameVariadicOperandSize(),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        window = dense_values(self.window_dimensions)
+        shapes = [ht.shape_of(x.type) for x in self.inputs]
+        if not shapes or shapes[0] is None:
+            return
+        n = len(shapes[0])
+        if len(window) != n:
+            raise VerifyException(
+                f"'{self.name}' window_dimensions needs {n} entries, got {len(window)}"
+            )
+        strides = dense_values(self.window_strides) or (1,) * n
+        base = dense_values(self.base_dilations) or (1,) * n
+        wdil = dense_values(self.window_dilations) or (1,) * n
+        pads = _dense_2d(self.padding) or [(0, 0)] * n
+        for values, what in (
+            (strides, "window_strides"),
+            (base, "base_dilations"),
+            (wdil, "window_dilations"),
+        ):
+            if len(values) != n or any(v < 1 for v in values):
+                raise VerifyException(f"'{self.name}' {what} needs {n} positive entries")
+        if len(pads) != n:
+            raise VerifyException(f"'{self.name}' padding needs {n} [low, high] pairs")
+        expected = [
+            _window_output_size(shapes[0][i], window[i], strides[i], pads[i], base[i], wdil[i])
+            for i in range(n)
+        ]
+        for r in self.results:
+            _expect_shape(self, expected, r.type)
+        _verify_reduction_body(self, self.body, self.init_values)
+
+
+# ==========================================================================
+# Gather, calls, barriers, return
+# ==========================================================================
+
+
+@irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`"stablehlo.gather"(...)`: printed in the generic form, as upstream does."""
+
+    name = "stablehlo.gather"
+    operand = operand_def()
+    start_indices = operand_def()
+    result = result_def()
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    slice_sizes = prop_def(DenseArrayBase)
+    indices_are_sorted = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        d = self.dimension_numbers.data
+        sizes = dense_values(self.slice_sizes)
+        so, si = ht.shape_of(self.operand.type), ht.shape_of(self.start_indices.type)
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        if so is None or si is None:
+            return
+        if len(sizes) != len(so):
+            raise VerifyException(
+                f"'{self.name}' slice_sizes needs {len(so)} entries, got {len(sizes)}"
+            )
+        if not 0 <= d.index_vector_dim <= len(si):
+            raise VerifyException(
+                f"'{self.name}' index_vector_dim {d.index_vector_dim} is out of range"
+            )
+        index_count = si[d.index_vector_dim] if d.index_vector_dim < len(si) else 1
+        if index_count != DYNAMIC_INDEX and len(d.start_index_map) != index_count:
+            raise VerifyException(
+                f"'{self.name}' start_index_map needs {index_count} entries, got {len(d.start_index_map)}"
+            )
+        check_unique_in_range(d.start_index_map, len(so), f"'{self.name}' start_index_map entry")
+        check_unique_in_range(
+            (*d.collapsed_slice_dims, *d.operand_batching_dims),
+            len(so),
+            f"'{self.name}' collapsed or batching dimension",
+        )
+        for dim in d.collapsed_slice_dims:
+            if sizes[dim] > 1:
+                raise VerifyException(
+                    f"'{self.name}' collapsed dimension {dim} must have slice size 0 or 1"
+                )
+        for dim, size in enumerate(sizes):
+            if size < 0 or (so[dim] != DYNAMIC_INDEX and size > so[dim]):
+                raise VerifyException(
+                    f"'{self.name}' slice size {size} does not fit operand dimension {dim}"
+                )
+        batch_sizes = [s for i, s in enumerate(si) if i != d.index_vector_dim]
+        offset_sizes = [
+            s
+            for i, s in enumerate(sizes)
+            if i not in d.collapsed_slice_dims and i not in d.operand_batching_dims
+        ]
+        rank = len(batch_sizes) + len(offset_sizes)
+        check_unique_in_range(d.offset_dims, rank, f"'{self.name}' offset dimension")
+        if len(d.offset_dims) != len(offset_sizes):
+            raise VerifyException(
+                f"'{self.name}' needs {len(offset_sizes)} offset_dims, got {len(d.offset_dims)}"
+            )
+        expected, b, o = [], iter(batch_sizes), iter(offset_sizes)
+        for i in range(rank):
+            expected.append(next(o) if i in d.offset_dims else next(b))
+        _expect_shape(self, expected, self.result.type)
+
+
+@irdl_op_definition
+class CustomCallOp(IRDLOperation):
+    """`stablehlo.custom_call @target(%x) {...} : (T) -> R`."""
+
+    name = "stablehlo.custom_call"
+    inputs = var_operand_def()
+    results_ = var_result_def()
+    call_target_name = prop_def(StringAttr)
+    has_side_effect = opt_prop_def(BoolAttr)
+    backend_config = opt_prop_def()
+    api_version = opt_prop_def(IntegerAttr)
+    called_computations = opt_prop_def(ArrayAttr)
+    operand_layouts = opt_prop_def(ArrayAttr)
+    result_layouts = opt_prop_def(ArrayAttr)
+    output_operand_aliases = opt_prop_def(ArrayAttr)
+
+    _PRINTED_PROPS: ClassVar[tuple[str, ...]] = (
+        "has_side_effect",
+        "backend_config",
+        "api_version",
+        "called_computations",
+        "operand_layouts",
+        "result_layouts",
+        "output_operand_aliases",
+    )
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        target = parser.parse_symbol_name()
+        parser.parse_punctuation("(")
+        operands = parse_optional_operand_list(parser)
+        parser.parse_punctuation(")")
+        props, attrs = _attr_dict_props(cls, parser.parse_optional_attr_dict())
+        props["call_target_name"] = target
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_attribute(
+            FlatSymbolRefAttr(self.call_target_name)
+            if _is_symbol(self.call_target_name.data)
+            else self.call_target_name
+        )
+        printer.print_string("(")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(")")
+        _print_extra_attrs(printer, self, props=self._PRINTED_PROPS)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.inputs], [r.type for r in self.results])
+
+
+def _is_symbol(name: str) -> bool:
+    return bool(name) and all(c.isalnum() or c in "_$." for c in name) and not name[0].isdigit()
+
+
+@irdl_op_definition
+class OptimizationBarrierOp(IRDLOperation):
+    """`stablehlo.optimization_barrier %a, %b : A, B`: returns its operands unchanged."""
+
+    name = "stablehlo.optimization_barrier"
+    operand = var_operand_def()
+    results_ = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_optional_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        types: list[Attribute] = []
+        if operands:
+            parser.parse_punctuation(":")
+            types = [parser.parse_type()]
+            while parser.parse_optional_punctuation(",") is not None:
+                types.append(parser.parse_type())
+        return cls.create(
+            operands=resolve(parser, operands, types), result_types=types, attributes=attrs
+        )
+
+    def print(self, printer: Printer):
+        if self.operand:
+            printer.print_string(" ")
+            printer.print_list(self.operand, printer.print_operand)
+        _print_extra_attrs(printer, self)
+        if self.operand:
+            printer.print_string(" : ")
+            printer.print_list([o.type for o in self.operand], printer.print_attribute)
+
+    def verify_(self) -> None:
+        if [o.type for o in self.operand] != [r.type for r in self.results]:
+            raise VerifyException(f"'{self.name}' results must have the operands' types")
+
+
+@irdl_op_definition
+class ReturnOp(IRDLOperation):
+    """`stablehlo.return %x : T`: terminates reduction bodies."""
+
+    name = "stablehlo.return"
+    results_ = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+
+    def __init__(self, *values: SSAValue):
+        super().__init__(operands=[list(values)])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_optional_operand_list(parser)
+        attrs = parser.parse_optional_attr_dict()
+        types: list[Attribute] = []
+        if operands:
+            parser.parse_punctuation(":")
+            types = [parser.parse_type()]
+            while parser.parse_optional_punctuation(",") is not None:
+                types.append(parser.parse_type())
+        return cls.create(operands=resolve(parser, operands, types), attributes=attrs)
+
+    def print(self, printer: Printer):
+        if self.operands:
+            printer.print_string(" ")
+            printer.print_list(self.operands, printer.print_operand)
+        _print_extra_attrs(printer, self)
+        if self.operands:
+            printer.print_string(" : ")
+            printer.print_list([o.type for o in self.operands], printer.print_attribute)
+
+
+StableHLO = Dialect(
+    "stablehlo",
+    [
+        AbsOp,
+        NegateOp,
+        SignOp,
+        TanhOp,
+        LogisticOp,
+        ExpOp,
+        Expm1Op,
+        LogOp,
+        Log1pOp,
+        SqrtOp,
+        RsqrtOp,
+        CbrtOp,
+        SineOp,
+        CosineOp,
+        FloorOp,
+        CeilOp,
+        RoundNearestEvenOp,
+        RoundNearestAfzOp,
+        AddOp,
+        SubtractOp,
+        MultiplyOp,
+        DivideOp,
+        RemainderOp,
+        PowerOp,
+        MaximumOp,
+        MinimumOp,
+        Atan2Op,
+        ClampOp,
+        CompareOp,
+        SelectOp,
+        ConvertOp,
+        BitcastConvertOp,
+        UniformQuantizeOp,
+        UniformDequantizeOp,
+        ConstantOp,
+        ReshapeOp,
+        TransposeOp,
+        BroadcastInDimOp,
+        ConcatenateOp,
+        SliceOp,
+        DynamicSliceOp,
+        PadOp,
+        IotaOp,
+        DotGeneralOp,
+        DotOp,
+        ConvolutionOp,
+        ReduceOp,
+        ReduceWindowOp,
+        GatherOp,
+        CustomCallOp,
+        OptimizationBarrierOp,
+        ReturnOp,
+    ],
+    [
+        ComparisonDirectionAttr,
+        ComparisonTypeAttr,
+        PrecisionAttr,
+        DotDimensionNumbersAttr,
+        ConvDimensionNumbersAttr,
+        GatherDimensionNumbersAttr,
+    ],
+)
