@@ -27,6 +27,15 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     return operands
 
 
+def parse_n_operands(parser: Parser, n: int) -> list[UnresolvedOperand]:
+    """Exactly `n` comma-separated operands (more syntax may follow after a comma)."""
+    operands = [parser.parse_unresolved_operand()]
+    for _ in range(n - 1):
+        parser.parse_punctuation(",")
+        operands.append(parser.parse_unresolved_operand())
+    return operands
+
+
 def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """Zero or more comma-separated operands (stops at the first non-operand)."""
     first = parser.parse_optional_unresolved_operand()

@@ -51,6 +51,7 @@ from qdialect.dialects.hlo_syntax import (
     dense_values,
     int_list_text,
     parse_int_list,
+    parse_n_operands,
     parse_operand_list,
     parse_optional_operand_list,
     parse_same_operands_and_result_type,
@@ -1126,7 +1127,7 @@ class PadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        operands = parse_operand_list(parser)[:2]
+        operands = parse_n_operands(parser, 2)
         values = {}
         for key, prop in (
             ("low", "edge_padding_low"),
@@ -1336,7 +1337,7 @@ class DotGeneralOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        operands = parse_operand_list(parser)[:2]
+        operands = parse_n_operands(parser, 2)
         dims: dict[str, tuple[int, ...]] = {}
         props: dict[str, Attribute] = {}
         while parser.parse_optional_punctuation(",") is not None:
@@ -1447,7 +1448,7 @@ class DotOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        operands = parse_operand_list(parser)[:2]
+        operands = parse_n_operands(parser, 2)
         props: dict[str, Attribute] = {}
         if parser.parse_optional_punctuation(",") is not None:
             props["precision_config"] = _parse_precision(parser)
