@@ -9,12 +9,18 @@
   are turned into lines only when a diagnostic is printed, which keeps parsing
   linear in the input size.
 
+Location aliases may be used before they are defined, as JAX and MLIR print
+them (`loc(#loc3)` in the module, `#loc3 = loc(...)` after it): the top-level
+`#name = loc(...)` definitions are resolved first, in dependency order.
+
 Identical shaped-type texts are parsed once per input (a per-parser cache):
 real modules repeat a few tensor types thousands of times, and tokenizing them
 dominated parse time (bench/bench_parse_print.py).
 """
 
 from __future__ import annotations
+
+import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import UnrankedMemRefType, UnrankedTensorType
@@ -26,6 +32,9 @@ from xdsl.utils.lexer import Input, Location, Span
 from qdialect.dialects.quant import shaped_type_error
 
 
+_LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
+
+
 class QParser(Parser):
     """Parser used by every qdialect tool; see the module docstring."""
 
@@ -34,6 +43,43 @@ class QParser(Parser):
         self.line_offset = line_offset
         self.op_offsets: dict[Operation, int] = {}
         self._shaped_cache: dict[tuple[str, str], Attribute] = {}
+
+    def parse_module(self, allow_implicit_module: bool = True):
+        self._predefine_location_aliases()
+        return super().parse_module(allow_implicit_module)
+
+    def _predefine_location_aliases(self) -> None:
+        text = self.lexer.input.content
+        pending = {m.group(1): m for m in _LOC_ALIAS_DEF.finditer(text)}
+        self._predefined: set[str] = set()
+        while pending:
+            progress = False
+            for name, match in list(pending.items()):
+                sub = Parser(self.ctx, text, self.lexer.input.name)
+                sub.attribute_aliases.update(self.attribute_aliases)
+                sub._resume_from(match.start(2))
+                try:
+                    loc = sub.parse_optional_location()
+                except ParseError:
+                    continue  # depends on an alias not resolved yet (or malformed)
+                if loc is None:
+                    continue
+                self.attribute_aliases[name] = loc
+                self._predefined.add(name)
+                del pending[name]
+                progress = True
+            if not progress:
+                return  # the normal parse reports what is wrong
+
+    def _parse_alias_def(self):
+        token = self._current_token
+        if token.text in getattr(self, "_predefined", ()):
+            # Defined up front by _predefine_location_aliases: skip the text.
+            self._consume_token()
+            self.parse_punctuation("=")
+            self.parse_attribute()
+            return
+        super()._parse_alias_def()
 
     def parse_operation(self) -> Operation:
         start = self.pos
