@@ -16,7 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qdialect.ir.float_format import double_bits, double_from_bits, format_mlir_double
+from qdialect.ir.float_format import (
+    FLOAT_FORMATS,
+    double_bits,
+    double_from_bits,
+    float_bits,
+    format_mlir_double,
+    format_mlir_float,
+)
 
 UPSTREAM = [
     (0.2, "2.000000e-01"),
@@ -96,3 +103,53 @@ def test_matches_upstream_mlir_on_random_doubles(tmp_path) -> None:
     ours = [format_mlir_double(v) for v in values]
     mismatches = [(v, a, b) for v, a, b in zip(values, printed, ours, strict=True) if a != b]
     assert mismatches == []
+
+
+@pytest.mark.parametrize(
+    ("fmt", "value", "text"),
+    [
+        ("f32", float.fromhex("0x1.921fb6p+1"), "3.14159274"),
+        ("f32", 4286578688.0, "4.28657869E+9"),
+        ("f32", float("-inf"), "0xFF800000"),
+        ("f16", float.fromhex("0x1.998p-4"), "9.997550e-02"),
+        ("f16", 65504.0, "6.550400e+04"),
+        ("bf16", float.fromhex("0x1.9ap-4"), "1.000980e-01"),
+    ],
+)
+def test_known_upstream_output_narrow_formats(fmt: str, value: float, text: str) -> None:
+    assert format_mlir_float(value, fmt) == text
+
+
+@pytest.mark.skipif(
+    shutil.which("iree-opt") is None,
+    reason="iree-opt not installed (pip install 'qdialect[oracle]')",
+)
+@pytest.mark.parametrize("fmt", ["f16", "bf16", "f32"])
+def test_dense_floats_match_upstream_mlir(tmp_path, fmt: str) -> None:
+    """qopt prints dense float elements as upstream does, on random bit patterns."""
+    from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
+
+    spec = FLOAT_FORMATS[fmt]
+    rng = random.Random(11)
+    values = []
+    while len(values) < 300:
+        v = float_from_bits(rng.getrandbits(spec.width), spec)
+        if v == v and abs(v) != float("inf"):
+            values.append(v)
+    # MLIR prints attributes of more than 100 elements as one hex blob: stay below.
+    chunks = [values[i : i + 50] for i in range(0, len(values), 50)]
+    lines = []
+    for n, chunk in enumerate(chunks):
+        items = ", ".join(f"0x{float_bits(v, spec):0{spec.width // 4}X}" for v in chunk)
+        lines.append(
+            f"func.func private @f{n}() attributes {{v = dense<[{items}]> : tensor<{len(chunk)}x{fmt}>}}"
+        )
+    src = tmp_path / "dense.mlir"
+    src.write_text("\n".join(lines) + "\n")
+    upstream = subprocess.run(
+        ["iree-opt", str(src)], capture_output=True, text=True, check=True
+    ).stdout
+    ours = subprocess.run(["qopt", str(src)], capture_output=True, text=True, check=True).stdout
+    pick = re.compile(r"dense<\[([^\]]*)\]>")
+    assert pick.findall(ours) == pick.findall(upstream)
+    assert len(pick.findall(ours)) == len(chunks)

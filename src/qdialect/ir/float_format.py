@@ -20,10 +20,84 @@ from __future__ import annotations
 
 import math
 import struct
+from dataclasses import dataclass
+from fractions import Fraction
 
-__all__ = ["double_bits", "double_from_bits", "format_mlir_double"]
+__all__ = [
+    "FLOAT_FORMATS",
+    "double_bits",
+    "double_from_bits",
+    "float_bits",
+    "float_from_bits",
+    "format_mlir_double",
+    "format_mlir_float",
+]
 
 _DOUBLE_PRECISION_BITS = 53
+
+
+@dataclass(frozen=True)
+class FloatFormat:
+    """An IEEE-style binary format: significand bits (with the implicit one), exponent range, width."""
+
+    name: str
+    precision: int
+    min_exponent: int  # of the smallest normal number
+    max_exponent: int
+    width: int
+
+
+FLOAT_FORMATS = {
+    "f16": FloatFormat("f16", 11, -14, 15, 16),
+    "bf16": FloatFormat("bf16", 8, -126, 127, 16),
+    "f32": FloatFormat("f32", 24, -126, 127, 32),
+    "f64": FloatFormat("f64", 53, -1022, 1023, 64),
+}
+
+
+def round_to_format(value: Fraction, fmt: FloatFormat) -> Fraction | None:
+    """Nearest value of `fmt` to an exact rational (ties to even); None on overflow."""
+    if value == 0:
+        return Fraction(0)
+    sign = -1 if value < 0 else 1
+    r = abs(value)
+    exponent = r.numerator.bit_length() - r.denominator.bit_length()
+    if Fraction(2) ** exponent > r:
+        exponent -= 1
+    exponent = max(exponent, fmt.min_exponent)
+    quantum = Fraction(2) ** (exponent - fmt.precision + 1)
+    scaled = r / quantum
+    m = math.floor(scaled)
+    rest = scaled - m
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and m % 2 == 1):
+        m += 1
+    result = m * quantum
+    if result >= Fraction(2) ** (fmt.max_exponent + 1):
+        return None
+    return sign * result
+
+
+def float_bits(value: float, fmt: FloatFormat) -> int:
+    """Bit pattern of `value` (exactly representable in `fmt`, or inf/nan) in that format."""
+    if fmt.width == 64:
+        return double_bits(value)
+    f32 = struct.unpack("<I", struct.pack("<f", value))[0]
+    if fmt.name == "f32":
+        return f32
+    if fmt.name == "bf16":
+        return f32 >> 16
+    return struct.unpack("<H", struct.pack("<e", value))[0]
+
+
+def float_from_bits(bits: int, fmt: FloatFormat) -> float:
+    """The value of a bit pattern of `fmt` as a Python float."""
+    if fmt.width == 64:
+        return double_from_bits(bits)
+    if fmt.name == "f32":
+        return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+    if fmt.name == "bf16":
+        return struct.unpack("<f", struct.pack("<I", (bits & 0xFFFF) << 16))[0]
+    return struct.unpack("<e", struct.pack("<H", bits & 0xFFFF))[0]
 
 
 def double_bits(value: float) -> int:
@@ -82,10 +156,16 @@ def _round_digits(digits: str, exp10: int, precision: int) -> tuple[str, int]:
     return stripped, exp10 + (len(kept) - len(stripped))
 
 
-def _ap_to_string(value: float, precision: int, max_padding: int, truncate_zero: bool) -> str:
-    """APFloat::toString(precision, max_padding, truncate_zero) for a finite nonzero double."""
+def _ap_to_string(
+    value: float,
+    precision: int,
+    max_padding: int,
+    truncate_zero: bool,
+    semantics_precision: int = _DOUBLE_PRECISION_BITS,
+) -> str:
+    """APFloat::toString(precision, max_padding, truncate_zero) for a finite nonzero value."""
     if precision == 0:
-        precision = 2 + _DOUBLE_PRECISION_BITS * 59 // 196
+        precision = 2 + semantics_precision * 59 // 196
     digits, exp10 = _round_digits(*_decimal_digits(value, precision), precision)
     sign = "-" if value < 0 else ""
     ndigits = len(digits)
@@ -121,15 +201,22 @@ def _ap_to_string(value: float, precision: int, max_padding: int, truncate_zero:
     return f"{sign}0.{'0' * -whole}{digits}"
 
 
-def format_mlir_double(value: float) -> str:
-    """Text MLIR's AsmPrinter writes for an f64 value (e.g. a quant scale)."""
+def format_mlir_float(value: float, fmt: FloatFormat | str = "f64") -> str:
+    """Text MLIR's AsmPrinter writes for a value of float type `fmt` (exact in that type)."""
+    if isinstance(fmt, str):
+        fmt = FLOAT_FORMATS[fmt]
     if math.isfinite(value) and value != 0.0:
         text = _ap_to_string(value, 6, 0, truncate_zero=False)
-        if float(text) == value:
+        if round_to_format(Fraction(text), fmt) == Fraction(value):
             return text
-        text = _ap_to_string(value, 0, 3, truncate_zero=True)
+        text = _ap_to_string(value, 0, 3, truncate_zero=True, semantics_precision=fmt.precision)
         if "." in text:
             return text
     elif value == 0.0 and math.copysign(1.0, value) > 0:
         return "0.000000e+00"
-    return f"0x{double_bits(value):016X}"
+    return f"0x{float_bits(value, fmt):0{fmt.width // 4}X}"
+
+
+def format_mlir_double(value: float) -> str:
+    """Text MLIR's AsmPrinter writes for an f64 value (e.g. a quant scale)."""
+    return format_mlir_float(value, FLOAT_FORMATS["f64"])

@@ -21,22 +21,41 @@ dominated parse time (bench/bench_parse_print.py).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import UnrankedMemRefType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.parser import Parser
+from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span
 
 from qdialect.dialects.quant import shaped_type_error
+from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
 
 
+@dataclass
+class _TensorElement(AttrParser._TensorLiteralElement):
+    """A dense-literal element; a hex integer in a float tensor is the element's bits, as in MLIR."""
+
+    def to_type(self, parser: AttrParser, type):
+        fmt = FLOAT_FORMATS.get(str(type))
+        text = self.span.text
+        if fmt is not None and text.lower().startswith("0x"):
+            bits = int(text, 16)
+            if bits >> fmt.width:
+                parser.raise_error(f"hexadecimal literal does not fit in {type}", self.span)
+            return float_from_bits(bits, fmt)
+        return super().to_type(parser, type)
+
+
 class QParser(Parser):
     """Parser used by every qdialect tool; see the module docstring."""
+
+    _TensorLiteralElement = _TensorElement
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
         super().__init__(ctx, text, name)
