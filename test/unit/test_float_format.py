@@ -127,7 +127,7 @@ def test_known_upstream_output_narrow_formats(fmt: str, value: float, text: str)
 @pytest.mark.parametrize("fmt", ["f16", "bf16", "f32"])
 def test_dense_floats_match_upstream_mlir(tmp_path, fmt: str) -> None:
     """qopt prints dense float elements as upstream does, on random bit patterns."""
-    from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
+    from qdialect.ir.float_format import float_from_bits
 
     spec = FLOAT_FORMATS[fmt]
     rng = random.Random(11)

@@ -33,7 +33,6 @@ from xdsl.utils.lexer import Input, Location, Span
 from qdialect.dialects.quant import shaped_type_error
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 
-
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
 
 
