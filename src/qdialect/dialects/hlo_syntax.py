@@ -51,7 +51,10 @@ def resolve(
     parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute]
 ) -> list[SSAValue]:
     if len(operands) != len(types):
-        parser.raise_error(f"expected {len(operands)} operand types, got {len(types)}")
+        where = operands[0].span if operands else None
+        parser.raise_error(
+            f"expected {len(operands)} operand types (one per operand), got {len(types)}", where
+        )
     return [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
 
 

@@ -1738,7 +1738,7 @@ def _verify_reduction_body(op: Operation, body: Region, inits: Sequence[SSAValue
                 )
     term = block.last_op
     if not isinstance(term, ReturnOp) or len(term.operands) != n:
-        raise VerifyException(f"'{op.name}' body must end in stablehlo.return of {n} values")
+        raise VerifyException(f"'{op.name}' body must end in stablehlo.return with {n} operand(s)")
 
 
 @irdl_op_definition
