@@ -101,7 +101,9 @@ def round_half_to_even(x: npt.ArrayLike) -> np.ndarray:
 def round_half_away_from_zero(x: npt.ArrayLike) -> np.ndarray:
     """C's round(): ties away from zero (StableHLO round_nearest_afz, TFLite's TfLiteRound)."""
     arr = np.asarray(x)
-    return np.sign(arr) * np.floor(np.abs(arr) + arr.dtype.type(0.5))
+    whole = np.trunc(arr)
+    frac = np.abs(arr - whole)  # exact: no rounding in x - trunc(x)
+    return whole + np.sign(arr) * (frac >= arr.dtype.type(0.5))
 
 
 # --------------------------------------------------------------------------

@@ -321,3 +321,6 @@ def test_rounding_rules() -> None:
     x = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4999])
     np.testing.assert_array_equal(numerics.round_half_to_even(x), [0, 2, 2, -0, -2, -2, 2])
     np.testing.assert_array_equal(numerics.round_half_away_from_zero(x), [1, 2, 3, -1, -2, -3, 2])
+    # 0.5 - 2^-25 is below the tie; floor(x + 0.5) would round it up in f32.
+    just_below = np.array([0.5 - 2.0**-25, -(0.5 - 2.0**-25)], np.float32)
+    np.testing.assert_array_equal(numerics.round_half_away_from_zero(just_below), [0, 0])

@@ -35,10 +35,16 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return StableHLO
 
+    def get_check() -> Dialect:
+        from qdialect.dialects.check import Check
+
+        return Check
+
     return {
         "builtin": get_builtin,
         "func": get_func,
         "arith": get_arith,
         "quant": get_quant,
         "stablehlo": get_stablehlo,
+        "check": get_check,
     }

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, FunctionType, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
@@ -122,3 +123,23 @@ def parse_keyword_int_list(parser: Parser, keyword: str) -> list[int]:
     parser.parse_keyword(keyword)
     parser.parse_punctuation("=")
     return parse_int_list(parser)
+
+
+def split_attr_dict(op_cls: type[IRDLOperation], parsed: dict[str, Attribute]) -> tuple[dict, dict]:
+    """Split a parsed attribute dictionary into (properties, attributes) by the op's definition."""
+    names = op_cls.get_irdl_definition().properties
+    props = {k: v for k, v in parsed.items() if k in names}
+    attrs = {k: v for k, v in parsed.items() if k not in names}
+    return props, attrs
+
+
+def print_extra_attrs(
+    printer: Printer, op: Operation, printed: Sequence[str] = (), props: Sequence[str] = ()
+) -> None:
+    """Print `{...}` with the op's attributes and the listed properties, skipping `printed`."""
+    entries = {k: v for k, v in op.properties.items() if k in props}
+    entries.update({k: v for k, v in op.attributes.items() if k not in printed})
+    entries = dict(sorted(entries.items()))  # MLIR dictionaries are sorted by name
+    if entries:
+        printer.print_string(" ")
+        printer.print_attr_dict(entries)

@@ -55,8 +55,10 @@ from qdialect.dialects.hlo_syntax import (
     parse_operand_list,
     parse_optional_operand_list,
     parse_same_operands_and_result_type,
+    print_extra_attrs,
     print_same_operands_and_result_type,
     resolve,
+    split_attr_dict,
 )
 from qdialect.dialects.stablehlo_attrs import (
     ComparisonDirection,
@@ -78,28 +80,6 @@ from qdialect.dialects.stablehlo_attrs import (
 # ==========================================================================
 # Helpers
 # ==========================================================================
-
-
-def _attr_dict_props(
-    op_cls: type[IRDLOperation], parsed: dict[str, Attribute]
-) -> tuple[dict, dict]:
-    """Split a parsed attribute dictionary into (properties, attributes) by the op's definition."""
-    names = op_cls.get_irdl_definition().properties
-    props = {k: v for k, v in parsed.items() if k in names}
-    attrs = {k: v for k, v in parsed.items() if k not in names}
-    return props, attrs
-
-
-def _print_extra_attrs(
-    printer: Printer, op: Operation, printed: Sequence[str] = (), props: Sequence[str] = ()
-) -> None:
-    """Print `{...}` with the op's attributes and the listed properties, skipping `printed`."""
-    entries = {k: v for k, v in op.properties.items() if k in props}
-    entries.update({k: v for k, v in op.attributes.items() if k not in printed})
-    entries = dict(sorted(entries.items()))  # MLIR dictionaries are sorted by name
-    if entries:
-        printer.print_string(" ")
-        printer.print_attr_dict(entries)
 
 
 def _kind_error(op: Operation, what: str, allowed: str, got: Attribute) -> VerifyException:
@@ -250,7 +230,7 @@ class _ElementwiseSyntax(IRDLOperation):
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         types, result = parse_same_operands_and_result_type(parser, len(operands))
-        props, attrs = _attr_dict_props(cls, attrs)
+        props, attrs = split_attr_dict(cls, attrs)
         return cls.create(
             operands=resolve(parser, operands, types),
             result_types=[result],
@@ -261,7 +241,7 @@ class _ElementwiseSyntax(IRDLOperation):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        _print_extra_attrs(printer, self, props=tuple(self.properties))
+        print_extra_attrs(printer, self, props=tuple(self.properties))
         printer.print_string(" : ")
         print_same_operands_and_result_type(printer, self.operands, self.results[0].type)
 
@@ -428,7 +408,7 @@ class CompareOp(IRDLOperation):
         printer.print_list(self.operands, printer.print_operand)
         if self.compare_type is not None:
             printer.print_string(f", {self.compare_type.data.value}")
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
@@ -489,7 +469,7 @@ class SelectOp(IRDLOperation):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         if self.on_true.type == self.on_false.type == self.result.type:
             printer.print_attribute(self.pred.type)
@@ -698,7 +678,7 @@ class ConstantOp(IRDLOperation):
     def print(self, printer: Printer):
         value_type = getattr(self.value, "get_type", lambda: None)()
         if value_type == self.output.type:
-            _print_extra_attrs(printer, self)
+            print_extra_attrs(printer, self)
             printer.print_string(" ")
             printer.print_attribute(self.value)
         else:
@@ -706,7 +686,7 @@ class ConstantOp(IRDLOperation):
             printer.print_string(" <")
             printer.print_attr_dict({"value": self.value})
             printer.print_string(">")
-            _print_extra_attrs(printer, self)
+            print_extra_attrs(printer, self)
             printer.print_string(" : ")
             printer.print_function_type([], [self.output.type])
 
@@ -759,7 +739,7 @@ class _ShapeOp(IRDLOperation):
         printer.print_string(
             f", {self.KEYWORD} = {int_list_text(dense_values(self.properties[self.PROP]))}"
         )
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([self.operands[0].type], [self.results[0].type])
 
@@ -779,7 +759,7 @@ class ReshapeOp(_ElementwiseSyntax):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([self.operand.type], [self.result.type])
 
@@ -933,7 +913,7 @@ class ConcatenateOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list(self.inputs, printer.print_operand)
         printer.print_string(f", dim = {self.dimension.value.data}")
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.inputs], [self.result.type])
 
@@ -1021,7 +1001,7 @@ class SliceOp(IRDLOperation):
         ):
             items.append(f"{s}:{lim}" + (f":{st}" if st != 1 else ""))
         printer.print_string(" [" + ", ".join(items) + "]")
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([self.operand.type], [self.result.type])
 
@@ -1083,7 +1063,7 @@ class DynamicSliceOp(IRDLOperation):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(f", sizes = {int_list_text(dense_values(self.slice_sizes))}")
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
@@ -1156,7 +1136,7 @@ class PadOp(IRDLOperation):
             f", high = {int_list_text(dense_values(self.edge_padding_high))}"
             f", interior = {int_list_text(dense_values(self.interior_padding))}"
         )
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
@@ -1215,7 +1195,7 @@ class IotaOp(IRDLOperation):
 
     def print(self, printer: Printer):
         printer.print_string(f" dim = {self.iota_dimension.value.data}")
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_attribute(self.output.type)
 
@@ -1378,7 +1358,7 @@ class DotGeneralOp(IRDLOperation):
             printer.print_string(
                 f", precision = [{', '.join(_precision_list(self.precision_config))}]"
             )
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
@@ -1469,7 +1449,7 @@ class DotOp(IRDLOperation):
             printer.print_string(
                 f", precision = [{', '.join(_precision_list(self.precision_config))}]"
             )
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
@@ -1591,7 +1571,7 @@ class ConvolutionOp(IRDLOperation):
 
         parser.parse_comma_separated_list(parser.Delimiter.BRACES, window_entry)
         extra = parser.parse_optional_attr_dict()
-        more_props, attrs = _attr_dict_props(cls, extra)
+        more_props, attrs = split_attr_dict(cls, extra)
         props.update(more_props)
         parser.parse_punctuation(":")
         fn = parser.parse_function_type()
@@ -1626,7 +1606,7 @@ class ConvolutionOp(IRDLOperation):
             else:
                 parts.append(f"{key} = {int_list_text(dense_values(value))}")
         printer.print_string(", ".join(parts) + "}")
-        _print_extra_attrs(
+        print_extra_attrs(
             printer, self, props=("batch_group_count", "feature_group_count", "precision_config")
         )
         printer.print_string(" : ")
@@ -1844,7 +1824,7 @@ class ReduceOp(IRDLOperation):
         if compact is not None:
             printer.print_string(f" applies {compact.name}")
         printer.print_string(f" across dimensions = {int_list_text(dense_values(self.dimensions))}")
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
         if compact is not None:
@@ -2049,7 +2029,7 @@ class CustomCallOp(IRDLOperation):
         parser.parse_punctuation("(")
         operands = parse_optional_operand_list(parser)
         parser.parse_punctuation(")")
-        props, attrs = _attr_dict_props(cls, parser.parse_optional_attr_dict())
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         props["call_target_name"] = target
         parser.parse_punctuation(":")
         fn = parser.parse_function_type()
@@ -2070,7 +2050,7 @@ class CustomCallOp(IRDLOperation):
         printer.print_string("(")
         printer.print_list(self.inputs, printer.print_operand)
         printer.print_string(")")
-        _print_extra_attrs(printer, self, props=self._PRINTED_PROPS)
+        print_extra_attrs(printer, self, props=self._PRINTED_PROPS)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.inputs], [r.type for r in self.results])
 
@@ -2105,7 +2085,7 @@ class OptimizationBarrierOp(IRDLOperation):
         if self.operand:
             printer.print_string(" ")
             printer.print_list(self.operand, printer.print_operand)
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         if self.operand:
             printer.print_string(" : ")
             printer.print_list([o.type for o in self.operand], printer.print_attribute)
@@ -2142,7 +2122,7 @@ class ReturnOp(IRDLOperation):
         if self.operands:
             printer.print_string(" ")
             printer.print_list(self.operands, printer.print_operand)
-        _print_extra_attrs(printer, self)
+        print_extra_attrs(printer, self)
         if self.operands:
             printer.print_string(" : ")
             printer.print_list([o.type for o in self.operands], printer.print_attribute)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -19,15 +18,22 @@ from io import StringIO
 from typing import NoReturn, TextIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
-from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xdsl.utils.lexer import Input
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException
 
 from qdialect.context import make_context
 from qdialect.ir.errors import OpError
-from qdialect.ir.parser import QParser, location_of
 from qdialect.ir.printer import QPrinter
+from qdialect.tools.common import (
+    Chunk,
+    Locator,
+    UserError,
+    first_line,
+    parse_chunk,
+    read_text,
+    split_chunks,
+    verify_module,
+)
 from qdialect.tools.diagnostics import Diagnostic, check_expectations, parse_expectations
 from qdialect.tools.pipeline import (
     PassStep,
@@ -36,8 +42,6 @@ from qdialect.tools.pipeline import (
     parse_pass_pipeline,
 )
 from qdialect.transforms import get_all_passes, pass_summary
-
-SPLIT_MARKER = re.compile(r"^// -----", re.MULTILINE)
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -121,53 +125,6 @@ def build_arg_parser() -> argparse.ArgumentParser:
 
 
 # --------------------------------------------------------------------------
-# Source chunks and locations
-# --------------------------------------------------------------------------
-
-
-@dataclass
-class Chunk:
-    text: str
-    line_offset: int  # lines before this chunk in the file
-
-
-def split_chunks(text: str, split: bool) -> list[Chunk]:
-    if not split:
-        return [Chunk(text, 0)]
-    chunks: list[Chunk] = []
-    start, line = 0, 0
-    for marker in SPLIT_MARKER.finditer(text):
-        body = text[start : marker.start()]
-        chunks.append(Chunk(body, line))
-        line += body.count("\n")
-        start = marker.start()
-    chunks.append(Chunk(text[start:], line))
-    return chunks
-
-
-@dataclass
-class Locator:
-    """Maps operations back to source positions for diagnostics."""
-
-    input: Input[str] | None = None
-    line_offset: int = 0
-    offsets: dict[Operation, int] = field(default_factory=dict)
-
-    def locate(self, op: Operation | None, severity: str, message: str, file: str) -> Diagnostic:
-        while op is not None:
-            if isinstance(op.location, FileLineColLoc):
-                loc = op.location
-                return Diagnostic(
-                    severity, message, loc.filename.data, loc.line.data, loc.column.data
-                )
-            if self.input is not None and op in self.offsets:
-                where = location_of(self.input, self.offsets[op], self.line_offset)
-                return Diagnostic(severity, message, file, where.line, where.col)
-            op = op.parent_op()
-        return Diagnostic(severity, message, None)
-
-
-# --------------------------------------------------------------------------
 # The driver
 # --------------------------------------------------------------------------
 
@@ -220,30 +177,17 @@ class QOpt:
         return steps
 
     def read_input(self) -> str:
-        if self.args.input_file == "-":
-            return sys.stdin.read()
-        try:
-            with open(self.args.input_file, encoding="utf-8") as f:
-                return f.read()
-        except OSError as err:
-            raise _UserError(f"cannot read '{self.args.input_file}': {err.strerror}") from None
-        except UnicodeDecodeError:
-            raise _UserError(f"'{self.args.input_file}' is not UTF-8 text") from None
+        return read_text(self.args.input_file)
 
     # ---- one chunk ----------------------------------------------------------
 
     def process(self, chunk: Chunk) -> tuple[str | None, list[Diagnostic]]:
         """Parse, verify, transform and print one chunk: (output or None, diagnostics)."""
-        locator = Locator(line_offset=chunk.line_offset)
         start = time.perf_counter()
-        parser = QParser(self.ctx, chunk.text, self.file, chunk.line_offset)
-        locator.input = parser.lexer.input
-        locator.offsets = parser.op_offsets
-        try:
-            module = parser.parse_module()
-        except ParseError as err:
-            where = location_of(err.span.input, err.span.start, chunk.line_offset)
-            return None, [Diagnostic("error", err.msg, self.file, where.line, where.col)]
+        parsed = parse_chunk(self.ctx, chunk, self.file)
+        if isinstance(parsed, Diagnostic):
+            return None, [parsed]
+        module, locator = parsed
         self.timer.record("Parser", time.perf_counter() - start)
 
         if (diag := self.verify(module, locator)) is not None:
@@ -273,22 +217,11 @@ class QOpt:
     def verify(
         self, module: ModuleOp, locator: Locator, after: str | None = None
     ) -> Diagnostic | None:
-        """MLIR-style verification: the first failing op, located; None if valid."""
         start = time.perf_counter()
-        suffix = f" (after pass '{after}')" if after else ""
         try:
-            try:
-                module.verify()
-                return None
-            except DiagnosticException as err:
-                whole_module_error = _first_line(err)
-            # Slow path, only on failure: find the first failing op to locate it.
-            for op in module.walk():
-                try:
-                    op.verify(verify_nested_ops=False)
-                except DiagnosticException as err:
-                    return locator.locate(op, "error", _first_line(err) + suffix, self.file)
-            return Diagnostic("error", whole_module_error + suffix)
+            return verify_module(
+                module, locator, self.file, f" (after pass '{after}')" if after else ""
+            )
         finally:
             self.timer.record("Verifier", time.perf_counter() - start)
 
@@ -340,16 +273,7 @@ class QOpt:
             with open(self.args.output_file, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as err:
-            raise _UserError(f"cannot write '{self.args.output_file}': {err.strerror}") from None
-
-
-class _UserError(Exception):
-    pass
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
+            raise UserError(f"cannot write '{self.args.output_file}': {err.strerror}") from None
 
 
 def list_passes(stream: TextIO) -> None:
@@ -377,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             list_passes(sys.stdout)
             return 0
         return QOpt(args).run()
-    except (PipelineError, _UserError) as err:
+    except (PipelineError, UserError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -386,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("QDIALECT_DEBUG"):
             raise
         print(
-            f"qopt: internal error: {type(err).__name__}: {_first_line(err)} "
+            f"qopt: internal error: {type(err).__name__}: {first_line(err)} "
             "(set QDIALECT_DEBUG=1 for a traceback)",
             file=sys.stderr,
         )

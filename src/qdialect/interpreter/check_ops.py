@@ -1,0 +1,143 @@
+"""Semantics of the `check` dialect (and the `custom_call @check.*` form).
+
+Each check returns None when it holds, else a one-line message; the
+interpreter records failures against the function being run.
+
+* expect_eq / expect_eq_const: exact equality (bitwise for floats, so -0 != +0,
+  and NaN equals NaN); quantized operands compare storage integers.
+* expect_almost_eq / _const: |a - b| <= tol * max(1, |b|) elementwise (absolute
+  near zero, relative elsewhere); NaN equals NaN; default tol 1e-4.
+* expect_close: min_ulp <= ULP distance <= max_ulp; non-finite values must be
+  bitwise equal (any two NaNs are equal).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import Attribute, Operation
+
+from qdialect.dialects import check
+from qdialect.dialects.check import DEFAULT_TOLERANCE, _tolerance
+from qdialect.interpreter import values as v
+from qdialect.interpreter.core import Interpreter, implements
+
+
+def _where(mask: np.ndarray, actual: np.ndarray, expected: np.ndarray) -> str:
+    bad = np.argwhere(mask)
+    count = len(bad)
+    first = tuple(int(i) for i in bad[0]) if actual.ndim else ()
+    a = actual[first] if actual.ndim else actual
+    e = expected[first] if expected.ndim else expected
+    return f"{count} of {actual.size} elements differ; first at index {list(first)}: got {a}, expected {e}"
+
+
+def _as_compared(x: np.ndarray) -> np.ndarray:
+    return x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "f" else x
+
+
+def expect_eq(actual: np.ndarray, expected: np.ndarray, t: Attribute | None = None) -> str | None:
+    if actual.shape != expected.shape:
+        return f"shape {list(actual.shape)} differs from expected {list(expected.shape)}"
+    if actual.dtype.kind == "f":
+        same = (_as_compared(actual) == _as_compared(expected.astype(actual.dtype))) | (
+            np.isnan(actual) & np.isnan(expected)
+        )
+    else:
+        same = actual == expected
+    return None if bool(np.all(same)) else _where(~same, actual, expected)
+
+
+def expect_almost_eq(
+    actual: np.ndarray,
+    expected: np.ndarray,
+    tol: float = DEFAULT_TOLERANCE,
+    t: Attribute | None = None,
+) -> str | None:
+    if actual.shape != expected.shape:
+        return f"shape {list(actual.shape)} differs from expected {list(expected.shape)}"
+    if t is not None:
+        actual, expected = v.dequantize(actual, t), v.dequantize(expected, t)
+    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    ok = (
+        (np.abs(a - e) <= tol * np.maximum(1.0, np.abs(e))) | (np.isnan(a) & np.isnan(e)) | (a == e)
+    )
+    return None if bool(np.all(ok)) else _where(~ok, actual, expected)
+
+
+def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Number of representable values between a and b (same float dtype, finite)."""
+    width = a.dtype.itemsize * 8
+    ia = a.view(np.dtype(f"i{a.dtype.itemsize}")).astype(np.int64)
+    ib = b.view(np.dtype(f"i{b.dtype.itemsize}")).astype(np.int64)
+    sign = 1 << (width - 1)
+    ka = np.where(ia < 0, -(ia & (sign - 1)), ia)  # monotone integer key, -0 and +0 both 0
+    kb = np.where(ib < 0, -(ib & (sign - 1)), ib)
+    return np.abs(ka - kb)
+
+
+def expect_close(
+    actual: np.ndarray,
+    expected: np.ndarray,
+    max_ulp: int = 1,
+    min_ulp: int = 0,
+    t: Attribute | None = None,
+) -> str | None:
+    if actual.shape != expected.shape:
+        return f"shape {list(actual.shape)} differs from expected {list(expected.shape)}"
+    if actual.dtype.kind != "f":
+        return expect_eq(actual, expected)
+    expected = expected.astype(actual.dtype)
+    finite = np.isfinite(actual) & np.isfinite(expected)
+    dist = np.where(finite, ulp_distance(actual, expected), 0)
+    ok_finite = (dist >= min_ulp) & (dist <= max_ulp)
+    ok_special = (_as_compared(actual) == _as_compared(expected)) | (
+        np.isnan(actual) & np.isnan(expected)
+    )
+    ok = np.where(finite, ok_finite, ok_special)
+    if bool(np.all(ok)):
+        return None
+    worst = int(dist.max(initial=0))
+    return (
+        _where(~ok, actual, expected) + f" (max ULP distance {worst}, allowed {min_ulp}..{max_ulp})"
+    )
+
+
+# `stablehlo.custom_call @check.<name>(%actual, %expected)` as JAX and the StableHLO test suite write it.
+CUSTOM_CALL_CHECKS = {
+    "check.eq": lambda a, e, t: expect_eq(a, e),
+    "check.expect_eq": lambda a, e, t: expect_eq(a, e),
+    "check.expect_almost_eq": lambda a, e, t: expect_almost_eq(a, e, t=t),
+    "check.expect_close": lambda a, e, t: expect_close(a, e),
+}
+
+
+@implements(check.ExpectEqOp, quantized="none")
+def _eq(interp: Interpreter, op: Operation, args, types):
+    interp.record_check(op, expect_eq(*args))
+
+
+@implements(check.ExpectEqConstOp, quantized="none")
+def _eq_const(interp: Interpreter, op: Operation, args, types):
+    expected = v.from_dense(op.value, op.operands[0].type)
+    interp.record_check(op, expect_eq(args[0], expected))
+
+
+@implements(check.ExpectAlmostEqOp, quantized="none")
+def _almost_eq(interp: Interpreter, op: Operation, args, types):
+    interp.record_check(op, expect_almost_eq(args[0], args[1], _tolerance(op), op.operands[0].type))
+
+
+@implements(check.ExpectAlmostEqConstOp, quantized="none")
+def _almost_eq_const(interp: Interpreter, op: Operation, args, types):
+    t = op.operands[0].type
+    actual = v.dequantize(args[0], t)
+    expected = v.from_dense(op.value, v.expressed_type(t))
+    interp.record_check(op, expect_almost_eq(actual, expected, _tolerance(op)))
+
+
+@implements(check.ExpectCloseOp, quantized="none")
+def _close(interp: Interpreter, op: Operation, args, types):
+    min_ulp = 0 if op.min_ulp_difference is None else op.min_ulp_difference.value.data
+    interp.record_check(
+        op, expect_close(args[0], args[1], op.max_ulp_difference.value.data, min_ulp)
+    )

@@ -1,0 +1,190 @@
+"""The interpreter: evaluates `func.func` programs op by op on numpy arrays.
+
+Op semantics live in one module per dialect (`stablehlo_ops`, `quant_ops`,
+`check_ops`), registered with `@implements`. Quantized operands of ops with
+StableHLO's `dequantize_op_quantize` semantics are handled here, once: the
+operands are dequantized, the float implementation runs, and results are
+quantized to their types — through `qdialect.numerics`, never a local copy of
+a rounding rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region
+
+from qdialect.dialects import hlo_types as ht
+from qdialect.interpreter import values as v
+from qdialect.interpreter.values import InterpreterError
+
+Impl = Callable[
+    ["Interpreter", Operation, list[np.ndarray], list[Attribute]], list[np.ndarray] | None
+]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    impl: Impl
+    quantized: str  # "dqq": dequantize-op-quantize; "storage": acts on storage values; "none"
+
+
+_IMPLS: dict[type[Operation], _Entry] = {}
+
+
+def implements(*op_types: type[Operation], quantized: str = "dqq") -> Callable[[Impl], Impl]:
+    """Register `impl` as the semantics of `op_types`.
+
+    quantized="dqq": quantized operands are dequantized and results quantized
+    around a float implementation (StableHLO's dequantize_op_quantize);
+    "storage": the implementation moves storage integers as they are (data
+    movement ops); "none": the implementation handles quantized types itself.
+    """
+
+    def register(impl: Impl) -> Impl:
+        for t in op_types:
+            _IMPLS[t] = _Entry(impl, quantized)
+        return impl
+
+    return register
+
+
+class OpFailure(InterpreterError):
+    """An error raised while evaluating a specific op (reported at its location)."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+        self.message = message
+
+
+@dataclass
+class CheckFailure:
+    function: str
+    op: Operation
+    message: str
+
+
+@dataclass
+class Interpreter:
+    """Evaluates functions of one module; collects check failures and (optionally) every value."""
+
+    module: ModuleOp
+    dump: dict[str, np.ndarray] | None = None
+    check_failures: list[CheckFailure] = field(default_factory=list)
+    _functions: dict[str, FuncOp] = field(default_factory=dict)
+    _stack: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
+        # Make sure every dialect's op semantics are registered.
+        from qdialect.interpreter import check_ops, quant_ops, stablehlo_ops  # noqa: F401
+
+    @property
+    def functions(self) -> dict[str, FuncOp]:
+        return self._functions
+
+    # ---- calls ----------------------------------------------------------------
+
+    def call(self, name: str, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        func = self._functions.get(name)
+        if func is None:
+            raise InterpreterError(
+                f"no function named @{name} (have: {', '.join('@' + n for n in self._functions)})"
+            )
+        if not func.body.blocks:
+            raise InterpreterError(f"@{name} is a declaration without a body")
+        block = func.body.blocks.first
+        assert block is not None
+        if len(args) != len(block.args):
+            raise InterpreterError(f"@{name} takes {len(block.args)} arguments, got {len(args)}")
+        checked = [
+            v.check_argument(np.asarray(a), arg.type, f"argument #{i} of @{name}")
+            for i, (a, arg) in enumerate(zip(args, block.args, strict=True))
+        ]
+        if len(self._stack) > 256:
+            raise InterpreterError(f"call depth exceeds 256 at @{name} (recursion?)")
+        self._stack.append(name)
+        try:
+            return self.run_block(block, checked)
+        finally:
+            self._stack.pop()
+
+    def run_region(self, region: Region, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        block = region.blocks.first
+        if block is None:
+            raise InterpreterError("empty region")
+        return self.run_block(block, args)
+
+    def run_block(self, block: Block, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        env: dict = dict(zip(block.args, args, strict=True))
+        for op in block.ops:
+            if isinstance(op, ReturnOp) or op.name in ("stablehlo.return",):
+                return [env[o] for o in op.operands]
+            operands = [env[o] for o in op.operands]
+            results = self.eval_op(op, operands)
+            for result, value in zip(op.results, results, strict=True):
+                env[result] = value
+                if self.dump is not None:
+                    self._record(result, value)
+        raise InterpreterError("block has no terminator")
+
+    # ---- ops ------------------------------------------------------------------
+
+    def eval_op(self, op: Operation, operands: list[np.ndarray]) -> list[np.ndarray]:
+        if isinstance(op, CallOp):
+            return self.call(op.callee.root_reference.data, operands)
+        entry = _IMPLS.get(type(op))
+        if entry is None:
+            raise OpFailure(op, f"the interpreter does not support '{op.name}'")
+        result_types = [r.type for r in op.results]
+        operand_types = [o.type for o in op.operands]
+        quantized = any(ht.is_quantized(t) for t in (*operand_types, *result_types))
+        try:
+            with np.errstate(all="ignore"):
+                if quantized and entry.quantized == "dqq":
+                    floats = [
+                        v.dequantize(a, t) for a, t in zip(operands, operand_types, strict=True)
+                    ]
+                    float_types = [v.expressed_type(t) for t in result_types]
+                    out = entry.impl(self, op, floats, float_types) or []
+                    results = [v.quantize(r, t) for r, t in zip(out, result_types, strict=True)]
+                else:
+                    results = entry.impl(self, op, operands, result_types) or []
+        except OpFailure:
+            raise
+        except InterpreterError as err:
+            raise OpFailure(op, str(err)) from None
+        if len(results) != len(op.results):
+            raise OpFailure(
+                op,
+                f"internal: '{op.name}' produced {len(results)} values for {len(op.results)} results",
+            )
+        return [
+            np.asarray(r, dtype=v.dtype_of(t))
+            if np.asarray(r).dtype != v.dtype_of(t)
+            else np.asarray(r)
+            for r, t in zip(results, result_types, strict=True)
+        ]
+
+    def record_check(self, op: Operation, message: str | None) -> None:
+        if message is not None:
+            self.check_failures.append(
+                CheckFailure(self._stack[-1] if self._stack else "?", op, message)
+            )
+
+    def _record(self, value, array: np.ndarray) -> None:
+        assert self.dump is not None
+        func = self._stack[-1] if self._stack else "?"
+        hint = value.name_hint or f"v{len(self.dump)}"
+        key = f"{func}/{hint}"
+        if key in self.dump:
+            n = 1
+            while f"{key}#{n}" in self.dump:
+                n += 1
+            key = f"{key}#{n}"
+        self.dump[key] = array

@@ -1,0 +1,166 @@
+"""Runtime values of the interpreter: numpy arrays, and how MLIR types map onto them.
+
+A tensor of a quantized type is held as its *storage integers* (an int8 array
+for `!quant.uniform<i8:...>`); the type on the SSA value says how to read it.
+Quantization and dequantization go through `qdialect.numerics`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from qdialect import numerics
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.quant import UniformQuantizedType
+
+
+class InterpreterError(Exception):
+    """A program the interpreter cannot run (unsupported op, bad input, ...)."""
+
+
+def element_dtype(e: Attribute) -> np.dtype:
+    """numpy dtype holding elements of type `e` (storage dtype for quantized types)."""
+    if isinstance(e, UniformQuantizedType):
+        return numerics.storage_dtype(e.storage_width, e.is_signed)
+    if isinstance(e, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(e, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(e, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(e, BFloat16Type):
+        return numerics.expressed_dtype("bf16")
+    if isinstance(e, IntegerType):
+        width = e.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        signed = e.signedness.data != Signedness.UNSIGNED
+        return numerics.storage_dtype(width, signed)
+    if isinstance(e, IndexType):
+        return np.dtype(np.int64)
+    raise InterpreterError(f"unsupported element type {e}")
+
+
+def dtype_of(t: Attribute) -> np.dtype:
+    return element_dtype(ht.element_type(t))
+
+
+def expressed_type(t: Attribute) -> Attribute:
+    """The float tensor type a quantized tensor type dequantizes to (identity otherwise)."""
+    q = ht.quant_type(t)
+    if q is None:
+        return t
+    assert isinstance(t, TensorType)
+    return TensorType(q.expressed_type, t.get_shape())
+
+
+def dequantize(value: np.ndarray, t: Attribute) -> np.ndarray:
+    q = ht.quant_type(t)
+    if q is None:
+        return value
+    return numerics.dequantize(
+        value, q.scales, q.zero_points, axis=q.axis, expressed=q.expressed_type_name
+    )
+
+
+def quantize(value: np.ndarray, t: Attribute) -> np.ndarray:
+    q = ht.quant_type(t)
+    if q is None:
+        return value
+    return numerics.quantize(
+        value,
+        q.scales,
+        q.zero_points,
+        q.storage_min,
+        q.storage_max,
+        storage_bits=q.storage_width,
+        signed=q.is_signed,
+        axis=q.axis,
+        expressed=q.expressed_type_name,
+    )
+
+
+def from_dense(attr: DenseIntOrFPElementsAttr, result_type: Attribute) -> np.ndarray:
+    """A dense elements attribute as an array of `result_type`'s runtime dtype.
+
+    xDSL keeps the elements as little-endian bytes; those are read directly
+    (vectorized) whenever the element width is a whole number of bytes.
+    """
+    value_type = attr.get_type()
+    shape = tuple(value_type.get_shape())
+    count = int(np.prod(shape))
+    dtype = dtype_of(result_type)
+    element = value_type.get_element_type()
+    raw = attr.data.data
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        array = np.frombuffer(raw, dtype=np.uint8) != 0
+    elif isinstance(element, IntegerType) and element.width.data % 8:
+        array = np.array(attr.get_values(), dtype=np.int64)
+    else:
+        src = element_dtype(element)
+        if isinstance(element, IntegerType):
+            src = np.dtype(f"i{src.itemsize}")  # signless bytes; reinterpreted below
+        array = np.frombuffer(raw, dtype=src.newbyteorder("<"))
+    if array.size != count:
+        raise InterpreterError(
+            f"constant {value_type} holds {array.size} elements, expected {count}"
+        )
+    return array.reshape(shape).astype(dtype)
+
+
+def check_argument(value: np.ndarray, t: Attribute, what: str) -> np.ndarray:
+    """Validate (and convert) an input array against a function argument type."""
+    shape = ht.shape_of(t)
+    if shape is not None:
+        if len(value.shape) != len(shape) or any(
+            d >= 0 and d != v for d, v in zip(shape, value.shape, strict=True)
+        ):
+            raise InterpreterError(
+                f"{what} has shape {list(value.shape)}, expected {ht.shape_text(shape)} ({t})"
+            )
+    dtype = dtype_of(t)
+    if value.dtype != dtype:
+        if value.dtype.kind in "iub" and dtype.kind in "iub":
+            info = np.iinfo(dtype) if dtype.kind != "b" else None
+            if (
+                info is not None
+                and value.size
+                and (value.min() < info.min or value.max() > info.max)
+            ):
+                raise InterpreterError(f"{what} has values outside the range of {dtype}")
+        elif value.dtype.kind != dtype.kind and not (
+            value.dtype.kind in "iu" and dtype.kind == "f"
+        ):
+            raise InterpreterError(f"{what} has dtype {value.dtype}, expected {dtype} ({t})")
+        value = value.astype(dtype)
+    return value
+
+
+def random_value(t: Attribute, rng: np.random.Generator) -> np.ndarray:
+    """A random input for a tensor type: N(0,1) floats, full-range integers, storage-range quantized."""
+    shape = ht.shape_of(t)
+    if shape is None or any(d < 0 for d in shape):
+        raise InterpreterError(f"cannot make a random input of dynamic type {t}")
+    e = ht.element_type(t)
+    dtype = element_dtype(e)
+    q = ht.quant_type(t)
+    if q is not None:
+        return rng.integers(q.storage_min, q.storage_max + 1, size=shape).astype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, size=shape, endpoint=True, dtype=dtype)

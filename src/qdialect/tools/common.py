@@ -1,0 +1,111 @@
+"""What every qdialect command-line tool shares: reading input, chunks, parsing, verifying, locating."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.lexer import Input
+
+from qdialect.ir.parser import QParser, location_of
+from qdialect.tools.diagnostics import Diagnostic
+
+SPLIT_MARKER = re.compile(r"^// -----", re.MULTILINE)
+
+
+class UserError(Exception):
+    """A one-line user-facing error (bad file, bad option): printed as `error: ...`, exit 1."""
+
+
+def read_text(path: str) -> str:
+    """The text of `path` ('-' = stdin), or a UserError."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as err:
+        raise UserError(f"cannot read '{path}': {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"'{path}' is not UTF-8 text") from None
+
+
+@dataclass
+class Chunk:
+    text: str
+    line_offset: int  # lines before this chunk in the file
+
+
+def split_chunks(text: str, split: bool) -> list[Chunk]:
+    if not split:
+        return [Chunk(text, 0)]
+    chunks: list[Chunk] = []
+    start, line = 0, 0
+    for marker in SPLIT_MARKER.finditer(text):
+        body = text[start : marker.start()]
+        chunks.append(Chunk(body, line))
+        line += body.count("\n")
+        start = marker.start()
+    chunks.append(Chunk(text[start:], line))
+    return chunks
+
+
+@dataclass
+class Locator:
+    """Maps operations back to source positions for diagnostics."""
+
+    input: Input[str] | None = None
+    line_offset: int = 0
+    offsets: dict[Operation, int] = field(default_factory=dict)
+
+    def locate(self, op: Operation | None, severity: str, message: str, file: str) -> Diagnostic:
+        while op is not None:
+            if isinstance(op.location, FileLineColLoc):
+                loc = op.location
+                return Diagnostic(
+                    severity, message, loc.filename.data, loc.line.data, loc.column.data
+                )
+            if self.input is not None and op in self.offsets:
+                where = location_of(self.input, self.offsets[op], self.line_offset)
+                return Diagnostic(severity, message, file, where.line, where.col)
+            op = op.parent_op()
+        return Diagnostic(severity, message, None)
+
+
+def first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locator] | Diagnostic:
+    """Parse one chunk; the module and a locator for its ops, or the located parse error."""
+    parser = QParser(ctx, chunk.text, file, chunk.line_offset)
+    locator = Locator(parser.lexer.input, chunk.line_offset, parser.op_offsets)
+    try:
+        return parser.parse_module(), locator
+    except ParseError as err:
+        where = location_of(err.span.input, err.span.start, chunk.line_offset)
+        return Diagnostic("error", err.msg, file, where.line, where.col)
+
+
+def verify_module(
+    module: ModuleOp, locator: Locator, file: str, suffix: str = ""
+) -> Diagnostic | None:
+    """MLIR-style verification: None if valid, else the first failing op's located error."""
+    try:
+        module.verify()
+        return None
+    except DiagnosticException as err:
+        whole_module_error = first_line(err)
+    # Slow path, only on failure: find the first failing op to locate it.
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException as err:
+            return locator.locate(op, "error", first_line(err) + suffix, file)
+    return Diagnostic("error", whole_module_error + suffix)
