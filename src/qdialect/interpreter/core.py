@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region
 
@@ -140,7 +140,8 @@ class Interpreter:
             return self.call(op.callee.root_reference.data, operands)
         entry = _IMPLS.get(type(op))
         if entry is None:
-            raise OpFailure(op, f"the interpreter does not support '{op.name}'")
+            name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+            raise OpFailure(op, f"the interpreter does not support '{name}'")
         result_types = [r.type for r in op.results]
         operand_types = [o.type for o in op.operands]
         quantized = any(ht.is_quantized(t) for t in (*operand_types, *result_types))

@@ -1,0 +1,233 @@
+"""`qrun`: run StableHLO-like programs with the reference interpreter.
+
+    qrun tests.mlir                                 run every public function without
+                                                    arguments; report check results
+    qrun model.mlir --entry main --inputs in.npz --outputs out.npz
+    qrun model.mlir --entry main --random-inputs 0 --dump-all-tensors dump.npz
+    qrun --compare a.npz b.npz [--min-cosine 0.99 --min-sqnr 30 ...]
+
+Exit status: 0 when everything ran and every check passed, 1 otherwise (a
+failed check, a user error such as a missing input, an unsupported op),
+2 on an internal error. Inputs/outputs in .npz files are keyed arg0, arg1, ...
+and result0, result1, ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+import numpy as np
+from xdsl.dialects.func import FuncOp
+
+from qdialect.context import make_context
+from qdialect.interpreter import Interpreter, InterpreterError, OpFailure
+from qdialect.interpreter.values import random_value
+from qdialect.tools.common import (
+    Locator,
+    UserError,
+    first_line,
+    parse_chunk,
+    read_text,
+    split_chunks,
+    verify_module,
+)
+from qdialect.tools.compare import Thresholds, compare_npz, format_report
+from qdialect.tools.diagnostics import Diagnostic
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message} (see `{self.prog} --help`)", file=sys.stderr)
+        sys.exit(1)
+
+
+def build_arg_parser() -> argparse.ArgumentParser:
+    p = _ArgumentParser(prog="qrun", description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog="\n".join(__doc__.splitlines()[2:]))
+    p.add_argument("input_file", nargs="?", help="input .mlir file ('-' = stdin)")
+    p.add_argument("--split-input-file", action="store_true", help="run each '// -----' chunk separately")
+    p.add_argument("--entry", metavar="FUNC", help="run this function (default: every public function without arguments)")
+    p.add_argument("--inputs", metavar="NPZ", help="arguments of --entry, keyed arg0, arg1, ...")
+    p.add_argument("--random-inputs", metavar="SEED", type=int, help="random arguments for --entry from this seed")
+    p.add_argument("--save-inputs", metavar="NPZ", help="write the arguments used (e.g. random ones) to this file")
+    p.add_argument("--outputs", metavar="NPZ", help="write the results of --entry, keyed result0, result1, ...")
+    p.add_argument("--dump-all-tensors", metavar="NPZ", help="write every intermediate value, keyed function/value-name")
+    p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two .npz files tensor by tensor (B is the reference)")
+    p.add_argument("--min-cosine", type=float, default=0.99, help="--compare: minimum cosine similarity for floats (default 0.99)")
+    p.add_argument("--min-sqnr", type=float, help="--compare: minimum SQNR in dB for floats")
+    p.add_argument("--max-abs-error", type=float, help="--compare: maximum absolute error for floats")
+    p.add_argument("--max-mismatch", type=int, default=0, help="--compare: integer elements allowed to differ (default 0)")
+    return p
+
+
+def _load_npz(path: str) -> dict[str, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except FileNotFoundError:
+        raise UserError(f"cannot read '{path}': No such file or directory") from None
+    except (OSError, ValueError) as err:
+        raise UserError(f"'{path}' is not a readable .npz file ({first_line(err)})") from None
+
+
+def _save_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
+    try:
+        np.savez(path, **arrays)
+    except OSError as err:
+        raise UserError(f"cannot write '{path}': {err.strerror}") from None
+
+
+class QRun:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.file = "<stdin>" if args.input_file in (None, "-") else args.input_file
+        self.ctx = make_context()
+        self.passed = 0
+        self.failed = 0
+
+    def report(self, diag: Diagnostic) -> None:
+        diag.emit(sys.stdout)
+
+    def run(self) -> int:
+        text = read_text(self.args.input_file or "-")
+        dump: dict[str, np.ndarray] | None = {} if self.args.dump_all_tensors else None
+        for chunk in split_chunks(text, self.args.split_input_file):
+            parsed = parse_chunk(self.ctx, chunk, self.file)
+            if isinstance(parsed, Diagnostic):
+                self.report(parsed)
+                self.failed += 1
+                continue
+            module, locator = parsed
+            if (diag := verify_module(module, locator, self.file)) is not None:
+                self.report(diag)
+                self.failed += 1
+                continue
+            interp = Interpreter(module, dump=dump)
+            if self.args.entry:
+                self.run_entry(interp, locator)
+            else:
+                self.run_tests(interp, locator)
+        if dump is not None:
+            _save_npz(self.args.dump_all_tensors, dump)
+        if not self.args.entry:
+            print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+    def run_tests(self, interp: Interpreter, locator: Locator) -> None:
+        tests = [
+            f for f in interp.functions.values()
+            if f.body.blocks and not f.body.blocks.first.args and (f.sym_visibility is None or f.sym_visibility.data == "public")
+        ]
+        for func in tests:
+            name = func.sym_name.data
+            before = len(interp.check_failures)
+            try:
+                interp.call(name, [])
+            except OpFailure as err:
+                self.failed += 1
+                print(f"FAIL: @{name}")
+                self.report(locator.locate(err.op, "error", err.message, self.file))
+                continue
+            except InterpreterError as err:
+                self.failed += 1
+                print(f"FAIL: @{name}")
+                self.report(Diagnostic("error", str(err)))
+                continue
+            failures = interp.check_failures[before:]
+            if failures:
+                self.failed += 1
+                print(f"FAIL: @{name}")
+                for failure in failures:
+                    self.report(locator.locate(failure.op, "error", f"{failure.op.name} failed: {failure.message}", self.file))
+            else:
+                self.passed += 1
+                print(f"PASS: @{name}")
+
+    def run_entry(self, interp: Interpreter, locator: Locator) -> None:
+        name = self.args.entry
+        func = interp.functions.get(name)
+        if func is None:
+            raise UserError(f"no function @{name} in '{self.file}' (have: {', '.join('@' + n for n in interp.functions)})")
+        arg_types = [a.type for a in func.body.blocks.first.args] if func.body.blocks else []
+        args = self.entry_inputs(name, arg_types)
+        try:
+            results = interp.call(name, args)
+        except OpFailure as err:
+            self.report(locator.locate(err.op, "error", err.message, self.file))
+            self.failed += 1
+            return
+        except InterpreterError as err:
+            raise UserError(str(err)) from None
+        for failure in interp.check_failures:
+            self.report(locator.locate(failure.op, "error", f"{failure.op.name} failed: {failure.message}", self.file))
+            self.failed += 1
+        outputs = {f"result{i}": r for i, r in enumerate(results)}
+        if self.args.outputs:
+            _save_npz(self.args.outputs, outputs)
+        else:
+            for key, value in outputs.items():
+                print(f"{key}: {value.dtype}{list(value.shape)}")
+                print(np.array2string(value, threshold=64))
+
+    def entry_inputs(self, name: str, arg_types: Sequence) -> list[np.ndarray]:
+        if self.args.inputs and self.args.random_inputs is not None:
+            raise UserError("use either --inputs or --random-inputs, not both")
+        if self.args.inputs:
+            data = _load_npz(self.args.inputs)
+            keys = [f"arg{i}" for i in range(len(arg_types))]
+            if not all(k in data for k in keys):
+                positional = [f"arr_{i}" for i in range(len(arg_types))]
+                if all(k in data for k in positional):
+                    keys = positional
+                else:
+                    missing = [k for k in keys if k not in data]
+                    raise UserError(f"'{self.args.inputs}' lacks {', '.join(missing)} for @{name} ({len(arg_types)} arguments)")
+            args = [data[k] for k in keys]
+        elif self.args.random_inputs is not None:
+            rng = np.random.default_rng(self.args.random_inputs)
+            try:
+                args = [random_value(t, rng) for t in arg_types]
+            except InterpreterError as err:
+                raise UserError(str(err)) from None
+        elif arg_types:
+            raise UserError(f"@{name} takes {len(arg_types)} arguments: pass --inputs FILE.npz or --random-inputs SEED")
+        else:
+            args = []
+        if self.args.save_inputs:
+            _save_npz(self.args.save_inputs, {f"arg{i}": a for i, a in enumerate(args)})
+        return args
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    a, b = (_load_npz(p) for p in args.compare)
+    thresholds = Thresholds(args.min_cosine, args.min_sqnr, args.max_abs_error, args.max_mismatch)
+    reports = compare_npz(a, b, thresholds)
+    print(format_report(reports))
+    return 0 if all(r.ok for r in reports) else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_arg_parser().parse_args(argv)
+    try:
+        if args.compare:
+            return run_compare(args)
+        if (args.inputs or args.random_inputs is not None or args.outputs) and not args.entry:
+            raise UserError("--inputs, --random-inputs and --outputs need --entry FUNC")
+        return QRun(args).run()
+    except UserError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # a bug: one line unless debugging
+        if os.environ.get("QDIALECT_DEBUG"):
+            raise
+        print(f"qrun: internal error: {type(err).__name__}: {first_line(err)} (set QDIALECT_DEBUG=1 for a traceback)", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
