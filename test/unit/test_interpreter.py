@@ -79,8 +79,12 @@ def test_float_unary(op: str, x: np.ndarray, expected: np.ndarray) -> None:
 
 def test_rounding_ops_on_ties() -> None:
     x = np.array([0.5, 1.5, 2.5, -0.5, -2.5, 0.49999997, -1.2], np.float32)
-    np.testing.assert_array_equal(unary("round_nearest_even", "tensor<7xf32>", x), [0, 2, 2, -0.0, -2, 0, -1])
-    np.testing.assert_array_equal(unary("round_nearest_afz", "tensor<7xf32>", x), [1, 2, 3, -1, -3, 0, -1])
+    np.testing.assert_array_equal(
+        unary("round_nearest_even", "tensor<7xf32>", x), [0, 2, 2, -0.0, -2, 0, -1]
+    )
+    np.testing.assert_array_equal(
+        unary("round_nearest_afz", "tensor<7xf32>", x), [1, 2, 3, -1, -3, 0, -1]
+    )
 
 
 def test_sign_of_nan_and_zero() -> None:
@@ -146,7 +150,14 @@ def test_boolean_add_is_or_and_multiply_is_and() -> None:
 
 @pytest.mark.parametrize(
     ("direction", "fn"),
-    [("EQ", np.equal), ("NE", np.not_equal), ("GE", np.greater_equal), ("GT", np.greater), ("LE", np.less_equal), ("LT", np.less)],
+    [
+        ("EQ", np.equal),
+        ("NE", np.not_equal),
+        ("GE", np.greater_equal),
+        ("GT", np.greater),
+        ("LE", np.less_equal),
+        ("LT", np.less),
+    ],
 )
 def test_compare(direction: str, fn) -> None:
     a = np.array([1.0, 2.0, np.nan, -0.0], np.float32)
@@ -185,9 +196,13 @@ def test_select_and_clamp() -> None:
 
 def test_convert_and_bitcast() -> None:
     x = np.array([1.7, -1.7, 300.0, np.nan], np.float32)
-    np.testing.assert_array_equal(unary("convert", "tensor<4xf32>", x, "tensor<4xi8>"), [1, -1, 127, 0])
+    np.testing.assert_array_equal(
+        unary("convert", "tensor<4xf32>", x, "tensor<4xi8>"), [1, -1, 127, 0]
+    )
     ints = np.array([1065353216, -1082130432], np.int32)  # bits of 1.0f and -1.0f
-    np.testing.assert_array_equal(unary("bitcast_convert", "tensor<2xi32>", ints, "tensor<2xf32>"), [1.0, -1.0])
+    np.testing.assert_array_equal(
+        unary("bitcast_convert", "tensor<2xi32>", ints, "tensor<2xf32>"), [1.0, -1.0]
+    )
 
 
 # --------------------------------------------------------------------------
@@ -206,13 +221,36 @@ def one_op(body: str, arg_types: str, result: str, *args: np.ndarray) -> np.ndar
 
 def test_shape_ops() -> None:
     t = "tensor<2x3xf32>"
-    np.testing.assert_array_equal(one_op(f"stablehlo.reshape %a0 : ({t}) -> tensor<3x2xf32>", t, "tensor<3x2xf32>", X23), X23.reshape(3, 2))
-    np.testing.assert_array_equal(one_op(f"stablehlo.transpose %a0, dims = [1, 0] : ({t}) -> tensor<3x2xf32>", t, "tensor<3x2xf32>", X23), X23.T)
-    got = one_op("stablehlo.broadcast_in_dim %a0, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>", "tensor<2xf32>", t, np.array([1.0, 2.0], np.float32))
+    np.testing.assert_array_equal(
+        one_op(f"stablehlo.reshape %a0 : ({t}) -> tensor<3x2xf32>", t, "tensor<3x2xf32>", X23),
+        X23.reshape(3, 2),
+    )
+    np.testing.assert_array_equal(
+        one_op(
+            f"stablehlo.transpose %a0, dims = [1, 0] : ({t}) -> tensor<3x2xf32>",
+            t,
+            "tensor<3x2xf32>",
+            X23,
+        ),
+        X23.T,
+    )
+    got = one_op(
+        "stablehlo.broadcast_in_dim %a0, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>",
+        "tensor<2xf32>",
+        t,
+        np.array([1.0, 2.0], np.float32),
+    )
     np.testing.assert_array_equal(got, [[1, 1, 1], [2, 2, 2]])
-    got = one_op(f"stablehlo.concatenate %a0, %a0, dim = 1 : ({t}, {t}) -> tensor<2x6xf32>", t, "tensor<2x6xf32>", X23)
+    got = one_op(
+        f"stablehlo.concatenate %a0, %a0, dim = 1 : ({t}, {t}) -> tensor<2x6xf32>",
+        t,
+        "tensor<2x6xf32>",
+        X23,
+    )
     np.testing.assert_array_equal(got, np.hstack([X23, X23]))
-    got = one_op(f"stablehlo.slice %a0 [0:2, 0:3:2] : ({t}) -> tensor<2x2xf32>", t, "tensor<2x2xf32>", X23)
+    got = one_op(
+        f"stablehlo.slice %a0 [0:2, 0:3:2] : ({t}) -> tensor<2x2xf32>", t, "tensor<2x2xf32>", X23
+    )
     np.testing.assert_array_equal(got, X23[:, ::2])
     got = one_op("stablehlo.iota dim = 1 : tensor<2x3xi32>", t, "tensor<2x3xi32>", X23)
     np.testing.assert_array_equal(got, [[0, 1, 2], [0, 1, 2]])
@@ -244,7 +282,9 @@ def test_pad_with_interior_and_negative_edges() -> None:
     np.testing.assert_array_equal(got, [0, 2, 0, 3, 0, 0])
 
 
-def naive_gather(operand, indices, offset_dims, collapsed, start_index_map, index_vector_dim, slice_sizes):
+def naive_gather(
+    operand, indices, offset_dims, collapsed, start_index_map, index_vector_dim, slice_sizes
+):
     batch_shape = [s for i, s in enumerate(indices.shape) if i != index_vector_dim]
     offset_sizes = [s for i, s in enumerate(slice_sizes) if i not in collapsed]
     rank = len(batch_shape) + len(offset_sizes)
@@ -273,7 +313,9 @@ def naive_gather(operand, indices, offset_dims, collapsed, start_index_map, inde
 
 def test_gather_matches_a_naive_gather() -> None:
     operand = RNG.standard_normal((5, 4, 3)).astype(np.float32)
-    indices = np.array([[[0, 1], [4, 3]], [[2, 0], [9, -2]]], np.int32)  # out-of-range starts are clamped
+    indices = np.array(
+        [[[0, 1], [4, 3]], [[2, 0], [9, -2]]], np.int32
+    )  # out-of-range starts are clamped
     src = """func.func @main(%a: tensor<5x4x3xf32>, %i: tensor<2x2x2xi32>) -> tensor<2x2x2x3xf32> {
   %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [0, 1], index_vector_dim = 2>, slice_sizes = array<i64: 1, 2, 3>}> : (tensor<5x4x3xf32>, tensor<2x2x2xi32>) -> tensor<2x2x2x3xf32>
   func.return %0 : tensor<2x2x2x3xf32>
@@ -339,7 +381,10 @@ def naive_conv_nhwc(x, w, stride, pad, lhs_dil, rhs_dil, groups):
         g = o // og
         acc = 0.0
         for p, q, cc in itertools.product(range(kh), range(kw), range(ci)):
-            acc += xp[b_, i * stride[0] + p * rhs_dil[0], j * stride[1] + q * rhs_dil[1], g * ci + cc] * w[p, q, cc, o]
+            acc += (
+                xp[b_, i * stride[0] + p * rhs_dil[0], j * stride[1] + q * rhs_dil[1], g * ci + cc]
+                * w[p, q, cc, o]
+            )
         out[b_, i, j, o] = acc
     return out
 
@@ -484,7 +529,9 @@ def test_requantize_and_data_movement_keep_storage() -> None:
 }"""
     q = np.array([[128, 130], [0, 255]], np.uint8)  # reals [0, 1, -64, 63.5]
     r, t = run(src, q)
-    np.testing.assert_array_equal(r, [[100, 104], [0, 255]])  # 0/0.25+100, 1/0.25+100, clamped, clamped
+    np.testing.assert_array_equal(
+        r, [[100, 104], [0, 255]]
+    )  # 0/0.25+100, 1/0.25+100, clamped, clamped
     np.testing.assert_array_equal(t, q.T)
 
 
@@ -498,7 +545,9 @@ def test_quantized_constant_and_compare() -> None:
     np.testing.assert_array_equal(run(src)[0], [False, False, False])  # [1,2,3] vs [1,4,3]
 
 
-def independent_quantize(x: np.ndarray, scale: float, zp: int, lo: int = -128, hi: int = 127) -> np.ndarray:
+def independent_quantize(
+    x: np.ndarray, scale: float, zp: int, lo: int = -128, hi: int = 127
+) -> np.ndarray:
     y = x.astype(np.float32) / np.float32(scale) + np.float32(zp)
     return np.clip(np.rint(y), lo, hi).astype(np.int8)
 
@@ -526,7 +575,9 @@ QOPS = {
     st.lists(st.integers(min_value=-128, max_value=127), min_size=8, max_size=8),
     st.lists(st.integers(min_value=-128, max_value=127), min_size=8, max_size=8),
 )
-def test_quantized_binary_equals_dequantize_op_quantize(op, s_in, zp_in, s_out, zp_out, a, b) -> None:
+def test_quantized_binary_equals_dequantize_op_quantize(
+    op, s_in, zp_in, s_out, zp_out, a, b
+) -> None:
     tin = f"tensor<8x!quant.uniform<i8:f32, {s_in!r}:{zp_in}>>"
     tout = f"tensor<8x!quant.uniform<i8:f32, {s_out!r}:{zp_out}>>"
     src = f"func.func @main(%a: {tin}, %b: {tin}) -> {tout} {{\n  %0 = stablehlo.{op} %a, %b : ({tin}, {tin}) -> {tout}\n  func.return %0 : {tout}\n}}"
@@ -593,14 +644,22 @@ func.func private @twice(%x: tensor<2xi32>) -> tensor<2xi32> {
     interp = Interpreter(module)
     interp.call("main", [])
     assert len(interp.check_failures) == 1
-    assert "1 of 2 elements differ; first at index [1]: got 4, expected 5" in interp.check_failures[0].message
+    assert (
+        "1 of 2 elements differ; first at index [1]: got 4, expected 5"
+        in interp.check_failures[0].message
+    )
 
 
 def test_unsupported_op_and_bad_inputs_are_clear_errors() -> None:
-    module = QParser(make_context(allow_unregistered=True), 'func.func @main() {\n  "foo.bar"() : () -> ()\n  func.return\n}').parse_module()
+    module = QParser(
+        make_context(allow_unregistered=True),
+        'func.func @main() {\n  "foo.bar"() : () -> ()\n  func.return\n}',
+    ).parse_module()
     with pytest.raises(OpFailure, match="does not support 'foo.bar'"):
         Interpreter(module).call("main", [])
-    src = "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  func.return %x : tensor<2xf32>\n}"
+    src = (
+        "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  func.return %x : tensor<2xf32>\n}"
+    )
     with pytest.raises(InterpreterError, match=r"argument #0 of @main has shape \[3\], expected 2"):
         run(src, np.zeros(3, np.float32))
     with pytest.raises(InterpreterError, match="no function named @nope"):

@@ -128,13 +128,9 @@ class _ConstCheck(IRDLOperation):
 
     def verify_(self) -> None:
         if self.value.get_type() != self.lhs.type:
-            from qdialect.dialects import hlo_types as ht
-
-            q = ht.quant_type(self.lhs.type)
-            if q is None or self.value.get_type().get_element_type() != q.storage_type:
-                raise VerifyException(
-                    f"'{self.name}' value type {self.value.get_type()} does not match operand type {self.lhs.type}"
-                )
+            raise VerifyException(
+                f"'{self.name}' value type {self.value.get_type()} does not match operand type {self.lhs.type}"
+            )
 
 
 @irdl_op_definition

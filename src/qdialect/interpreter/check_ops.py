@@ -4,7 +4,8 @@ Each check returns None when it holds, else a one-line message; the
 interpreter records failures against the function being run.
 
 * expect_eq / expect_eq_const: exact equality (bitwise for floats, so -0 != +0,
-  and NaN equals NaN); quantized operands compare storage integers.
+  and NaN equals NaN); expect_eq on quantized operands compares storage integers
+  (both operands have one type, so one scale).
 * expect_almost_eq / _const: |a - b| <= tol * max(1, |b|) elementwise (absolute
   near zero, relative elsewhere); NaN equals NaN; default tol 1e-4.
 * expect_close: min_ulp <= ULP distance <= max_ulp; non-finite values must be

@@ -36,17 +36,31 @@ class TensorReport:
 
 def compare_arrays(name: str, a: np.ndarray, b: np.ndarray, th: Thresholds) -> TensorReport:
     if a.shape != b.shape:
-        return TensorReport(name, f"{list(a.shape)} vs {list(b.shape)}", None, None, None, None, False, "shape differs")
+        return TensorReport(
+            name,
+            f"{list(a.shape)} vs {list(b.shape)}",
+            None,
+            None,
+            None,
+            None,
+            False,
+            "shape differs",
+        )
     shape = "x".join(map(str, a.shape)) or "scalar"
     if a.dtype.kind in "iub" and b.dtype.kind in "iub":
         mismatches = int(np.count_nonzero(a.astype(np.int64) != b.astype(np.int64)))
         err = int(np.abs(a.astype(np.int64) - b.astype(np.int64)).max(initial=0))
-        return TensorReport(name, shape, None, None, float(err), mismatches, mismatches <= th.max_mismatch)
+        return TensorReport(
+            name, shape, None, None, float(err), mismatches, mismatches <= th.max_mismatch
+        )
     x, y = a.astype(np.float64).ravel(), b.astype(np.float64).ravel()
     finite = np.isfinite(x) & np.isfinite(y)
     same_special = np.all((x == y) | (np.isnan(x) & np.isnan(y)) | finite)
     x, y = x[finite], y[finite]
-    mismatches = int(np.count_nonzero(a.ravel() != b.ravel()) - np.count_nonzero(np.isnan(a.ravel()) & np.isnan(b.ravel())))
+    mismatches = int(
+        np.count_nonzero(a.ravel() != b.ravel())
+        - np.count_nonzero(np.isnan(a.ravel()) & np.isnan(b.ravel()))
+    )
     diff = x - y
     max_abs = float(np.abs(diff).max(initial=0.0))
     norm = float(np.linalg.norm(x) * np.linalg.norm(y))
@@ -56,7 +70,9 @@ def compare_arrays(name: str, a: np.ndarray, b: np.ndarray, th: Thresholds) -> T
         cosine = float(np.dot(x, y) / norm)
     noise = float(np.dot(diff, diff))
     signal = float(np.dot(y, y))
-    sqnr = math.inf if noise == 0.0 else (10 * math.log10(signal / noise) if signal > 0 else -math.inf)
+    sqnr = (
+        math.inf if noise == 0.0 else (10 * math.log10(signal / noise) if signal > 0 else -math.inf)
+    )
     ok = (
         bool(same_special)
         and cosine >= th.min_cosine
@@ -67,12 +83,18 @@ def compare_arrays(name: str, a: np.ndarray, b: np.ndarray, th: Thresholds) -> T
     return TensorReport(name, shape, cosine, sqnr, max_abs, mismatches, ok, note)
 
 
-def compare_npz(a: dict[str, np.ndarray], b: dict[str, np.ndarray], th: Thresholds) -> list[TensorReport]:
+def compare_npz(
+    a: dict[str, np.ndarray], b: dict[str, np.ndarray], th: Thresholds
+) -> list[TensorReport]:
     reports = []
     for name in sorted(set(a) | set(b)):
         if name not in a or name not in b:
             where = "first" if name not in a else "second"
-            reports.append(TensorReport(name, "-", None, None, None, None, False, f"missing from the {where} file"))
+            reports.append(
+                TensorReport(
+                    name, "-", None, None, None, None, False, f"missing from the {where} file"
+                )
+            )
             continue
         reports.append(compare_arrays(name, a[name], b[name], th))
     return reports

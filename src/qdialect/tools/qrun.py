@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import numpy as np
-from xdsl.dialects.func import FuncOp
 
 from qdialect.context import make_context
 from qdialect.interpreter import Interpreter, InterpreterError, OpFailure
@@ -46,20 +45,63 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
-    p = _ArgumentParser(prog="qrun", description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter, epilog="\n".join(__doc__.splitlines()[2:]))
+    p = _ArgumentParser(
+        prog="qrun",
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n".join(__doc__.splitlines()[2:]),
+    )
     p.add_argument("input_file", nargs="?", help="input .mlir file ('-' = stdin)")
-    p.add_argument("--split-input-file", action="store_true", help="run each '// -----' chunk separately")
-    p.add_argument("--entry", metavar="FUNC", help="run this function (default: every public function without arguments)")
+    p.add_argument(
+        "--split-input-file", action="store_true", help="run each '// -----' chunk separately"
+    )
+    p.add_argument(
+        "--entry",
+        metavar="FUNC",
+        help="run this function (default: every public function without arguments)",
+    )
     p.add_argument("--inputs", metavar="NPZ", help="arguments of --entry, keyed arg0, arg1, ...")
-    p.add_argument("--random-inputs", metavar="SEED", type=int, help="random arguments for --entry from this seed")
-    p.add_argument("--save-inputs", metavar="NPZ", help="write the arguments used (e.g. random ones) to this file")
-    p.add_argument("--outputs", metavar="NPZ", help="write the results of --entry, keyed result0, result1, ...")
-    p.add_argument("--dump-all-tensors", metavar="NPZ", help="write every intermediate value, keyed function/value-name")
-    p.add_argument("--compare", nargs=2, metavar=("A", "B"), help="compare two .npz files tensor by tensor (B is the reference)")
-    p.add_argument("--min-cosine", type=float, default=0.99, help="--compare: minimum cosine similarity for floats (default 0.99)")
+    p.add_argument(
+        "--random-inputs",
+        metavar="SEED",
+        type=int,
+        help="random arguments for --entry from this seed",
+    )
+    p.add_argument(
+        "--save-inputs",
+        metavar="NPZ",
+        help="write the arguments used (e.g. random ones) to this file",
+    )
+    p.add_argument(
+        "--outputs", metavar="NPZ", help="write the results of --entry, keyed result0, result1, ..."
+    )
+    p.add_argument(
+        "--dump-all-tensors",
+        metavar="NPZ",
+        help="write every intermediate value, keyed function/value-name",
+    )
+    p.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare two .npz files tensor by tensor (B is the reference)",
+    )
+    p.add_argument(
+        "--min-cosine",
+        type=float,
+        default=0.99,
+        help="--compare: minimum cosine similarity for floats (default 0.99)",
+    )
     p.add_argument("--min-sqnr", type=float, help="--compare: minimum SQNR in dB for floats")
-    p.add_argument("--max-abs-error", type=float, help="--compare: maximum absolute error for floats")
-    p.add_argument("--max-mismatch", type=int, default=0, help="--compare: integer elements allowed to differ (default 0)")
+    p.add_argument(
+        "--max-abs-error", type=float, help="--compare: maximum absolute error for floats"
+    )
+    p.add_argument(
+        "--max-mismatch",
+        type=int,
+        default=0,
+        help="--compare: integer elements allowed to differ (default 0)",
+    )
     return p
 
 
@@ -118,8 +160,11 @@ class QRun:
 
     def run_tests(self, interp: Interpreter, locator: Locator) -> None:
         tests = [
-            f for f in interp.functions.values()
-            if f.body.blocks and not f.body.blocks.first.args and (f.sym_visibility is None or f.sym_visibility.data == "public")
+            f
+            for f in interp.functions.values()
+            if f.body.blocks
+            and not f.body.blocks.first.args
+            and (f.sym_visibility is None or f.sym_visibility.data == "public")
         ]
         for func in tests:
             name = func.sym_name.data
@@ -141,7 +186,14 @@ class QRun:
                 self.failed += 1
                 print(f"FAIL: @{name}")
                 for failure in failures:
-                    self.report(locator.locate(failure.op, "error", f"{failure.op.name} failed: {failure.message}", self.file))
+                    self.report(
+                        locator.locate(
+                            failure.op,
+                            "error",
+                            f"{failure.op.name} failed: {failure.message}",
+                            self.file,
+                        )
+                    )
             else:
                 self.passed += 1
                 print(f"PASS: @{name}")
@@ -150,7 +202,9 @@ class QRun:
         name = self.args.entry
         func = interp.functions.get(name)
         if func is None:
-            raise UserError(f"no function @{name} in '{self.file}' (have: {', '.join('@' + n for n in interp.functions)})")
+            raise UserError(
+                f"no function @{name} in '{self.file}' (have: {', '.join('@' + n for n in interp.functions)})"
+            )
         arg_types = [a.type for a in func.body.blocks.first.args] if func.body.blocks else []
         args = self.entry_inputs(name, arg_types)
         try:
@@ -162,7 +216,11 @@ class QRun:
         except InterpreterError as err:
             raise UserError(str(err)) from None
         for failure in interp.check_failures:
-            self.report(locator.locate(failure.op, "error", f"{failure.op.name} failed: {failure.message}", self.file))
+            self.report(
+                locator.locate(
+                    failure.op, "error", f"{failure.op.name} failed: {failure.message}", self.file
+                )
+            )
             self.failed += 1
         outputs = {f"result{i}": r for i, r in enumerate(results)}
         if self.args.outputs:
@@ -184,7 +242,9 @@ class QRun:
                     keys = positional
                 else:
                     missing = [k for k in keys if k not in data]
-                    raise UserError(f"'{self.args.inputs}' lacks {', '.join(missing)} for @{name} ({len(arg_types)} arguments)")
+                    raise UserError(
+                        f"'{self.args.inputs}' lacks {', '.join(missing)} for @{name} ({len(arg_types)} arguments)"
+                    )
             args = [data[k] for k in keys]
         elif self.args.random_inputs is not None:
             rng = np.random.default_rng(self.args.random_inputs)
@@ -193,7 +253,9 @@ class QRun:
             except InterpreterError as err:
                 raise UserError(str(err)) from None
         elif arg_types:
-            raise UserError(f"@{name} takes {len(arg_types)} arguments: pass --inputs FILE.npz or --random-inputs SEED")
+            raise UserError(
+                f"@{name} takes {len(arg_types)} arguments: pass --inputs FILE.npz or --random-inputs SEED"
+            )
         else:
             args = []
         if self.args.save_inputs:
@@ -225,7 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: one line unless debugging
         if os.environ.get("QDIALECT_DEBUG"):
             raise
-        print(f"qrun: internal error: {type(err).__name__}: {first_line(err)} (set QDIALECT_DEBUG=1 for a traceback)", file=sys.stderr)
+        print(
+            f"qrun: internal error: {type(err).__name__}: {first_line(err)} (set QDIALECT_DEBUG=1 for a traceback)",
+            file=sys.stderr,
+        )
         return 2
 
 
