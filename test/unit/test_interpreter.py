@@ -655,7 +655,7 @@ def test_unsupported_op_and_bad_inputs_are_clear_errors() -> None:
         make_context(allow_unregistered=True),
         'func.func @main() {\n  "foo.bar"() : () -> ()\n  func.return\n}',
     ).parse_module()
-    with pytest.raises(OpFailure, match="does not support 'foo.bar'"):
+    with pytest.raises(OpFailure, match=r"does not support 'foo\.bar'"):
         Interpreter(module).call("main", [])
     src = (
         "func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n  func.return %x : tensor<2xf32>\n}"
