@@ -77,7 +77,7 @@ def direct_numpy(x: np.ndarray, weights: list[np.ndarray], scales: list[np.ndarr
         xp = np.pad(xf, ((0, 0), (1, 1), (1, 1), (0, 0)))
         patches = sliding_window_view(xp, (3, 3), axis=(1, 2))  # 1, H, W, C, 3, 3
         patches = patches.transpose(0, 1, 2, 4, 5, 3).reshape(-1, 9 * xf.shape[-1])
-        y = (patches @ wf.reshape(-1, wf.shape[-1])).reshape(xf.shape[:3] + (wf.shape[-1],))
+        y = (patches @ wf.reshape(-1, wf.shape[-1])).reshape((*xf.shape[:3], wf.shape[-1]))
         acc_scale = (s * ACT_SCALE).astype(f32)
         acc = np.clip(np.rint(y / acc_scale), -(2**31), 2**31 - 1).astype(np.int32)
         y = acc.astype(f32) * acc_scale
