@@ -664,3 +664,33 @@ def test_unsupported_op_and_bad_inputs_are_clear_errors() -> None:
         run(src, np.zeros(3, np.float32))
     with pytest.raises(InterpreterError, match="no function named @nope"):
         run(src, np.zeros(2, np.float32), entry="nope")
+
+
+def test_dot_and_optimization_barrier() -> None:
+    a = RNG.standard_normal((3, 4)).astype(np.float32)
+    v = RNG.standard_normal(4).astype(np.float32)
+    src = """func.func @main(%a: tensor<3x4xf32>, %v: tensor<4xf32>) -> (tensor<3xf32>, tensor<f32>, tensor<3x4xf32>) {
+  %0 = stablehlo.dot %a, %v : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  %1 = stablehlo.dot %v, %v : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  %2:2 = stablehlo.optimization_barrier %a, %v : tensor<3x4xf32>, tensor<4xf32>
+  func.return %0, %1, %2#0 : tensor<3xf32>, tensor<f32>, tensor<3x4xf32>
+}"""
+    mv, vv, same = run(src, a, v)
+    np.testing.assert_allclose(mv, a @ v, rtol=1e-6)
+    np.testing.assert_allclose(vv, v @ v, rtol=1e-6)
+    np.testing.assert_array_equal(same, a)
+
+
+def test_convolution_batch_groups() -> None:
+    # batch_group_count = 2: output features [0, 2) see batch 0, features [2, 4) see batch 1.
+    x = RNG.integers(-5, 5, (2, 4, 4, 3)).astype(np.float32)
+    w = RNG.integers(-5, 5, (2, 2, 3, 4)).astype(np.float32)
+    expected = np.zeros((1, 3, 3, 4), np.float32)
+    for i, j, o in itertools.product(range(3), range(3), range(4)):
+        g = o // 2
+        expected[0, i, j, o] = np.sum(x[g, i : i + 2, j : j + 2, :] * w[:, :, :, o])
+    src = """func.func @main(%x: tensor<2x4x4x3xf32>, %w: tensor<2x2x3x4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<2x4x4x3xf32>, tensor<2x2x3x4xf32>) -> tensor<1x3x3x4xf32>
+  func.return %0 : tensor<1x3x3x4xf32>
+}"""
+    np.testing.assert_array_equal(run(src, x, w)[0], expected)
