@@ -46,7 +46,19 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return DeadCodeElimination
 
+    def get_qdq_to_quantized() -> type[ModulePass]:
+        from qdialect.transforms.legalize_qdq_to_quantized_op import LegalizeQdqToQuantizedOp
+
+        return LegalizeQdqToQuantizedOp
+
+    def get_quantized_to_qdq() -> type[ModulePass]:
+        from qdialect.transforms.legalize_quantized_op_to_qdq import LegalizeQuantizedOpToQdq
+
+        return LegalizeQuantizedOpToQdq
+
     return {
+        "stablehlo-legalize-qdq-to-quantized-op": get_qdq_to_quantized,
+        "stablehlo-legalize-quantized-op-to-qdq": get_quantized_to_qdq,
         "canonicalize": get_canonicalize,
         "cse": get_cse,
         "dce": get_dce,

@@ -207,9 +207,9 @@ def _same_element_or_baseline(
         ]
         if keys[0] != keys[1] or qa.is_per_axis != qb.is_per_axis:
             raise VerifyException(f"'{op.name}' {what}: quantized element types differ")
-        if qa.is_per_axis and (qa.scales, qa.zero_points) != (qb.scales, qb.zero_points):
+        if (qa.scales, qa.zero_points) != (qb.scales, qb.zero_points):
             raise VerifyException(
-                f"'{op.name}' {what}: per-axis scales and zero points must be kept"
+                f"'{op.name}' {what}: scales and zero points must be kept (only a per-axis dimension may move)"
             )
     elif qa != qb:
         raise VerifyException(f"'{op.name}' {what}: quantized element types differ ({qa} vs {qb})")
@@ -2131,6 +2131,47 @@ class ReturnOp(IRDLOperation):
         if self.operands:
             printer.print_string(" : ")
             printer.print_list([o.type for o in self.operands], printer.print_attribute)
+
+
+DEQUANTIZE_OP_QUANTIZE: frozenset[type[IRDLOperation]] = frozenset(
+    {
+        AbsOp,
+        AddOp,
+        Atan2Op,
+        CbrtOp,
+        CeilOp,
+        ClampOp,
+        CompareOp,
+        ConvolutionOp,
+        CosineOp,
+        DivideOp,
+        DotGeneralOp,
+        DotOp,
+        ExpOp,
+        Expm1Op,
+        FloorOp,
+        LogOp,
+        Log1pOp,
+        LogisticOp,
+        MaximumOp,
+        MinimumOp,
+        MultiplyOp,
+        NegateOp,
+        PowerOp,
+        RemainderOp,
+        RoundNearestEvenOp,
+        RoundNearestAfzOp,
+        RsqrtOp,
+        SelectOp,
+        SignOp,
+        SineOp,
+        SqrtOp,
+        SubtractOp,
+        TanhOp,
+    }
+)
+"""Ops whose quantized form means dequantize -> float op -> quantize (the spec's
+`dequantize_op_quantize`). Data-movement ops are not here: they move storage."""
 
 
 StableHLO = Dialect(

@@ -544,3 +544,10 @@ func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %
 // expected-error @+1 {{expected 2 operand types (one per operand), got 1}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.custom_call @foo(%a, %a) : (tensor<4xf32>) -> tensor<4xf32>
   func.return }
+
+// -----
+
+// reshape cannot rescale a per-tensor quantized tensor
+// expected-error @+1 {{'stablehlo.reshape' operand and result: scales and zero points must be kept (only a per-axis dimension may move)}}
+func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.reshape %a : (tensor<2x2x!quant.uniform<i8:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f32, 0.2>>
+  func.return }
