@@ -59,13 +59,13 @@ class FoldDequantizeOpQuantize(RewritePattern):
             quantized.verify()
         except VerifyException:
             return  # no valid quantized form: leave the float op alone
-        rewriter.insert_op(quantized, InsertPoint.before(op))
+        rewriter.insert(quantized, InsertPoint.before(op))
         rewriter.replace_all_uses_with(quantize.result, quantized.results[0])
-        rewriter.erase_op(quantize)
-        rewriter.erase_op(op)
+        rewriter.erase(quantize)
+        rewriter.erase(op)
         for d in dict.fromkeys(dequantizes):
             if not d.results[0].uses:
-                rewriter.erase_op(d)
+                rewriter.erase(d)
 
 
 @dataclass(frozen=True)
@@ -76,5 +76,6 @@ class LegalizeQdqToQuantizedOp(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([FoldDequantizeOpQuantize()]), apply_recursively=True
+            GreedyRewritePatternApplier([FoldDequantizeOpQuantize()], dce_enabled=False),
+            apply_recursively=True,
         ).rewrite_module(op)

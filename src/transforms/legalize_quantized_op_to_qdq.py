@@ -50,7 +50,7 @@ class ExpandQuantizedOp(RewritePattern):
         for operand in op.operands:
             if ht.is_quantized(operand.type):
                 dq = UniformDequantizeOp(operand)
-                rewriter.insert_op(dq, before)
+                rewriter.insert(dq, before)
                 operands.append(dq.result)
             else:
                 operands.append(operand)
@@ -60,16 +60,16 @@ class ExpandQuantizedOp(RewritePattern):
             properties=dict(op.properties),
             attributes=dict(op.attributes),
         )
-        rewriter.insert_op(float_op, before)
+        rewriter.insert(float_op, before)
         results: list[SSAValue] = []
         for old, new in zip(op.results, float_op.results, strict=True):
             if ht.is_quantized(old.type):
                 q = UniformQuantizeOp(new, old.type)
-                rewriter.insert_op(q, before)
+                rewriter.insert(q, before)
                 results.append(q.result)
             else:
                 results.append(new)
-        rewriter.replace_op(op, [], results)
+        rewriter.replace(op, [], results)
 
 
 @dataclass(frozen=True)
@@ -79,4 +79,6 @@ class LegalizeQuantizedOpToQdq(ModulePass):
     name = "stablehlo-legalize-quantized-op-to-qdq"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([ExpandQuantizedOp()])).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([ExpandQuantizedOp()], dce_enabled=False)
+        ).rewrite_module(op)
