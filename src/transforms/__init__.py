@@ -56,7 +56,19 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LegalizeQuantizedOpToQdq
 
+    def get_quant_to_math() -> type[ModulePass]:
+        from qdialect.transforms.legalize_quant_to_math import LegalizeQuantToMath
+
+        return LegalizeQuantToMath
+
+    def get_lower_quant() -> type[ModulePass]:
+        from qdialect.transforms.lower_quant_pipeline import LowerQuantPipeline
+
+        return LowerQuantPipeline
+
     return {
+        "stablehlo-legalize-quant-to-math": get_quant_to_math,
+        "stablehlo-lower-quant": get_lower_quant,
         "stablehlo-legalize-qdq-to-quantized-op": get_qdq_to_quantized,
         "stablehlo-legalize-quantized-op-to-qdq": get_quantized_to_qdq,
         "canonicalize": get_canonicalize,
