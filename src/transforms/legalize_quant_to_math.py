@@ -124,7 +124,7 @@ class _Lowering:
         if shape is None or any(d < 0 for d in shape):
             raise OpError(
                 self.op,
-                f"'{self.op.name}' with quantized type {t} needs a static shape to be lowered by {PASS_NAME}",
+                f"'{self.op.name}' has the non-static type {t}; {PASS_NAME} needs static shapes",
             )
         return shape
 
@@ -187,9 +187,9 @@ class _Lowering:
         shape = self.shape(storage.type)
         e = q.expressed_type
         x = self.convert(storage, e)
-        x = self.binary(
-            sh.SubtractOp, x, self.constant([float(z) for z in q.zero_points], e, shape, q.axis)
-        )
+        if any(q.zero_points):  # x - 0.0 == x exactly
+            zps = self.constant([float(z) for z in q.zero_points], e, shape, q.axis)
+            x = self.binary(sh.SubtractOp, x, zps)
         return self.binary(sh.MultiplyOp, x, self.constant(q.scales, e, shape, q.axis))
 
     def quantize(self, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
@@ -198,9 +198,9 @@ class _Lowering:
         e = q.expressed_type
         x = self.convert(x, e)
         y = self.binary(sh.DivideOp, x, self.constant(q.scales, e, shape, q.axis))
-        y = self.binary(
-            sh.AddOp, y, self.constant([float(z) for z in q.zero_points], e, shape, q.axis)
-        )
+        if any(q.zero_points):  # + 0.0 can only turn -0.0 into +0.0: same integer after rounding
+            zps = self.constant([float(z) for z in q.zero_points], e, shape, q.axis)
+            y = self.binary(sh.AddOp, y, zps)
         y = self.emit(
             sh.ClampOp.create(
                 operands=[
@@ -280,6 +280,11 @@ class _Lowering:
                     self.constant(delta, i32, shape, q_out.axis if q_out.is_per_axis else None),
                 )
             return self.convert(self.clamp_int(v, q_out), storage_element(q_out))
+        if self.fallback == "error":
+            raise OpError(
+                self.op,
+                f"'{self.op.name}' requantizes between different scales, which has no exact integer lowering in {PASS_NAME} (fallback=error)",
+            )
         return self.quantize(self.dequantize(x, q_in), q_out)
 
     def lower_constant(self, op: sh.ConstantOp) -> SSAValue:
@@ -607,8 +612,10 @@ class LegalizeQuantToMath(ModulePass):
     fallback: str = "allow"
     """`allow`: ops with no exact integer form go through float; `error`: reject them."""
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def __post_init__(self) -> None:
         if self.fallback not in ("allow", "error"):
             raise ValueError(f"fallback must be 'allow' or 'error', not '{self.fallback}'")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             _Lowering(self.fallback).run(func)
