@@ -108,6 +108,8 @@ class _Lowering:
         self.orig: dict[SSAValue, Attribute] = {}
         self.at: InsertPoint | None = None
         self.op: Operation | None = None
+        self.constants: dict[tuple, SSAValue] = {}
+        self.entry = None
 
     # ---- helpers ------------------------------------------------------------
 
@@ -135,32 +137,35 @@ class _Lowering:
         shape: Sequence[int],
         axis: int | None,
     ) -> SSAValue:
-        """A tensor<shape x element> holding one value, or per-axis values broadcast along `axis`."""
+        """tensor<shape x element> of one value, or of per-axis values broadcast along `axis`.
+
+        Constants are made once per function, at its start (they depend on nothing),
+        so a model with thousands of same-typed ops gets each scale constant once.
+        """
         values = list(np.asarray(values).ravel())
         if axis is None or len(set(values)) == 1:
-            scalar = self.emit(
-                sh.ConstantOp(
-                    DenseIntOrFPElementsAttr.from_list(TensorType(element, []), [values[0]])
-                )
+            values, axis = values[:1], None
+        key = (tuple(values), element, tuple(shape), axis)
+        if (cached := self.constants.get(key)) is not None:
+            return cached
+        dims = [] if axis is None else [axis]
+        const_op = sh.ConstantOp(
+            DenseIntOrFPElementsAttr.from_list(
+                TensorType(element, [len(values)] if dims else []), values
             )
-            dims: list[int] = []
-            source = scalar
-        else:
-            source = self.emit(
-                sh.ConstantOp(
-                    DenseIntOrFPElementsAttr.from_list(TensorType(element, [len(values)]), values)
-                )
-            )
-            dims = [axis]
-        if not shape and not dims:
-            return source
-        return self.emit(
-            sh.BroadcastInDimOp.create(
+        )
+        Rewriter.insert_op(const_op, InsertPoint.at_start(self.entry))
+        source = const_op.output
+        if shape or dims:
+            broadcast = sh.BroadcastInDimOp.create(
                 operands=[source],
                 result_types=[TensorType(element, shape)],
                 properties={"broadcast_dimensions": dense_i64(dims)},
             )
-        )
+            Rewriter.insert_op(broadcast, InsertPoint.after(const_op))
+            source = broadcast.results[0]
+        self.constants[key] = source
+        return source
 
     def convert(self, v: SSAValue, element: Attribute) -> SSAValue:
         if ht.element_type(v.type) == element:
@@ -531,6 +536,7 @@ class _Lowering:
         if not func.body.blocks:
             return
         entry = func.body.blocks.first
+        self.entry = entry
         for arg in list(entry.args):
             if ht.is_quantized(arg.type):
                 old = arg.type
