@@ -11,19 +11,15 @@ is printed for scale.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+from bench_parse_print import stablehlo_module  # bench/ is on sys.path when run as a script
 
+from qdialect.context import make_context
+from qdialect.ir.parser import QParser
 from qdialect.transforms.legalize_qdq_to_quantized_op import LegalizeQdqToQuantizedOp
 from qdialect.transforms.legalize_quant_to_math import LegalizeQuantToMath
 from qdialect.transforms.legalize_quantized_op_to_qdq import LegalizeQuantizedOpToQdq
-
-from bench_parse_print import stablehlo_module
-from qdialect.context import make_context
-from qdialect.ir.parser import QParser
 
 
 def parse(text: str):
