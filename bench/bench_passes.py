@@ -14,7 +14,6 @@ import argparse
 import time
 
 from bench_parse_print import stablehlo_module  # bench/ is on sys.path when run as a script
-
 from qdialect.context import make_context
 from qdialect.ir.parser import QParser
 from qdialect.transforms.legalize_qdq_to_quantized_op import LegalizeQdqToQuantizedOp

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qdialect.transforms.legalize_quant_to_math import LegalizeQuantToMath
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalize import CanonicalizePass
+
+from qdialect.transforms.legalize_quant_to_math import LegalizeQuantToMath
 
 
 @dataclass(frozen=True)

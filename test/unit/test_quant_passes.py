@@ -9,8 +9,6 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qdialect.transforms.legalize_qdq_to_quantized_op import LegalizeQdqToQuantizedOp
-from qdialect.transforms.legalize_quantized_op_to_qdq import LegalizeQuantizedOpToQdq
 
 from qdialect.context import make_context
 from qdialect.dialects.stablehlo import (
@@ -21,6 +19,8 @@ from qdialect.dialects.stablehlo import (
 from qdialect.interpreter import Interpreter
 from qdialect.interpreter.core import _IMPLS
 from qdialect.ir.parser import QParser
+from qdialect.transforms.legalize_qdq_to_quantized_op import LegalizeQdqToQuantizedOp
+from qdialect.transforms.legalize_quantized_op_to_qdq import LegalizeQuantizedOpToQdq
 
 UNARY = [
     "abs",

@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from qdialect.transforms.legalize_quant_to_math import LegalizeQuantToMath
 
 from qdialect.context import make_context
 from qdialect.interpreter import Interpreter
 from qdialect.ir.parser import QParser
+from qdialect.transforms.legalize_quant_to_math import LegalizeQuantToMath
 
 ELEMENTWISE = [
     "add",
