@@ -255,3 +255,35 @@ def test_accumulators_are_exact_where_the_spec_rounds() -> None:
     exact = x.astype(np.int64) @ w.astype(np.int64)
     np.testing.assert_array_equal(ours, exact)
     assert np.count_nonzero(spec != exact) > 0  # the spec's f32 accumulation rounds here
+
+
+def test_data_movement_constants_and_calls_are_bit_identical() -> None:
+    src = """!q = !quant.uniform<u8:f32, 0.1:128>
+!p = !quant.uniform<i8:f32:1, {0.1:1,0.2:-2,0.3:3}>
+func.func @main(%a: tensor<2x3x!q>, %s: tensor<!q>, %b: tensor<2x3x!p>, %i: tensor<1x1xi32>) -> (tensor<3x4x!q>, tensor<3x2x!q>, tensor<1x3x!q>, tensor<3x2x!quant.uniform<i8:f32:0, {0.1:1,0.2:-2,0.3:3}>>, tensor<2x3xf32>) {
+  %c = stablehlo.constant() <{value = dense<[[1, 2, 3], [200, 255, 0]]> : tensor<2x3xi8>}> : () -> tensor<2x3x!q>
+  %0 = stablehlo.concatenate %a, %c, dim = 0 : (tensor<2x3x!q>, tensor<2x3x!q>) -> tensor<4x3x!q>
+  %1 = stablehlo.transpose %0, dims = [1, 0] : (tensor<4x3x!q>) -> tensor<3x4x!q>
+  %2 = stablehlo.pad %a, %s, low = [1, 0], high = [0, 0], interior = [0, 1] : (tensor<2x3x!q>, tensor<!q>) -> tensor<3x5x!q>
+  %3 = stablehlo.slice %2 [0:3, 0:5:3] : (tensor<3x5x!q>) -> tensor<3x2x!q>
+  %4 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<2x3x!q>, tensor<1x1xi32>) -> tensor<1x3x!q>
+  %5 = stablehlo.transpose %b, dims = [1, 0] : (tensor<2x3x!p>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.1:1,0.2:-2,0.3:3}>>
+  %6 = func.call @deq(%b) : (tensor<2x3x!p>) -> tensor<2x3xf32>
+  func.return %1, %3, %4, %5, %6 : tensor<3x4x!q>, tensor<3x2x!q>, tensor<1x3x!q>, tensor<3x2x!quant.uniform<i8:f32:0, {0.1:1,0.2:-2,0.3:3}>>, tensor<2x3xf32>
+}
+func.func private @deq(%b: tensor<2x3x!p>) -> tensor<2x3xf32> {
+  %0 = stablehlo.uniform_dequantize %b : (tensor<2x3x!p>) -> tensor<2x3xf32>
+  func.return %0 : tensor<2x3xf32>
+}"""
+    rng = np.random.default_rng(8)
+    args = [
+        rng.integers(0, 256, (2, 3)).astype(np.uint8),
+        np.array(77, np.uint8),
+        rng.integers(-128, 128, (2, 3)).astype(np.int8),
+        np.array([[1]], np.int32),
+    ]
+    expected, _ = run(src, args, lower=False)
+    got, text = run(src, args, lower=True)
+    assert "quant.uniform" not in text
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_array_equal(g, e)
