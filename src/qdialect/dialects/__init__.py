@@ -40,6 +40,11 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Check
 
+    def get_tosa() -> Dialect:
+        from qdialect.dialects.tosa import TOSA
+
+        return TOSA
+
     return {
         "builtin": get_builtin,
         "func": get_func,
@@ -47,4 +52,5 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "quant": get_quant,
         "stablehlo": get_stablehlo,
         "check": get_check,
+        "tosa": get_tosa,
     }

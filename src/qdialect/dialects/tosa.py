@@ -1,0 +1,1059 @@
+"""The TOSA-like dialect: TOSA v1.0 integer ops for quantized inference, upstream's syntax.
+
+Ops print as upstream MLIR's TOSA dialect prints them (operands, then
+`name(value)` clauses, then the function type):
+
+    %0 = tosa.const  values(dense<-3> : tensor<1xi8>) : () -> tensor<1xi8>
+    %1 = tosa.conv2d %x, %w, %b, %izp, %wzp pad([1, 1, 1, 1]) stride([1, 1]) dilation([1, 1]) acc_type(i32)  : (...) -> ...
+    %2 = tosa.rescale %a, %m, %s, %izp, %ozp scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (...) -> ...
+
+(the doubled spaces are upstream's). Zero points, multipliers, shifts and shapes
+are operands, as in TOSA v1.0. xDSL's own partial `tosa` dialect is not
+registered: its rescale has no verifier and its matmul/mul cannot express
+i8 -> i32. Semantics (the interpreter) follow the TOSA specification through
+`qdialect.numerics`; docs/tosa.md lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    i32,
+    i64,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import ConstantLike, Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.hlo_syntax import dense_values, int_list_text, resolve, split_attr_dict
+from qdialect.numerics import MAX_SHIFT, MIN_SHIFT
+
+# --------------------------------------------------------------------------
+# Types and attributes
+# --------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class ShapeType(ParametrizedAttribute, TypeAttribute):
+    """`!tosa.shape<N>`: a list of N sizes known at compile time (TOSA v1.0 shape operands)."""
+
+    name = "tosa.shape"
+    rank: IntAttr
+
+    def __init__(self, rank: int):
+        super().__init__(IntAttr(rank))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return (IntAttr(parser.parse_integer(allow_boolean=False, allow_negative=False)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.rank.data}>")
+
+
+class RoundingMode(StrEnum):
+    SINGLE_ROUND = "SINGLE_ROUND"
+    INEXACT_ROUND = "INEXACT_ROUND"
+    DOUBLE_ROUND = "DOUBLE_ROUND"
+
+
+@irdl_attr_definition
+class RoundingModeAttr(EnumAttribute[RoundingMode]):
+    """`#tosa.rounding_mode<DOUBLE_ROUND>`."""
+
+    name = "tosa.rounding_mode"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> RoundingMode:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(RoundingMode)
+
+
+class NanMode(StrEnum):
+    PROPAGATE = "PROPAGATE"
+    IGNORE = "IGNORE"
+
+
+@irdl_attr_definition
+class NanModeAttr(EnumAttribute[NanMode]):
+    """`#tosa.nan_mode<PROPAGATE>` (integer programs never see a NaN; kept for syntax)."""
+
+    name = "tosa.nan_mode"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> NanMode:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(NanMode)
+
+
+# --------------------------------------------------------------------------
+# The shared syntax: operands, `name(value)` clauses, function type
+# --------------------------------------------------------------------------
+
+# Clause kinds: how a property's value is written inside `name(...)`.
+ARRAY, ARRAY32, TYPE, BOOL, INT32, TYPED, ROUNDING, NAN = (
+    "array",
+    "array32",
+    "type",
+    "bool",
+    "i32",
+    "typed",
+    "rounding",
+    "nan",
+)
+
+
+class TosaOp(IRDLOperation):
+    """Base of every TOSA op: the clause syntax and helpers."""
+
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = ()
+    EXTRA_SPACE: ClassVar[bool] = False  # upstream prints an extra space before ':' for some ops
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = []
+        first = parser.parse_optional_unresolved_operand()
+        if first is not None:
+            operands.append(first)
+            while parser.parse_optional_punctuation(",") is not None:
+                operands.append(parser.parse_unresolved_operand())
+        props: dict[str, Attribute] = {}
+        kinds = dict(cls.CLAUSES)
+        while True:
+            start = parser.pos
+            name = parser.parse_optional_identifier()
+            if name is None:
+                break
+            if name not in kinds:
+                parser.raise_error(f"unknown clause '{name}' for '{cls.name}'", start, parser.pos)
+            props[name] = _parse_clause(parser, kinds[name])
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props.update(more)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        for name, kind in self.CLAUSES:
+            value = self.properties.get(name)
+            if value is not None and not _is_default(name, kind, value):
+                printer.print_string(" ")
+                _print_clause(printer, name, kind, value)
+        others = {k: v for k, v in self.attributes.items()}
+        if others:
+            printer.print_string(" ")
+            printer.print_attr_dict(others)
+        printer.print_string("  : " if self.EXTRA_SPACE else " : ")
+        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
+
+    # ---- helpers for verifiers and semantics -----------------------------------
+
+    def array(self, name: str) -> tuple[int, ...]:
+        return dense_values(self.properties.get(name))
+
+    def flag(self, name: str, default: bool = False) -> bool:
+        attr = self.properties.get(name)
+        return default if attr is None else bool(attr.value.data)
+
+    def int_prop(self, name: str) -> int:
+        return self.properties[name].value.data
+
+
+def _is_default(name: str, kind: str, value: Attribute) -> bool:
+    if kind == NAN:
+        return value.data == NanMode.PROPAGATE
+    if name == "local_bound":
+        return not value.value.data
+    return False
+
+
+def _parse_clause(parser: Parser, kind: str) -> Attribute:
+    if kind == ROUNDING:
+        return RoundingModeAttr(RoundingModeAttr.parse_parameter(parser))
+    if kind == NAN:
+        return NanModeAttr(NanModeAttr.parse_parameter(parser))
+    with parser.in_parens():
+        if kind in (ARRAY, ARRAY32):
+            values = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+            return DenseArrayBase.from_list(i64 if kind == ARRAY else i32, values)
+        if kind == TYPE:
+            return parser.parse_type()
+        if kind == BOOL:
+            return BoolAttr.from_bool(parser.parse_boolean())
+        if kind == INT32:
+            return IntegerAttr(parser.parse_integer(allow_boolean=False), i32)
+        return parser.parse_attribute()  # TYPED: `-100 : i8`, `dense<...> : tensor<...>`
+
+
+def _print_clause(printer: Printer, name: str, kind: str, value: Attribute) -> None:
+    if kind in (ROUNDING, NAN):
+        printer.print_string(f"{name}<{value.data.value}>")
+        return
+    printer.print_string(f"{name}(")
+    if kind in (ARRAY, ARRAY32):
+        printer.print_string(int_list_text(dense_values(value)))
+    elif kind == TYPE:
+        printer.print_attribute(value)
+    elif kind == BOOL:
+        printer.print_string("true" if value.value.data else "false")
+    elif kind == INT32:
+        printer.print_string(str(value.value.data))
+    else:
+        printer.print_attribute(value)
+    printer.print_string(")")
+
+
+def _const_values(op: TosaOp, index: int) -> list[int] | None:
+    """The values of operand `index` when a tosa.const defines it, else None."""
+    owner = op.operands[index].owner
+    if isinstance(owner, ConstOp) and isinstance(owner.values, DenseIntOrFPElementsAttr):
+        return [int(v) for v in owner.values.get_values()]
+    return None
+
+
+def _element(t: Attribute) -> Attribute:
+    return ht.element_type(t)
+
+
+def _int_width(t: Attribute) -> int | None:
+    e = _element(t)
+    return e.width.data if isinstance(e, IntegerType) else None
+
+
+def _require_rank(op: TosaOp, t: Attribute, rank: int, what: str) -> tuple[int, ...] | None:
+    shape = ht.shape_of(t)
+    if shape is not None and len(shape) != rank:
+        raise VerifyException(f"'{op.name}' {what} must have rank {rank}, got {t}")
+    return shape
+
+
+def _check_zero_point(
+    op: TosaOp, index: int, what: str, width: int | None, unsigned: bool = False
+) -> None:
+    """TOSA: a zero point may be nonzero only for 8-bit data (or unsigned 16-bit, where it is 0 or 32768)."""
+    values = _const_values(op, index)
+    zp_type = op.operands[index].type
+    if ht.shape_of(zp_type) not in ((1,), None):
+        raise VerifyException(f"'{op.name}' {what} must be a one-element tensor, got {zp_type}")
+    if values is None:
+        return
+    zp = values[0]
+    if unsigned and width == 16:
+        if zp not in (0, 32768):
+            raise VerifyException(
+                f"'{op.name}' {what} of unsigned 16-bit data must be 0 or 32768, got {zp}"
+            )
+    elif width != 8 and zp != 0:
+        raise VerifyException(f"'{op.name}' {what} must be 0 for {width}-bit data, got {zp}")
+
+
+def _broadcast_shape(op: TosaOp, shapes: Sequence[tuple[int, ...] | None]) -> None:
+    ranked = [s for s in shapes if s is not None]
+    if not ranked:
+        return
+    rank = len(ranked[0])
+    if any(len(s) != rank for s in ranked):
+        raise VerifyException(
+            f"'{op.name}' operands must have the same rank (TOSA broadcasts only size-1 dimensions)"
+        )
+    for d in range(rank):
+        sizes = {s[d] for s in ranked if s[d] not in (1, -1)}
+        if len(sizes) > 1:
+            raise VerifyException(
+                f"'{op.name}' dimension {d} sizes {sorted(sizes)} do not broadcast"
+            )
+
+
+# --------------------------------------------------------------------------
+# Ops
+# --------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConstOp(TosaOp):
+    """`tosa.const values(dense<...> : T)`."""
+
+    name = "tosa.const"
+    operands_ = var_operand_def()
+    values = prop_def()
+    output = result_def()
+    traits = traits_def(Pure(), ConstantLike())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
+
+    def __init__(self, values: DenseIntOrFPElementsAttr):
+        super().__init__(
+            operands=[[]], properties={"values": values}, result_types=[values.get_type()]
+        )
+
+    def verify_(self) -> None:
+        if self.operands:
+            raise VerifyException("'tosa.const' takes no operands")
+        if (
+            not isinstance(self.values, DenseIntOrFPElementsAttr)
+            or self.values.get_type() != self.output.type
+        ):
+            raise VerifyException(
+                f"'tosa.const' values must be a dense attribute of the result type {self.output.type}"
+            )
+
+
+@irdl_op_definition
+class ConstShapeOp(TosaOp):
+    """`tosa.const_shape values(dense<[..]> : tensor<Nxindex>) : () -> !tosa.shape<N>`."""
+
+    name = "tosa.const_shape"
+    operands_ = var_operand_def()
+    values = prop_def(DenseIntOrFPElementsAttr)
+    output = result_def(ShapeType)
+    traits = traits_def(Pure(), ConstantLike())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
+
+    def verify_(self) -> None:
+        n = len(self.values.get_values())
+        if n != self.output.type.rank.data:
+            raise VerifyException(
+                f"'tosa.const_shape' has {n} values for !tosa.shape<{self.output.type.rank.data}>"
+            )
+
+    def shape(self) -> list[int]:
+        return [int(v) for v in self.values.get_values()]
+
+
+def _shape_operand(op: TosaOp, index: int) -> list[int] | None:
+    owner = op.operands[index].owner
+    return owner.shape() if isinstance(owner, ConstShapeOp) else None
+
+
+class _Elementwise(TosaOp):
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+    ARITY: ClassVar[int] = 2
+
+    def verify_(self) -> None:
+        if len(self.operands) != self.ARITY:
+            raise VerifyException(
+                f"'{self.name}' takes {self.ARITY} operands, got {len(self.operands)}"
+            )
+        ins = [o.type for o in self.operands[: 2 if self.ARITY >= 2 else 1]]
+        if any(_element(t) != _element(self.output.type) for t in ins) and self.name not in (
+            "tosa.mul",
+        ):
+            raise VerifyException(f"'{self.name}' requires operands and result of one element type")
+        _broadcast_shape(self, [ht.shape_of(t) for t in (*ins, self.output.type)])
+
+
+@irdl_op_definition
+class AddOp(_Elementwise):
+    """Elementwise add with wraparound (TOSA: integer overflow is undefined; we wrap)."""
+
+    name = "tosa.add"
+
+
+@irdl_op_definition
+class SubOp(_Elementwise):
+    name = "tosa.sub"
+
+
+@irdl_op_definition
+class MaximumOp(_Elementwise):
+    name = "tosa.maximum"
+    nan_mode = opt_prop_def(NanModeAttr)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("nan_mode", NAN),)
+
+
+@irdl_op_definition
+class MinimumOp(_Elementwise):
+    name = "tosa.minimum"
+    nan_mode = opt_prop_def(NanModeAttr)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("nan_mode", NAN),)
+
+
+@irdl_op_definition
+class ArithmeticRightShiftOp(_Elementwise):
+    """`a >> b` (arithmetic); with round, adds the last bit shifted out (TOSA)."""
+
+    name = "tosa.arithmetic_right_shift"
+    round = prop_def(BoolAttr)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("round", BOOL),)
+
+
+@irdl_op_definition
+class MulOp(_Elementwise):
+    """`tosa.mul %a, %b, %shift`: i8/i16 -> i32 products; for i32, `(a * b + round) >> shift`."""
+
+    name = "tosa.mul"
+    ARITY: ClassVar[int] = 3
+
+    def verify_(self) -> None:
+        super().verify_()
+        a, b = (_element(o.type) for o in self.operands[:2])
+        out = _element(self.output.type)
+        if a != b:
+            raise VerifyException("'tosa.mul' requires both inputs of one element type")
+        if isinstance(a, IntegerType) and out != IntegerType(32):
+            raise VerifyException(f"'tosa.mul' of {a} inputs produces i32, not {out}")
+        shift = _const_values(self, 2)
+        if shift is not None:
+            if not all(0 <= s <= 63 for s in shift):
+                raise VerifyException(f"'tosa.mul' shift {shift[0]} is outside 0..63")
+            if any(shift) and a != IntegerType(32):
+                raise VerifyException("'tosa.mul' shift must be 0 unless the inputs are i32")
+
+
+@irdl_op_definition
+class NegateOp(TosaOp):
+    """`tosa.negate %x, %input_zp, %output_zp`: out = clamp(-(x - izp) + ozp)."""
+
+    name = "tosa.negate"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if len(self.operands) != 3:
+            raise VerifyException("'tosa.negate' takes input, input1_zp and output_zp")
+        width = _int_width(self.operands[0].type)
+        _check_zero_point(self, 1, "input1_zp", width)
+        _check_zero_point(self, 2, "output_zp", width)
+
+
+@irdl_op_definition
+class ClampOp(TosaOp):
+    """`tosa.clamp %x min_val(lo : T) max_val(hi : T)`: no zero point is applied."""
+
+    name = "tosa.clamp"
+    operands_ = var_operand_def()
+    output = result_def()
+    min_val = prop_def()
+    max_val = prop_def()
+    nan_mode = opt_prop_def(NanModeAttr)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("min_val", TYPED),
+        ("max_val", TYPED),
+        ("nan_mode", NAN),
+    )
+
+    def verify_(self) -> None:
+        lo, hi = self.min_val, self.max_val
+        if isinstance(lo, IntegerAttr) and isinstance(hi, IntegerAttr):
+            if lo.value.data > hi.value.data:
+                raise VerifyException(
+                    f"'tosa.clamp' min_val {lo.value.data} is greater than max_val {hi.value.data}"
+                )
+            width = _int_width(self.output.type)
+            if width is not None and lo.type != _element(self.output.type):
+                raise VerifyException(
+                    f"'tosa.clamp' bounds must have the element type {_element(self.output.type)}"
+                )
+        elif not (isinstance(lo, FloatAttr) and isinstance(hi, FloatAttr)):
+            raise VerifyException(
+                "'tosa.clamp' min_val and max_val must be integer or float attributes"
+            )
+
+
+@irdl_op_definition
+class CastOp(TosaOp):
+    """`tosa.cast %x`: integer narrowing wraps; float to integer rounds to nearest even and saturates."""
+
+    name = "tosa.cast"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+    EXTRA_SPACE: ClassVar[bool] = True
+
+
+@irdl_op_definition
+class RescaleOp(TosaOp):
+    """`tosa.rescale %in, %multiplier, %shift, %input_zp, %output_zp ...`: TOSA's fixed-point requantization."""
+
+    name = "tosa.rescale"
+    operands_ = var_operand_def()
+    output = result_def()
+    scale32 = prop_def(BoolAttr)
+    rounding_mode = prop_def(RoundingModeAttr)
+    per_channel = prop_def(BoolAttr)
+    input_unsigned = prop_def(BoolAttr)
+    output_unsigned = prop_def(BoolAttr)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("scale32", BOOL),
+        ("rounding_mode", ROUNDING),
+        ("per_channel", BOOL),
+        ("input_unsigned", BOOL),
+        ("output_unsigned", BOOL),
+    )
+
+    def verify_(self) -> None:
+        if len(self.operands) != 5:
+            raise VerifyException(
+                "'tosa.rescale' takes input, multiplier, shift, input_zp and output_zp"
+            )
+        in_t, mult_t, shift_t = (o.type for o in self.operands[:3])
+        in_w, out_w = _int_width(in_t), _int_width(self.output.type)
+        if in_w not in (8, 16, 32, 48) or out_w not in (8, 16, 32):
+            raise VerifyException(
+                f"'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got {in_t} -> {self.output.type}"
+            )
+        scale32 = self.flag("scale32")
+        if self.rounding_mode.data == RoundingMode.DOUBLE_ROUND and not scale32:
+            raise VerifyException("'tosa.rescale' DOUBLE_ROUND requires scale32")
+        if scale32 and in_w == 48:
+            raise VerifyException("'tosa.rescale' scale32 is not allowed for i48 input")
+        want = IntegerType(32 if scale32 else 16)
+        if _element(mult_t) != want:
+            raise VerifyException(
+                f"'tosa.rescale' multiplier must be {want} when scale32 is {str(scale32).lower()}, got {_element(mult_t)}"
+            )
+        if _element(shift_t) != IntegerType(8):
+            raise VerifyException(f"'tosa.rescale' shift must be i8, got {_element(shift_t)}")
+        channels = 1
+        shape = ht.shape_of(in_t)
+        if self.flag("per_channel"):
+            if not shape:
+                raise VerifyException("'tosa.rescale' per_channel needs an input of rank >= 1")
+            channels = shape[-1]
+        for t, what in ((mult_t, "multiplier"), (shift_t, "shift")):
+            s = ht.shape_of(t)
+            if s is not None and channels >= 0 and s != (channels,):
+                raise VerifyException(
+                    f"'tosa.rescale' {what} must have shape [{channels}], got {t}"
+                )
+        if (
+            ht.shape_of(self.output.type) is not None
+            and shape is not None
+            and not ht.shapes_compatible(shape, ht.shape_of(self.output.type))
+        ):
+            raise VerifyException("'tosa.rescale' requires input and output of one shape")
+        shifts = _const_values(self, 2)
+        if shifts is not None and any(not MIN_SHIFT <= s <= MAX_SHIFT for s in shifts):
+            raise VerifyException(
+                f"'tosa.rescale' shift values must be in {MIN_SHIFT}..{MAX_SHIFT}, got {shifts}"
+            )
+        mults = _const_values(self, 1)
+        if mults is not None and any(m < 0 for m in mults):
+            raise VerifyException("'tosa.rescale' multipliers must be non-negative")
+        _check_zero_point(self, 3, "input_zp", in_w, self.flag("input_unsigned"))
+        _check_zero_point(self, 4, "output_zp", out_w, self.flag("output_unsigned"))
+        if self.flag("input_unsigned") and in_w not in (8, 16):
+            raise VerifyException("'tosa.rescale' input_unsigned needs 8- or 16-bit input")
+        if self.flag("output_unsigned") and out_w not in (8, 16):
+            raise VerifyException("'tosa.rescale' output_unsigned needs 8- or 16-bit output")
+
+
+@irdl_op_definition
+class ApplyScaleOp(TosaOp):
+    """`tosa.apply_scale %value, %multiplier, %shift rounding_mode<...>`: apply_scale_32 elementwise."""
+
+    name = "tosa.apply_scale"
+    operands_ = var_operand_def()
+    output = result_def()
+    rounding_mode = prop_def(RoundingModeAttr)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("rounding_mode", ROUNDING),)
+
+    def verify_(self) -> None:
+        if len(self.operands) != 3:
+            raise VerifyException("'tosa.apply_scale' takes value, multiplier and shift")
+        v, m, s = (o.type for o in self.operands)
+        if (_element(v), _element(m), _element(s), _element(self.output.type)) != (
+            IntegerType(32),
+            IntegerType(32),
+            IntegerType(8),
+            IntegerType(32),
+        ):
+            raise VerifyException(
+                "'tosa.apply_scale' takes i32 value, i32 multiplier, i8 shift and returns i32"
+            )
+        _broadcast_shape(self, [ht.shape_of(t) for t in (v, m, s, self.output.type)])
+
+
+@irdl_op_definition
+class TableOp(TosaOp):
+    """`tosa.table %x, %table`: i8 -> i8 lookup (256 entries) or i16 -> i32 interpolated (513 entries)."""
+
+    name = "tosa.table"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if len(self.operands) != 2:
+            raise VerifyException("'tosa.table' takes input and table")
+        width = _int_width(self.operands[0].type)
+        table = ht.shape_of(self.operands[1].type)
+        expected = {8: (256, 8, 8), 16: (513, 16, 32)}.get(width or 0)
+        if expected is None:
+            raise VerifyException(
+                f"'tosa.table' input must be i8 or i16, got {self.operands[0].type}"
+            )
+        entries, table_w, out_w = expected
+        if table is not None and table != (entries,):
+            raise VerifyException(
+                f"'tosa.table' with i{width} input needs a table of {entries} entries, got {self.operands[1].type}"
+            )
+        if _int_width(self.operands[1].type) != table_w or _int_width(self.output.type) != out_w:
+            raise VerifyException(
+                f"'tosa.table' with i{width} input needs an i{table_w} table and i{out_w} output"
+            )
+
+
+class _Conv(TosaOp):
+    operands_ = var_operand_def()
+    output = result_def()
+    stride = prop_def(DenseArrayBase)
+    acc_type = prop_def()
+    local_bound = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+    EXTRA_SPACE: ClassVar[bool] = True
+
+    def verify_conv(self) -> None:
+        if len(self.operands) != 5:
+            raise VerifyException(
+                f"'{self.name}' takes input, weight, bias, input_zp and weight_zp"
+            )
+        x, w, b = (o.type for o in self.operands[:3])
+        _require_rank(self, x, 4, "input")
+        _require_rank(self, w, 4, "weight")
+        _require_rank(self, b, 1, "bias")
+        xw = _int_width(x)
+        if xw is not None:
+            want = {8: 32, 16: 48}.get(xw)
+            if (
+                want is None
+                or self.acc_type != IntegerType(want)
+                or _int_width(self.output.type) != want
+            ):
+                raise VerifyException(
+                    f"'{self.name}' with i{xw} input accumulates in i{want}; acc_type and output must be i{want}"
+                )
+        _check_zero_point(self, 3, "input_zp", xw)
+        _check_zero_point(self, 4, "weight_zp", _int_width(w))
+
+
+@irdl_op_definition
+class Conv2DOp(_Conv):
+    """NHWC input, OHWI weight, bias [OC]; pad = [top, bottom, left, right]."""
+
+    name = "tosa.conv2d"
+    pad = prop_def(DenseArrayBase)
+    dilation = prop_def(DenseArrayBase)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("pad", ARRAY),
+        ("stride", ARRAY),
+        ("dilation", ARRAY),
+        ("acc_type", TYPE),
+        ("local_bound", BOOL),
+    )
+
+    def verify_(self) -> None:
+        self.verify_conv()
+        x, w = (ht.shape_of(o.type) for o in self.operands[:2])
+        out = ht.shape_of(self.output.type)
+        if x and w and out and -1 not in x + w:
+            pad, stride, dil = self.array("pad"), self.array("stride"), self.array("dilation")
+            if x[3] != w[3]:
+                raise VerifyException(
+                    f"'tosa.conv2d' input channels {x[3]} differ from weight input channels {w[3]}"
+                )
+            oh = (x[1] - 1 + pad[0] + pad[1] - (w[1] - 1) * dil[0]) // stride[0] + 1
+            ow = (x[2] - 1 + pad[2] + pad[3] - (w[2] - 1) * dil[1]) // stride[1] + 1
+            if out != (x[0], oh, ow, w[0]):
+                raise VerifyException(
+                    f"'tosa.conv2d' output must be {ht.shape_text((x[0], oh, ow, w[0]))}, got {ht.shape_text(out)}"
+                )
+
+
+@irdl_op_definition
+class DepthwiseConv2DOp(_Conv):
+    """NHWC input, weight [KH, KW, C, M], output channels C*M."""
+
+    name = "tosa.depthwise_conv2d"
+    pad = prop_def(DenseArrayBase)
+    dilation = prop_def(DenseArrayBase)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("pad", ARRAY),
+        ("stride", ARRAY),
+        ("dilation", ARRAY),
+        ("acc_type", TYPE),
+        ("local_bound", BOOL),
+    )
+
+    def verify_(self) -> None:
+        self.verify_conv()
+        x, w = (ht.shape_of(o.type) for o in self.operands[:2])
+        out = ht.shape_of(self.output.type)
+        if x and w and out and -1 not in x + w:
+            pad, stride, dil = self.array("pad"), self.array("stride"), self.array("dilation")
+            if x[3] != w[2]:
+                raise VerifyException(
+                    f"'tosa.depthwise_conv2d' input channels {x[3]} differ from weight channels {w[2]}"
+                )
+            oh = (x[1] - 1 + pad[0] + pad[1] - (w[0] - 1) * dil[0]) // stride[0] + 1
+            ow = (x[2] - 1 + pad[2] + pad[3] - (w[1] - 1) * dil[1]) // stride[1] + 1
+            if out != (x[0], oh, ow, w[2] * w[3]):
+                raise VerifyException(
+                    f"'tosa.depthwise_conv2d' output must be {ht.shape_text((x[0], oh, ow, w[2] * w[3]))}, got {ht.shape_text(out)}"
+                )
+
+
+@irdl_op_definition
+class TransposeConv2DOp(_Conv):
+    """NHWC input, OHWI weight; output size (in - 1) * stride + out_pad_before + out_pad_after + kernel."""
+
+    name = "tosa.transpose_conv2d"
+    out_pad = prop_def(DenseArrayBase)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("out_pad", ARRAY),
+        ("stride", ARRAY),
+        ("acc_type", TYPE),
+        ("local_bound", BOOL),
+    )
+
+    def verify_(self) -> None:
+        self.verify_conv()
+        x, w = (ht.shape_of(o.type) for o in self.operands[:2])
+        out = ht.shape_of(self.output.type)
+        if x and w and out and -1 not in x + w:
+            op_, stride = self.array("out_pad"), self.array("stride")
+            oh = (x[1] - 1) * stride[0] + op_[0] + op_[1] + w[1]
+            ow = (x[2] - 1) * stride[1] + op_[2] + op_[3] + w[2]
+            if out != (x[0], oh, ow, w[0]):
+                raise VerifyException(
+                    f"'tosa.transpose_conv2d' output must be {ht.shape_text((x[0], oh, ow, w[0]))}, got {ht.shape_text(out)}"
+                )
+
+
+@irdl_op_definition
+class MatMulOp(TosaOp):
+    """`tosa.matmul %a, %b, %a_zp, %b_zp`: [N, H, C] x [N, C, W] -> [N, H, W]; i8 -> i32, i16 -> i48."""
+
+    name = "tosa.matmul"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if len(self.operands) != 4:
+            raise VerifyException("'tosa.matmul' takes a, b, a_zp and b_zp")
+        a, b = (o.type for o in self.operands[:2])
+        sa, sb = _require_rank(self, a, 3, "a"), _require_rank(self, b, 3, "b")
+        wa = _int_width(a)
+        if wa is not None:
+            want = {8: 32, 16: 48}.get(wa)
+            if want is None or _int_width(self.output.type) != want:
+                raise VerifyException(
+                    f"'tosa.matmul' with i{wa} inputs produces i{want}, got {self.output.type}"
+                )
+        if sa and sb and -1 not in sa + sb:
+            if sa[0] != sb[0] or sa[2] != sb[1]:
+                raise VerifyException(
+                    f"'tosa.matmul' shapes {ht.shape_text(sa)} and {ht.shape_text(sb)} do not multiply"
+                )
+            if ht.shape_of(self.output.type) != (sa[0], sa[1], sb[2]):
+                raise VerifyException(
+                    f"'tosa.matmul' output must be {ht.shape_text((sa[0], sa[1], sb[2]))}"
+                )
+        _check_zero_point(self, 2, "a_zp", wa)
+        _check_zero_point(self, 3, "b_zp", _int_width(b))
+
+
+class _Pool(TosaOp):
+    operands_ = var_operand_def()
+    output = result_def()
+    kernel = prop_def(DenseArrayBase)
+    stride = prop_def(DenseArrayBase)
+    pad = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    def verify_pool(self) -> None:
+        x = _require_rank(self, self.operands[0].type, 4, "input")
+        out = ht.shape_of(self.output.type)
+        kernel, stride, pad = self.array("kernel"), self.array("stride"), self.array("pad")
+        if any(k < 1 for k in kernel) or any(s < 1 for s in stride) or any(p < 0 for p in pad):
+            raise VerifyException(
+                f"'{self.name}' kernel and stride must be positive, pad non-negative"
+            )
+        if any(
+            p >= k
+            for p, k in zip(
+                (pad[0], pad[1], pad[2], pad[3]),
+                (kernel[0], kernel[0], kernel[1], kernel[1]),
+                strict=True,
+            )
+        ):
+            raise VerifyException(f"'{self.name}' padding must be smaller than the kernel")
+        if x and out and -1 not in x:
+            oh = (x[1] + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
+            ow = (x[2] + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
+            if out != (x[0], oh, ow, x[3]):
+                raise VerifyException(
+                    f"'{self.name}' output must be {ht.shape_text((x[0], oh, ow, x[3]))}, got {ht.shape_text(out)}"
+                )
+
+
+@irdl_op_definition
+class MaxPool2dOp(_Pool):
+    name = "tosa.max_pool2d"
+    nan_mode = opt_prop_def(NanModeAttr)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("kernel", ARRAY),
+        ("stride", ARRAY),
+        ("pad", ARRAY),
+        ("nan_mode", NAN),
+    )
+
+    def verify_(self) -> None:
+        self.verify_pool()
+
+
+@irdl_op_definition
+class AvgPool2dOp(_Pool):
+    """Integer average: sum of (x - input_zp) over the valid window, times TOSA's reciprocal scale, + output_zp."""
+
+    name = "tosa.avg_pool2d"
+    acc_type = prop_def()
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("kernel", ARRAY),
+        ("stride", ARRAY),
+        ("pad", ARRAY),
+        ("acc_type", TYPE),
+    )
+
+    def verify_(self) -> None:
+        if len(self.operands) != 3:
+            raise VerifyException("'tosa.avg_pool2d' takes input, input_zp and output_zp")
+        self.verify_pool()
+        width = _int_width(self.operands[0].type)
+        if width is not None and self.acc_type != IntegerType(32):
+            raise VerifyException("'tosa.avg_pool2d' on integers accumulates in i32")
+        _check_zero_point(self, 1, "input_zp", width)
+        _check_zero_point(self, 2, "output_zp", _int_width(self.output.type))
+
+
+@irdl_op_definition
+class ReshapeOp(TosaOp):
+    """`tosa.reshape %x, %shape` with a `!tosa.shape` operand."""
+
+    name = "tosa.reshape"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        shape = _shape_operand(self, 1)
+        x = ht.shape_of(self.operands[0].type)
+        if shape is not None and ht.shape_of(self.output.type) != tuple(shape):
+            raise VerifyException(
+                f"'tosa.reshape' output must have the shape operand's shape {int_list_text(shape)}"
+            )
+        if x and shape and -1 not in x and _product(x) != _product(shape):
+            raise VerifyException(
+                f"'tosa.reshape' cannot reshape {_product(x)} elements into {_product(shape)}"
+            )
+
+
+def _product(values: Sequence[int]) -> int:
+    result = 1
+    for v in values:
+        result *= v
+    return result
+
+
+@irdl_op_definition
+class TransposeOp(TosaOp):
+    name = "tosa.transpose"
+    operands_ = var_operand_def()
+    output = result_def()
+    perms = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("perms", ARRAY32),)
+
+    def verify_(self) -> None:
+        perms = self.array("perms")
+        x = ht.shape_of(self.operands[0].type)
+        if x is not None:
+            if sorted(perms) != list(range(len(x))):
+                raise VerifyException(
+                    f"'tosa.transpose' perms {int_list_text(perms)} is not a permutation of 0..{len(x) - 1}"
+                )
+            if ht.shape_of(self.output.type) != tuple(x[p] for p in perms):
+                raise VerifyException(
+                    f"'tosa.transpose' output must be {ht.shape_text(tuple(x[p] for p in perms))}"
+                )
+
+
+@irdl_op_definition
+class ConcatOp(TosaOp):
+    name = "tosa.concat"
+    operands_ = var_operand_def()
+    output = result_def()
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32),)
+
+    def verify_(self) -> None:
+        axis = self.int_prop("axis")
+        shapes = [ht.shape_of(o.type) for o in self.operands]
+        if not shapes or any(s is None for s in shapes):
+            return
+        rank = len(shapes[0])
+        if not 0 <= axis < rank or any(len(s) != rank for s in shapes):
+            raise VerifyException(f"'tosa.concat' axis {axis} out of range or operand ranks differ")
+        expected = list(shapes[0])
+        expected[axis] = sum(s[axis] for s in shapes)
+        if ht.shape_of(self.output.type) != tuple(expected):
+            raise VerifyException(f"'tosa.concat' output must be {ht.shape_text(tuple(expected))}")
+
+
+@irdl_op_definition
+class PadOp(TosaOp):
+    """`tosa.pad %x, %padding, %pad_const`: padding = [before0, after0, before1, after1, ...]."""
+
+    name = "tosa.pad"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        padding = _shape_operand(self, 1)
+        x = ht.shape_of(self.operands[0].type)
+        if padding is not None and x is not None:
+            if len(padding) != 2 * len(x) or any(p < 0 for p in padding):
+                raise VerifyException(f"'tosa.pad' padding needs {2 * len(x)} non-negative values")
+            expected = tuple(d + padding[2 * i] + padding[2 * i + 1] for i, d in enumerate(x))
+            if ht.shape_of(self.output.type) != expected:
+                raise VerifyException(f"'tosa.pad' output must be {ht.shape_text(expected)}")
+
+
+@irdl_op_definition
+class SliceOp(TosaOp):
+    """`tosa.slice %x, %start, %size`."""
+
+    name = "tosa.slice"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        start, size = _shape_operand(self, 1), _shape_operand(self, 2)
+        x = ht.shape_of(self.operands[0].type)
+        if start is None or size is None or x is None:
+            return
+        if len(start) != len(x) or len(size) != len(x):
+            raise VerifyException(f"'tosa.slice' start and size need {len(x)} values")
+        for d, (s, n) in enumerate(zip(start, size, strict=True)):
+            if s < 0 or n < 1 or s + n > x[d]:
+                raise VerifyException(
+                    f"'tosa.slice' slice {s}+{n} does not fit dimension {d} (size {x[d]})"
+                )
+        if ht.shape_of(self.output.type) != tuple(size):
+            raise VerifyException(f"'tosa.slice' output must be {ht.shape_text(tuple(size))}")
+
+
+class _Reduce(TosaOp):
+    operands_ = var_operand_def()
+    output = result_def()
+    axis = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32),)
+
+    def verify_(self) -> None:
+        x = ht.shape_of(self.operands[0].type)
+        axis = self.int_prop("axis")
+        if x is not None:
+            if not 0 <= axis < len(x):
+                raise VerifyException(f"'{self.name}' axis {axis} is out of range [0, {len(x)})")
+            expected = tuple(1 if d == axis else n for d, n in enumerate(x))
+            if ht.shape_of(self.output.type) != expected:
+                raise VerifyException(
+                    f"'{self.name}' output must be {ht.shape_text(expected)} (the axis kept with size 1)"
+                )
+
+
+@irdl_op_definition
+class ReduceSumOp(_Reduce):
+    name = "tosa.reduce_sum"
+
+
+@irdl_op_definition
+class ReduceMaxOp(_Reduce):
+    name = "tosa.reduce_max"
+    nan_mode = opt_prop_def(NanModeAttr)
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32), ("nan_mode", NAN))
+
+
+TOSA = Dialect(
+    "tosa",
+    [
+        ConstOp,
+        ConstShapeOp,
+        AddOp,
+        SubOp,
+        MulOp,
+        MaximumOp,
+        MinimumOp,
+        ArithmeticRightShiftOp,
+        NegateOp,
+        ClampOp,
+        CastOp,
+        RescaleOp,
+        ApplyScaleOp,
+        TableOp,
+        Conv2DOp,
+        DepthwiseConv2DOp,
+        TransposeConv2DOp,
+        MatMulOp,
+        MaxPool2dOp,
+        AvgPool2dOp,
+        ReshapeOp,
+        TransposeOp,
+        ConcatOp,
+        PadOp,
+        SliceOp,
+        ReduceSumOp,
+        ReduceMaxOp,
+    ],
+    [ShapeType, RoundingModeAttr, NanModeAttr],
+)
