@@ -26,6 +26,7 @@ __all__ = [
     "expressed_dtype",
     "quantize",
     "quantize_multiplier",
+    "reciprocal_scale",
     "round_half_away_from_zero",
     "round_half_to_even",
     "saturate_cast",
@@ -291,3 +292,15 @@ def apply_scale_16(
     _check_range("apply_scale_16", s, MIN_SHIFT, MAX_SHIFT, "shift")
     result = np.right_shift(v * m + np.left_shift(np.int64(1), s - 1), s)
     return _finish(result, "apply_scale_16", on_overflow)
+
+
+def reciprocal_scale(count: int) -> tuple[int, int]:
+    """TOSA's (multiplier, shift) approximating 1 / count, as AVG_POOL2D divides by it.
+
+    k = ceil(log2(count)); multiplier = (((1 << 30) + 1) << k) // count, in
+    [2^30, 2^31); shift = 30 + k. Used with apply_scale_32 and single rounding.
+    """
+    if count < 1:
+        raise QuantizationError(f"reciprocal_scale needs a positive count, got {count}")
+    k = (count - 1).bit_length()
+    return (((1 << 30) + 1) << k) // count, 30 + k

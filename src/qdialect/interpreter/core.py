@@ -82,7 +82,7 @@ class Interpreter:
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
         # Make sure every dialect's op semantics are registered.
-        from qdialect.interpreter import check_ops, quant_ops, stablehlo_ops  # noqa: F401
+        from qdialect.interpreter import check_ops, quant_ops, stablehlo_ops, tosa_ops  # noqa: F401
 
     @property
     def functions(self) -> dict[str, FuncOp]:

@@ -48,7 +48,7 @@ def element_dtype(e: Attribute) -> np.dtype:
             return np.dtype(np.bool_)
         signed = e.signedness.data != Signedness.UNSIGNED
         return numerics.storage_dtype(width, signed)
-    if isinstance(e, IndexType):
+    if isinstance(e, IndexType) or getattr(e, "name", "") == "tosa.shape":
         return np.dtype(np.int64)
     raise InterpreterError(f"unsupported element type {e}")
 
