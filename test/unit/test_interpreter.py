@@ -148,6 +148,38 @@ def test_boolean_add_is_or_and_multiply_is_and() -> None:
     np.testing.assert_array_equal(binary("multiply", t, a, b), [0, 0, 0, 1])
 
 
+def test_bitwise_and_shifts_follow_the_spec_out_of_range_rules() -> None:
+    a = np.array([-128, -1, 5, 127, -7, 64], np.int8)
+    k = np.array([1, 7, 8, -1, 2, 6], np.int8)
+
+    # Reference: Python integers on the two's complement bit pattern.
+    def ref(fn):
+        return np.array([fn(int(x), int(s)) for x, s in zip(a, k, strict=True)]).astype(np.int64)
+
+    def wrap(v: int) -> int:
+        return (v + 128) % 256 - 128
+
+    left = ref(lambda x, s: wrap(x << s) if 0 <= s < 8 else 0)
+    arith = ref(lambda x, s: x >> s if 0 <= s < 8 else (-1 if x < 0 else 0))
+    logical = ref(lambda x, s: wrap((x & 0xFF) >> s) if 0 <= s < 8 else 0)
+    t = "tensor<6xi8>"
+    np.testing.assert_array_equal(binary("shift_left", t, a, k), left)
+    np.testing.assert_array_equal(binary("shift_right_arithmetic", t, a, k), arith)
+    np.testing.assert_array_equal(binary("shift_right_logical", t, a, k), logical)
+    np.testing.assert_array_equal(binary("and", t, a, k), a & k)
+    np.testing.assert_array_equal(binary("or", t, a, k), a | k)
+    np.testing.assert_array_equal(binary("xor", t, a, k), a ^ k)
+    np.testing.assert_array_equal(unary("not", t, a), ~a)
+    p = np.array([True, False, True])
+    q = np.array([True, True, False])
+    np.testing.assert_array_equal(binary("and", "tensor<3xi1>", p, q), [True, False, False])
+    np.testing.assert_array_equal(unary("not", "tensor<3xi1>", p), [False, True, False])
+    big = np.array([-(2**62), 2**40], np.int64)
+    np.testing.assert_array_equal(
+        binary("shift_right_arithmetic", "tensor<2xi64>", big, np.array([61, 63])), [-2, 0]
+    )
+
+
 @pytest.mark.parametrize(
     ("direction", "fn"),
     [

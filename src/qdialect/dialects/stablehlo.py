@@ -327,6 +327,17 @@ PowerOp = _binary("power", "ifq", "lhs ^ rhs.")
 MaximumOp = _binary("maximum", "ibfq", "Elementwise maximum.")
 MinimumOp = _binary("minimum", "ibfq", "Elementwise minimum.")
 Atan2Op = _binary("atan2", "fq", "atan2(lhs, rhs).")
+AndOp = _binary("and", "ib", "Bitwise (logical for booleans) and.")
+OrOp = _binary("or", "ib", "Bitwise (logical for booleans) or.")
+XorOp = _binary("xor", "ib", "Bitwise (logical for booleans) exclusive or.")
+NotOp = _unary("not", "ib", "Bitwise (logical for booleans) not.")
+ShiftLeftOp = _binary("shift_left", "i", "lhs << rhs; 0 when rhs is negative or >= the bit width.")
+ShiftRightArithmeticOp = _binary(
+    "shift_right_arithmetic", "i", "lhs >> rhs filling with the sign bit; saturates the shift."
+)
+ShiftRightLogicalOp = _binary(
+    "shift_right_logical", "i", "lhs >> rhs filling with zeros; 0 when rhs is out of range."
+)
 
 
 @irdl_op_definition
@@ -2204,6 +2215,13 @@ StableHLO = Dialect(
         MaximumOp,
         MinimumOp,
         Atan2Op,
+        AndOp,
+        OrOp,
+        XorOp,
+        NotOp,
+        ShiftLeftOp,
+        ShiftRightArithmeticOp,
+        ShiftRightLogicalOp,
         ClampOp,
         CompareOp,
         SelectOp,

@@ -109,6 +109,39 @@ def _binary(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> A
     return [_BINARY[type(op)](a, b).astype(_dtype(types[0]))]
 
 
+@implements(sh.AndOp, sh.OrOp, sh.XorOp)
+def _bitwise(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+    fn = {sh.AndOp: np.bitwise_and, sh.OrOp: np.bitwise_or, sh.XorOp: np.bitwise_xor}[type(op)]
+    return [fn(*args)]
+
+
+@implements(sh.NotOp)
+def _not(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+    return [np.invert(args[0])]
+
+
+@implements(sh.ShiftLeftOp, sh.ShiftRightArithmeticOp, sh.ShiftRightLogicalOp)
+def _shift(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+    """The spec's shifts: a shift amount outside [0, bit width) gives 0, or the
+    sign fill for shift_right_arithmetic, instead of C's undefined behaviour."""
+    x, amount = args
+    width = 8 * x.dtype.itemsize
+    in_range = (amount >= 0) & (amount < width)
+    k = np.where(in_range, amount, 0).astype(np.uint64)
+    bits = x.view(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    mask = np.uint64((1 << width) - 1)
+    if isinstance(op, sh.ShiftLeftOp):
+        out = np.where(in_range, (bits << k) & mask, 0)
+    elif isinstance(op, sh.ShiftRightLogicalOp):
+        out = np.where(in_range, bits >> k, 0)
+    else:
+        signed = x.astype(np.int64)
+        sign_fill = np.where(signed < 0, -1, 0)
+        out = np.where(in_range, signed >> k.astype(np.int64), sign_fill).astype(np.uint64) & mask
+    unsigned = np.asarray(out, np.uint64).astype(np.dtype(f"u{x.dtype.itemsize}"))
+    return [unsigned.view(x.dtype)]
+
+
 @implements(sh.MaximumOp, sh.MinimumOp)
 def _max_min(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
     fn = (

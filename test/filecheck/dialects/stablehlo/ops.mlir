@@ -123,3 +123,25 @@ func.func @main(%arg0: tensor<4xf32>, %arg1: tensor<4xf32>, %arg2: tensor<4xi32>
   return %arg0 : tensor<4xf32>
 // CHECK-NEXT: }
 }
+
+// Bitwise ops and shifts (integer and boolean).
+// CHECK-LABEL: func.func @bitwise
+func.func @bitwise(%a: tensor<4xi32>, %b: tensor<4xi32>, %p: tensor<4xi1>) -> (tensor<4xi32>, tensor<4xi1>) {
+// CHECK-NEXT: stablehlo.shift_left %a, %b : tensor<4xi32>
+  %0 = stablehlo.shift_left %a, %b : tensor<4xi32>
+// CHECK-NEXT: stablehlo.shift_right_arithmetic %{{[0-9]+}}, %b : tensor<4xi32>
+  %1 = stablehlo.shift_right_arithmetic %0, %b : tensor<4xi32>
+// CHECK-NEXT: stablehlo.shift_right_logical %{{[0-9]+}}, %b : tensor<4xi32>
+  %2 = stablehlo.shift_right_logical %1, %b : tensor<4xi32>
+// CHECK-NEXT: stablehlo.and %{{[0-9]+}}, %b : tensor<4xi32>
+  %3 = stablehlo.and %2, %b : tensor<4xi32>
+// CHECK-NEXT: stablehlo.or %{{[0-9]+}}, %b : tensor<4xi32>
+  %4 = stablehlo.or %3, %b : tensor<4xi32>
+// CHECK-NEXT: stablehlo.xor %{{[0-9]+}}, %b : tensor<4xi32>
+  %5 = stablehlo.xor %4, %b : tensor<4xi32>
+// CHECK-NEXT: stablehlo.not %{{[0-9]+}} : tensor<4xi32>
+  %6 = stablehlo.not %5 : tensor<4xi32>
+// CHECK-NEXT: stablehlo.not %p : tensor<4xi1>
+  %7 = stablehlo.not %p : tensor<4xi1>
+  func.return %6, %7 : tensor<4xi32>, tensor<4xi1>
+}
