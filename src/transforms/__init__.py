@@ -66,7 +66,15 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LowerQuantPipeline
 
+    def get_tosa_rescale_to_stablehlo() -> type[ModulePass]:
+        from qdialect.transforms.tosa_rescale_legalize_to_stablehlo import (
+            TosaRescaleLegalizeToStablehlo,
+        )
+
+        return TosaRescaleLegalizeToStablehlo
+
     return {
+        "tosa-rescale-legalize-to-stablehlo": get_tosa_rescale_to_stablehlo,
         "stablehlo-legalize-quant-to-math": get_quant_to_math,
         "stablehlo-lower-quant": get_lower_quant,
         "stablehlo-legalize-qdq-to-quantized-op": get_qdq_to_quantized,

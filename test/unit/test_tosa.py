@@ -310,3 +310,19 @@ def test_requires_are_errors() -> None:
     )
     with pytest.raises((OpFailure, InterpreterError), match="does not fit in i32"):
         run(src, np.array([2**20], np.int32))
+
+
+def test_unsigned_16_bit_zero_point_is_zero_extended() -> None:
+    # u16 data with zero point 32768 (stored as the i16 bits -32768), scale 1 -> i16.
+    src = (
+        "func.func @main(%x: tensor<3xi16>) -> tensor<3xi16> {\n"
+        + const("%m", 2**30, "tensor<1xi32>")
+        + const("%s", 30, "tensor<1xi8>")
+        + const("%izp", -32768, "tensor<1xi16>")
+        + const("%ozp", 0, "tensor<1xi16>")
+        + "  %r = tosa.rescale %x, %m, %s, %izp, %ozp scale32(true) rounding_mode<SINGLE_ROUND> per_channel(false) input_unsigned(true) output_unsigned(false) : (tensor<3xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi16>) -> tensor<3xi16>\n"
+        "  func.return %r : tensor<3xi16>\n}"
+    )
+    x = np.array([0xFFFF, 0, 0x8000], np.uint16).view(np.int16)
+    # 65535 - 32768 = 32767; 0 - 32768 = -32768; 32768 - 32768 = 0
+    np.testing.assert_array_equal(run(src, x)[0], [32767, -32768, 0])

@@ -278,6 +278,8 @@ def _check_zero_point(
     if values is None:
         return
     zp = values[0]
+    if unsigned and width is not None:
+        zp &= (1 << width) - 1  # unsigned zero points are the storage bits zero-extended
     if unsigned and width == 16:
         if zp not in (0, 32768):
             raise VerifyException(

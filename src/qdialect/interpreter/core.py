@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, Region
 from qdialect.dialects import hlo_types as ht
 from qdialect.interpreter import values as v
 from qdialect.interpreter.values import InterpreterError
+from qdialect.numerics import QuantizationError
 
 Impl = Callable[
     ["Interpreter", Operation, list[np.ndarray], list[Attribute]], list[np.ndarray] | None
@@ -160,6 +161,8 @@ class Interpreter:
             raise
         except InterpreterError as err:
             raise OpFailure(op, str(err)) from None
+        except QuantizationError as err:  # a spec REQUIRE (e.g. apply_scale's ranges) failed
+            raise OpFailure(op, f"'{op.name}': {err}") from err
         if len(results) != len(op.results):
             raise OpFailure(
                 op,

@@ -118,10 +118,15 @@ def _cast(interp: Interpreter, op: Operation, args, types):
 def _rescale(interp: Interpreter, op: Operation, args, types):
     x, multiplier, shift, izp, ozp = args
     out_dtype = v.dtype_of(types[0])
+    # Unsigned data and its zero point are zero-extended (the signless storage holds their bits).
     value = x.astype(np.int64)
+    input_zp, output_zp = _scalar(izp), _scalar(ozp)
     if op.flag("input_unsigned"):
         value = value & ((1 << (x.dtype.itemsize * 8)) - 1)
-    value = value - _scalar(izp)
+        input_zp &= (1 << (izp.dtype.itemsize * 8)) - 1
+    if op.flag("output_unsigned"):
+        output_zp &= (1 << (ozp.dtype.itemsize * 8)) - 1
+    value = value - input_zp
     m = multiplier.astype(np.int64).reshape(-1)
     s = shift.astype(np.int64).reshape(-1)
     if not op.flag("per_channel"):
@@ -131,7 +136,7 @@ def _rescale(interp: Interpreter, op: Operation, args, types):
         scaled = numerics.apply_scale_32(value, m, s, double)
     else:
         scaled = numerics.apply_scale_16(value, m, s)
-    result = scaled.astype(np.int64) + _scalar(ozp)
+    result = scaled.astype(np.int64) + output_zp
     lo, hi = _range(out_dtype, unsigned=op.flag("output_unsigned"))
     result = np.clip(result, lo, hi)
     return [
