@@ -1,0 +1,738 @@
+// Every TOSA verifier rule, each with its exact diagnostic at the op.
+// RUN: qopt %s --split-input-file --verify-diagnostics
+
+// const with an operand
+func.func @f(%a: tensor<1xi8>) {
+  // expected-error @+1 {{'tosa.const' takes no operands}}
+  %0 = "tosa.const"(%a) <{values = dense<0> : tensor<1xi8>}> : (tensor<1xi8>) -> tensor<1xi8>
+  func.return
+}
+
+// -----
+
+// const values of another type
+func.func @f() {
+  // expected-error @+1 {{'tosa.const' values must be a dense attribute of the result type tensor<2xi8>}}
+  %0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<2xi8>
+  func.return
+}
+
+// -----
+
+// const_shape with the wrong count
+func.func @f() {
+  // expected-error @+1 {{'tosa.const_shape' has 3 values for !tosa.shape<2>}}
+  %0 = "tosa.const_shape"() <{values = dense<[1, 2, 3]> : tensor<3xindex>}> : () -> !tosa.shape<2>
+  func.return
+}
+
+// -----
+
+// add with three operands
+func.func @f(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'tosa.add' takes 2 operands, got 3}}
+  %0 = "tosa.add"(%a, %a, %a) : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// add of mixed element types
+func.func @f(%a: tensor<4xi32>, %b: tensor<4xi16>) {
+  // expected-error @+1 {{'tosa.add' requires operands and result of one element type}}
+  %0 = "tosa.add"(%a, %b) : (tensor<4xi32>, tensor<4xi16>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// rank mismatch (TOSA has no implicit rank broadcast)
+func.func @f(%a: tensor<4xi32>, %b: tensor<1x4xi32>) {
+  // expected-error @+1 {{'tosa.sub' operands must have the same rank (TOSA broadcasts only size-1 dimensions)}}
+  %0 = "tosa.sub"(%a, %b) : (tensor<4xi32>, tensor<1x4xi32>) -> tensor<1x4xi32>
+  func.return
+}
+
+// -----
+
+// sizes that do not broadcast
+func.func @f(%a: tensor<4xi32>, %b: tensor<3xi32>) {
+  // expected-error @+1 {{'tosa.maximum' dimension 0 sizes [3, 4] do not broadcast}}
+  %0 = "tosa.maximum"(%a, %b) : (tensor<4xi32>, tensor<3xi32>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// mul of mixed inputs
+func.func @f(%a: tensor<4xi8>, %b: tensor<4xi16>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.mul' requires both inputs of one element type}}
+  %0 = "tosa.mul"(%a, %b, %z8) : (tensor<4xi8>, tensor<4xi16>, tensor<1xi8>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// mul of i8 must produce i32
+func.func @f(%a: tensor<4xi8>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.mul' of i8 inputs produces i32, not i8}}
+  %0 = "tosa.mul"(%a, %a, %z8) : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// mul shift out of range
+func.func @f(%a: tensor<4xi32>) {
+  %s = "tosa.const"() <{values = dense<64> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.mul' shift 64 is outside 0..63}}
+  %0 = "tosa.mul"(%a, %a, %s) : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// mul shift on i8 inputs
+func.func @f(%a: tensor<4xi8>) {
+  %s = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.mul' shift must be 0 unless the inputs are i32}}
+  %0 = "tosa.mul"(%a, %a, %s) : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// negate without zero points
+func.func @f(%a: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.negate' takes input, input1_zp and output_zp}}
+  %0 = "tosa.negate"(%a) : (tensor<4xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// negate: zero point on 32-bit data
+func.func @f(%a: tensor<4xi32>) {
+  %z = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %o = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.negate' input1_zp must be 0 for 32-bit data, got 1}}
+  %0 = "tosa.negate"(%a, %z, %o) : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// negate: zero point of two elements
+func.func @f(%a: tensor<4xi8>) {
+  %z = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %o = "tosa.const"() <{values = dense<0> : tensor<2xi8>}> : () -> tensor<2xi8>
+  // expected-error @+1 {{'tosa.negate' output_zp must be a one-element tensor, got tensor<2xi8>}}
+  %0 = "tosa.negate"(%a, %z, %o) : (tensor<4xi8>, tensor<1xi8>, tensor<2xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// clamp bounds reversed
+func.func @f(%a: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.clamp' min_val 5 is greater than max_val 4}}
+  %0 = "tosa.clamp"(%a) <{min_val = 5 : i8, max_val = 4 : i8}> : (tensor<4xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// clamp bounds of another type
+func.func @f(%a: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.clamp' bounds must have the element type i8}}
+  %0 = "tosa.clamp"(%a) <{min_val = 0 : i32, max_val = 4 : i32}> : (tensor<4xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// clamp bounds that are not numbers
+func.func @f(%a: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.clamp' min_val and max_val must be integer or float attributes}}
+  %0 = "tosa.clamp"(%a) <{min_val = "a", max_val = 4 : i8}> : (tensor<4xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// rescale missing operands
+func.func @f(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'tosa.rescale' takes input, multiplier, shift, input_zp and output_zp}}
+  %r = "tosa.rescale"(%x) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// rescale to i48
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
+  // expected-error @+1 {{'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got tensor<4xi32> -> tensor<4xi48>}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi48>) -> tensor<4xi48>
+  func.return
+}
+
+// -----
+
+// double rounding on 16-bit scaling
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<16384> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' DOUBLE_ROUND requires scale32}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = false, rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// scale32 on i48
+func.func @f(%x: tensor<4xi48>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' scale32 is not allowed for i48 input}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi48>, tensor<1xi32>, tensor<1xi8>, tensor<1xi48>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// 16-bit multiplier with scale32
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<16384> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' multiplier must be i32 when scale32 is true, got i16}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// 32-bit multiplier without scale32
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' multiplier must be i16 when scale32 is false, got i32}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// i32 shift
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' shift must be i8, got i32}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// per-channel on a scalar
+func.func @f(%x: tensor<i32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' per_channel needs an input of rank >= 1}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = true, input_unsigned = false, output_unsigned = false}> : (tensor<i32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<i8>
+  func.return
+}
+
+// -----
+
+// per-channel with one multiplier
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<4xi8>}> : () -> tensor<4xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' multiplier must have shape [4], got tensor<1xi32>}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = true, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<4xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// per-tensor with two shifts
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<2xi8>}> : () -> tensor<2xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' shift must have shape [1], got tensor<2xi8>}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<2xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// shape change
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' requires input and output of one shape}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<5xi8>
+  func.return
+}
+
+// -----
+
+// shift above 62
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<63> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' shift values must be in 2..62, got [63]}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// shift below 2
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' shift values must be in 2..62, got [1]}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// negative multiplier
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<-5> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' multipliers must be non-negative}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// zero point on i32 input
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' input_zp must be 0 for 32-bit data, got 3}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// unsigned 16-bit zero point
+func.func @f(%x: tensor<4xi16>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<5> : tensor<1xi16>}> : () -> tensor<1xi16>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' input_zp of unsigned 16-bit data must be 0 or 32768, got 5}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = true, output_unsigned = false}> : (tensor<4xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// unsigned i32 input
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' input_unsigned needs 8- or 16-bit input}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = true, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// unsigned i32 output
+func.func @f(%x: tensor<4xi32>) {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  // expected-error @+1 {{'tosa.rescale' output_unsigned needs 8- or 16-bit output}}
+  %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = true}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// apply_scale missing the shift
+func.func @f(%a: tensor<4xi32>) {
+  // expected-error @+1 {{'tosa.apply_scale' takes value, multiplier and shift}}
+  %0 = "tosa.apply_scale"(%a, %a) <{rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>}> : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// apply_scale on i8
+func.func @f(%a: tensor<4xi8>, %m: tensor<4xi32>) {
+  // expected-error @+1 {{'tosa.apply_scale' takes i32 value, i32 multiplier, i8 shift and returns i32}}
+  %0 = "tosa.apply_scale"(%a, %m, %a) <{rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>}> : (tensor<4xi8>, tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// table without a table
+func.func @f(%a: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.table' takes input and table}}
+  %0 = "tosa.table"(%a) : (tensor<4xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// table of i32
+func.func @f(%a: tensor<4xi32>, %t: tensor<256xi8>) {
+  // expected-error @+1 {{'tosa.table' input must be i8 or i16, got tensor<4xi32>}}
+  %0 = "tosa.table"(%a, %t) : (tensor<4xi32>, tensor<256xi8>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// i8 table with 255 entries
+func.func @f(%a: tensor<4xi8>, %t: tensor<255xi8>) {
+  // expected-error @+1 {{'tosa.table' with i8 input needs a table of 256 entries, got tensor<255xi8>}}
+  %0 = "tosa.table"(%a, %t) : (tensor<4xi8>, tensor<255xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// i16 table producing i16
+func.func @f(%a: tensor<4xi16>, %t: tensor<513xi16>) {
+  // expected-error @+1 {{'tosa.table' with i16 input needs an i16 table and i32 output}}
+  %0 = "tosa.table"(%a, %t) : (tensor<4xi16>, tensor<513xi16>) -> tensor<4xi16>
+  func.return
+}
+
+// -----
+
+// conv2d missing weight_zp
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' takes input, weight, bias, input_zp and weight_zp}}
+  %0 = "tosa.conv2d"(%x, %w, %b, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
+  func.return
+}
+
+// -----
+
+// conv2d of i8 accumulating in i48
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' with i8 input accumulates in i32; acc_type and output must be i32}}
+  %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i48}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
+  func.return
+}
+
+// -----
+
+// conv2d channel mismatch
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x3xi8>, %b: tensor<16xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' input channels 4 differ from weight input channels 3}}
+  %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x3xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
+  func.return
+}
+
+// -----
+
+// conv2d output shape
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' output must be 1x6x6x16, got 1x8x8x16}}
+  %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x16xi32>
+  func.return
+}
+
+// -----
+
+// depthwise channel mismatch
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x3x2xi8>, %b: tensor<8xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.depthwise_conv2d' input channels 4 differ from weight channels 3}}
+  %0 = "tosa.depthwise_conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<3x3x3x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x8xi32>
+  func.return
+}
+
+// -----
+
+// depthwise output channels are C*M
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x2xi8>, %b: tensor<8xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.depthwise_conv2d' output must be 1x6x6x8, got 1x6x6x4}}
+  %0 = "tosa.depthwise_conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<3x3x4x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x4xi32>
+  func.return
+}
+
+// -----
+
+// transpose_conv2d output shape
+func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.transpose_conv2d' output must be 1x10x10x16, got 1x8x8x16}}
+  %0 = "tosa.transpose_conv2d"(%x, %w, %b, %z8, %z8) <{out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x16xi32>
+  func.return
+}
+
+// -----
+
+// conv2d on rank 3
+func.func @f(%x: tensor<8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.conv2d' input must have rank 4, got tensor<8x8x4xi8>}}
+  %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
+  func.return
+}
+
+// -----
+
+// matmul without zero points
+func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
+  // expected-error @+1 {{'tosa.matmul' takes a, b, a_zp and b_zp}}
+  %0 = "tosa.matmul"(%a, %b) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>) -> tensor<1x4x5xi32>
+  func.return
+}
+
+// -----
+
+// matmul of i8 producing i48
+func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.matmul' with i8 inputs produces i32, got tensor<1x4x5xi48>}}
+  %0 = "tosa.matmul"(%a, %b, %z8, %z8) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x5xi48>
+  func.return
+}
+
+// -----
+
+// matmul inner sizes
+func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x7x5xi8>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.matmul' shapes 1x4x8 and 1x7x5 do not multiply}}
+  %0 = "tosa.matmul"(%a, %b, %z8, %z8) : (tensor<1x4x8xi8>, tensor<1x7x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x5xi32>
+  func.return
+}
+
+// -----
+
+// matmul output shape
+func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.matmul' output must be 1x4x5}}
+  %0 = "tosa.matmul"(%a, %b, %z8, %z8) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4xi32>
+  func.return
+}
+
+// -----
+
+// max_pool2d zero stride
+func.func @f(%x: tensor<1x8x8x4xi8>) {
+  // expected-error @+1 {{'tosa.max_pool2d' kernel and stride must be positive, pad non-negative}}
+  %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 0, 2>, pad = array<i64: 0, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
+  func.return
+}
+
+// -----
+
+// max_pool2d padding as large as the kernel
+func.func @f(%x: tensor<1x8x8x4xi8>) {
+  // expected-error @+1 {{'tosa.max_pool2d' padding must be smaller than the kernel}}
+  %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 2, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x5x4x4xi8>
+  func.return
+}
+
+// -----
+
+// max_pool2d output shape
+func.func @f(%x: tensor<1x8x8x4xi8>) {
+  // expected-error @+1 {{'tosa.max_pool2d' output must be 1x4x4x4, got 1x4x4x3}}
+  %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x3xi8>
+  func.return
+}
+
+// -----
+
+// avg_pool2d without zero points
+func.func @f(%x: tensor<1x8x8x4xi8>) {
+  // expected-error @+1 {{'tosa.avg_pool2d' takes input, input_zp and output_zp}}
+  %0 = "tosa.avg_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, acc_type = i32}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
+  func.return
+}
+
+// -----
+
+// avg_pool2d of i8 accumulating in i16
+func.func @f(%x: tensor<1x8x8x4xi8>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.avg_pool2d' on integers accumulates in i32}}
+  %0 = "tosa.avg_pool2d"(%x, %z8, %z8) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, acc_type = i16}> : (tensor<1x8x8x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
+  func.return
+}
+
+// -----
+
+// reshape to another shape than the operand's
+func.func @f(%x: tensor<2x3xi8>) {
+  %s = "tosa.const_shape"() <{values = dense<[3, 2]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.reshape' output must have the shape operand's shape [3, 2]}}
+  %0 = "tosa.reshape"(%x, %s) : (tensor<2x3xi8>, !tosa.shape<2>) -> tensor<6x1xi8>
+  func.return
+}
+
+// -----
+
+// reshape changing the element count
+func.func @f(%x: tensor<2x3xi8>) {
+  %s = "tosa.const_shape"() <{values = dense<[4, 2]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.reshape' cannot reshape 6 elements into 8}}
+  %0 = "tosa.reshape"(%x, %s) : (tensor<2x3xi8>, !tosa.shape<2>) -> tensor<4x2xi8>
+  func.return
+}
+
+// -----
+
+// transpose perms not a permutation
+func.func @f(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{'tosa.transpose' perms [0, 0] is not a permutation of 0..1}}
+  %0 = "tosa.transpose"(%x) <{perms = array<i32: 0, 0>}> : (tensor<2x3xi8>) -> tensor<2x2xi8>
+  func.return
+}
+
+// -----
+
+// transpose output shape
+func.func @f(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{'tosa.transpose' output must be 3x2}}
+  %0 = "tosa.transpose"(%x) <{perms = array<i32: 1, 0>}> : (tensor<2x3xi8>) -> tensor<2x3xi8>
+  func.return
+}
+
+// -----
+
+// concat axis out of range
+func.func @f(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{'tosa.concat' axis 2 out of range or operand ranks differ}}
+  %0 = "tosa.concat"(%x, %x) <{axis = 2 : i32}> : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<4x3xi8>
+  func.return
+}
+
+// -----
+
+// concat output shape
+func.func @f(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{'tosa.concat' output must be 4x3}}
+  %0 = "tosa.concat"(%x, %x) <{axis = 0 : i32}> : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<4x6xi8>
+  func.return
+}
+
+// -----
+
+// pad with negative padding
+func.func @f(%x: tensor<2x3xi8>) {
+  %p = "tosa.const_shape"() <{values = dense<[1, -1, 0, 0]> : tensor<4xindex>}> : () -> !tosa.shape<4>
+  %v = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.pad' padding needs 4 non-negative values}}
+  %0 = "tosa.pad"(%x, %p, %v) : (tensor<2x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<2x3xi8>
+  func.return
+}
+
+// -----
+
+// pad output shape
+func.func @f(%x: tensor<2x3xi8>) {
+  %p = "tosa.const_shape"() <{values = dense<[1, 0, 0, 2]> : tensor<4xindex>}> : () -> !tosa.shape<4>
+  %v = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.pad' output must be 3x5}}
+  %0 = "tosa.pad"(%x, %p, %v) : (tensor<2x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<3x3xi8>
+  func.return
+}
+
+// -----
+
+// slice with too few values
+func.func @f(%x: tensor<2x3xi8>) {
+  %a = "tosa.const_shape"() <{values = dense<0> : tensor<1xindex>}> : () -> !tosa.shape<1>
+  // expected-error @+1 {{'tosa.slice' start and size need 2 values}}
+  %0 = "tosa.slice"(%x, %a, %a) : (tensor<2x3xi8>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<2x3xi8>
+  func.return
+}
+
+// -----
+
+// slice past the end
+func.func @f(%x: tensor<2x3xi8>) {
+  %a = "tosa.const_shape"() <{values = dense<[0, 2]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  %b = "tosa.const_shape"() <{values = dense<2> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.slice' slice 2+2 does not fit dimension 1 (size 3)}}
+  %0 = "tosa.slice"(%x, %a, %b) : (tensor<2x3xi8>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xi8>
+  func.return
+}
+
+// -----
+
+// slice output shape
+func.func @f(%x: tensor<2x3xi8>) {
+  %a = "tosa.const_shape"() <{values = dense<0> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  %b = "tosa.const_shape"() <{values = dense<2> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.slice' output must be 2x2}}
+  %0 = "tosa.slice"(%x, %a, %b) : (tensor<2x3xi8>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x3xi8>
+  func.return
+}
+
+// -----
+
+// reduce axis out of range
+func.func @f(%x: tensor<2x3xi32>) {
+  // expected-error @+1 {{'tosa.reduce_sum' axis 2 is out of range [0, 2)}}
+  %0 = "tosa.reduce_sum"(%x) <{axis = 2 : i32}> : (tensor<2x3xi32>) -> tensor<2x1xi32>
+  func.return
+}
+
+// -----
+
+// reduce drops the axis
+func.func @f(%x: tensor<2x3xi8>) {
+  // expected-error @+1 {{'tosa.reduce_max' output must be 1x3 (the axis kept with size 1)}}
+  %0 = "tosa.reduce_max"(%x) <{axis = 0 : i32}> : (tensor<2x3xi8>) -> tensor<3xi8>
+  func.return
+}

@@ -1,0 +1,4 @@
+// qopt prints the TOSA ops exactly as upstream MLIR (iree-opt) does, modulo
+// SSA value names and the `module`/`return` spellings xDSL uses.
+// REQUIRES: iree-opt
+// RUN: bash %S/../stablehlo/Inputs/compare-with-upstream.sh %S/ops.mlir
