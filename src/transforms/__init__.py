@@ -73,7 +73,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TosaRescaleLegalizeToStablehlo
 
+    def get_quant_to_tosa_rescale() -> type[ModulePass]:
+        from qdialect.transforms.quant_legalize_to_tosa_rescale import QuantLegalizeToTosaRescale
+
+        return QuantLegalizeToTosaRescale
+
     return {
+        "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
         "tosa-rescale-legalize-to-stablehlo": get_tosa_rescale_to_stablehlo,
         "stablehlo-legalize-quant-to-math": get_quant_to_math,
         "stablehlo-lower-quant": get_lower_quant,
