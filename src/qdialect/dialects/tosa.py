@@ -43,8 +43,9 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import AttrParser, Parser
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, Pure
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -195,6 +196,36 @@ class TosaOp(IRDLOperation):
 
     def int_prop(self, name: str) -> int:
         return self.properties[name].value.data
+
+
+class _Canonicalization(HasCanonicalizationPatternsTrait):
+    """Canonicalization patterns of one op, looked up by name in
+    `qdialect.transforms.canonicalization.tosa` (imported lazily: the patterns
+    import this module)."""
+
+    PATTERNS: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from qdialect.transforms.canonicalization import tosa as patterns
+
+        return tuple(getattr(patterns, name)() for name in cls.PATTERNS)
+
+
+class RescaleCanonicalization(_Canonicalization):
+    PATTERNS = ("DropIdentityRescale", "MergeCentringRescale")
+
+
+class ClampCanonicalization(_Canonicalization):
+    PATTERNS = ("DropFullRangeClamp",)
+
+
+class ReshapeCanonicalization(_Canonicalization):
+    PATTERNS = ("FoldConstReshape",)
+
+
+class TransposeCanonicalization(_Canonicalization):
+    PATTERNS = ("FoldConstTranspose",)
 
 
 def _is_default(name: str, kind: str, value: Attribute) -> bool:
@@ -470,7 +501,7 @@ class ClampOp(TosaOp):
     min_val = prop_def()
     max_val = prop_def()
     nan_mode = opt_prop_def(NanModeAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), ClampCanonicalization())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("min_val", TYPED),
         ("max_val", TYPED),
@@ -518,7 +549,7 @@ class RescaleOp(TosaOp):
     per_channel = prop_def(BoolAttr)
     input_unsigned = prop_def(BoolAttr)
     output_unsigned = prop_def(BoolAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), RescaleCanonicalization())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("scale32", BOOL),
         ("rounding_mode", ROUNDING),
@@ -881,7 +912,7 @@ class ReshapeOp(TosaOp):
     name = "tosa.reshape"
     operands_ = var_operand_def()
     output = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), ReshapeCanonicalization())
 
     def verify_(self) -> None:
         shape = _shape_operand(self, 1)
@@ -909,7 +940,7 @@ class TransposeOp(TosaOp):
     operands_ = var_operand_def()
     output = result_def()
     perms = prop_def(DenseArrayBase)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), TransposeCanonicalization())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("perms", ARRAY32),)
 
     def verify_(self) -> None:

@@ -1,0 +1,1 @@
+"""Canonicalization patterns, one module per dialect, attached to ops through their traits."""
