@@ -78,7 +78,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return QuantLegalizeToTosaRescale
 
+    def get_legalize_to_tosa() -> type[ModulePass]:
+        from qdialect.transforms.legalize_to_tosa import LegalizeToTosa
+
+        return LegalizeToTosa
+
     return {
+        "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
         "tosa-rescale-legalize-to-stablehlo": get_tosa_rescale_to_stablehlo,
         "stablehlo-legalize-quant-to-math": get_quant_to_math,

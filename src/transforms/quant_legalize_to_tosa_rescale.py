@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i32,
 )
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -169,6 +170,8 @@ class LegalizeQuantizedElementwise(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         if not isinstance(op, (*_COMMON_GRID, sh.MultiplyOp, *_UNARY)):
             return
+        if not isinstance(op.parent_op(), FuncOp):
+            return  # reduction bodies combine scalars: their meaning stays with the region op
         inputs = [_lowerable(o.type) for o in op.operands]
         if any(q is None for q in inputs):
             return

@@ -1,0 +1,603 @@
+"""`stablehlo-legalize-to-tosa`: quantized StableHLO inference graphs as TOSA integer programs.
+
+Quantized values become their storage integers (`stablehlo.bitcast_convert`
+at the edges of what is converted, removed again between converted ops), and
+
+* `convolution` (2-D, any layout: transposes to NHWC/OHWI are inserted;
+  `feature_group_count` equal to the input channels -> `depthwise_conv2d`)
+  becomes a TOSA convolution accumulating in i32 with the zero points as
+  operands, then a per-channel `tosa.rescale` by `s_x * s_w[c] / s_out`;
+* `dot_general` of a matrix by a matrix -> `tosa.matmul` between reshapes,
+  then the same rescale;
+* quantized add, subtract, multiply, maximum, minimum -> input rescales,
+  the TOSA op in i32, output rescale (`stablehlo-quant-legalize-to-tosa-rescale`'s
+  scheme); an add of two values of one i32 accumulator type (a bias) -> `tosa.add`;
+* `uniform_quantize` between quantized types (requantization) -> `tosa.rescale`;
+* `clamp` with constant bounds and `maximum` with a constant (ReLU, ReLU6
+  at the output zero point) -> `tosa.clamp` on the storage integers, which
+  the rescale before it absorbs on hardware (TFLite's fused activation);
+* `tanh`, `logistic`, `exponential` on i8 -> `tosa.table`, the 256 entries
+  computed at compile time by evaluating the spec's dequantize -> op ->
+  quantize on every input value (so the table is exact by construction);
+* `reduce_window` max over the spatial dimensions of NHWC with an init value
+  at the storage minimum -> `tosa.max_pool2d`;
+* `reshape`, `transpose`, `concatenate` (one quantized type), `pad` (constant
+  value, no interior padding), `slice` (unit strides) -> their TOSA forms.
+
+Every rescale uses a 32-bit multiplier; option `rounding` picks DOUBLE_ROUND
+(default, bit-exact with TFLite's reference kernels) or SINGLE_ROUND.
+Anything else stays as it is, so the pass can run on partly supported graphs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from qdialect import numerics
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects import stablehlo as sh
+from qdialect.dialects import tosa
+from qdialect.dialects.hlo_syntax import dense_values
+from qdialect.dialects.quant import UniformQuantizedType
+from qdialect.ir.errors import OpError
+from qdialect.transforms.quant_legalize_to_tosa_rescale import LegalizeQuantizedElementwise
+
+PASS_NAME = "stablehlo-legalize-to-tosa"
+
+_TABLE_OPS = (sh.TanhOp, sh.LogisticOp, sh.ExpOp)
+_I32_TO_TOSA = {
+    sh.AddOp: tosa.AddOp,
+    sh.SubtractOp: tosa.SubOp,
+    sh.MaximumOp: tosa.MaximumOp,
+    sh.MinimumOp: tosa.MinimumOp,
+}
+
+
+def _per_tensor_i8(t: Attribute) -> UniformQuantizedType | None:
+    q = ht.quant_type(t)
+    if q is None or q.is_per_axis or not q.is_signed or q.storage_width != 8:
+        return None
+    return q
+
+
+def _const_array(v: SSAValue) -> np.ndarray | None:
+    owner = v.owner
+    attr = None
+    if isinstance(owner, sh.ConstantOp):
+        attr = owner.value
+    elif isinstance(owner, tosa.ConstOp):
+        attr = owner.values
+    elif isinstance(owner, sh.BitcastConvertOp):
+        return _const_array(owner.operand)
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    values = [int(x) for x in attr.get_values()]
+    shape = ht.shape_of(attr.get_type()) or ()
+    if len(values) == 1:
+        values = values * int(np.prod(shape, dtype=np.int64))
+    return np.array(values, np.int64).reshape(shape)
+
+
+def _ratios(numerators, denominators) -> list[float]:
+    """numerator / denominator per channel (one list may be per-tensor); one entry if all agree."""
+    n = max(len(numerators), len(denominators))
+    ratios = [
+        a / b
+        for a, b in zip(
+            list(numerators) * (n // len(numerators)),
+            list(denominators) * (n // len(denominators)),
+            strict=True,
+        )
+    ]
+    return ratios[:1] if len(set(ratios)) == 1 else ratios
+
+
+class _Converter:
+    """Builds TOSA before one op at a time; quantized values travel as storage integers."""
+
+    def __init__(self, double_round: bool):
+        self.double_round = double_round
+        self.op: Operation | None = None
+
+    # ---- building blocks --------------------------------------------------------
+
+    def emit(self, new: Operation) -> SSAValue:
+        assert self.op is not None
+        Rewriter.insert_op(new, InsertPoint.before(self.op))
+        return new.results[0]
+
+    def const(self, values, element: Attribute, shape) -> SSAValue:
+        t = TensorType(element, list(shape))
+        flat = np.asarray(values).reshape(-1).tolist()
+        return self.emit(tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(t, flat)))
+
+    def shape_operand(self, values) -> SSAValue:
+        values = [int(v) for v in values]
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(values)]), values)
+        return self.emit(
+            tosa.ConstShapeOp.create(
+                properties={"values": attr}, result_types=[tosa.ShapeType(len(values))]
+            )
+        )
+
+    def storage(self, v: SSAValue) -> SSAValue:
+        """The storage integers of quantized `v` (peeling a bitcast this pass made)."""
+        owner = v.owner
+        if isinstance(owner, sh.BitcastConvertOp) and not ht.is_quantized(owner.operand.type):
+            return owner.operand
+        q = ht.quant_type(v.type)
+        assert q is not None
+        t = TensorType(IntegerType(q.storage_width), ht.shape_of(v.type))
+        return self.emit(sh.BitcastConvertOp.create(operands=[v], result_types=[t]))
+
+    def publish(self, storage: SSAValue) -> None:
+        """Replace the op's (quantized) result by `storage`, seen through a bitcast."""
+        assert self.op is not None
+        result = self.op.results[0]
+        if ht.is_quantized(result.type):
+            storage = self.emit(
+                sh.BitcastConvertOp.create(operands=[storage], result_types=[result.type])
+            )
+        result.replace_all_uses_with(storage)
+        Rewriter.erase_op(self.op)
+
+    def tosa_op(self, cls, operands, result_type, **props) -> SSAValue:
+        return self.emit(
+            cls.create(operands=operands, result_types=[result_type], properties=props)
+        )
+
+    def transpose(self, v: SSAValue, perms) -> SSAValue:
+        perms = [int(p) for p in perms]
+        if perms == sorted(perms):
+            return v
+        shape = ht.shape_of(v.type)
+        out = TensorType(ht.element_type(v.type), [shape[p] for p in perms])
+        return self.tosa_op(tosa.TransposeOp, [v], out, perms=DenseArrayBase.from_list(i32, perms))
+
+    def reshape(self, v: SSAValue, shape) -> SSAValue:
+        out = TensorType(ht.element_type(v.type), list(shape))
+        return self.tosa_op(tosa.ReshapeOp, [v, self.shape_operand(shape)], out)
+
+    def rescale(
+        self,
+        v: SSAValue,
+        scales: list[float],
+        input_zp: int,
+        output_zp: int,
+        out: IntegerType,
+    ) -> SSAValue:
+        """Per-channel (last axis) when `scales` has more than one entry."""
+        assert self.op is not None
+        pairs = []
+        for scale in scales:
+            try:
+                pairs.append(numerics.quantize_multiplier(scale, 32))
+            except numerics.QuantizationError as err:
+                raise OpError(
+                    self.op, f"{PASS_NAME}: '{self.op.name}' needs a rescale by {scale!r} ({err})"
+                ) from None
+        n = len(pairs)
+        in_element = ht.element_type(v.type)
+        mode = (
+            tosa.RoundingMode.DOUBLE_ROUND if self.double_round else tosa.RoundingMode.SINGLE_ROUND
+        )
+        return self.tosa_op(
+            tosa.RescaleOp,
+            [
+                v,
+                self.const([m for m, _ in pairs], i32, [n]),
+                self.const([s for _, s in pairs], IntegerType(8), [n]),
+                self.const([input_zp], in_element, [1]),
+                self.const([output_zp], out, [1]),
+            ],
+            TensorType(out, ht.shape_of(v.type)),
+            scale32=BoolAttr.from_bool(True),
+            rounding_mode=tosa.RoundingModeAttr(mode),
+            per_channel=BoolAttr.from_bool(n > 1),
+            input_unsigned=BoolAttr.from_bool(False),
+            output_unsigned=BoolAttr.from_bool(False),
+        )
+
+    def requantize_accumulator(
+        self, acc: SSAValue, qx: UniformQuantizedType, qw: UniformQuantizedType, q_out
+    ) -> SSAValue:
+        """i32 accumulator with scale s_x * s_w[c] -> the result's storage."""
+        ratios = _ratios([qx.scales[0] * sw for sw in qw.scales], q_out.scales)
+        out = IntegerType(q_out.storage_width)
+        if out == i32 and ratios == [1.0] and q_out.zero_points[0] == 0:
+            return acc
+        return self.rescale(acc, ratios, 0, q_out.zero_points[0], out)
+
+    # ---- ops ------------------------------------------------------------------
+
+    def convert(self, op: Operation) -> bool:
+        self.op = op
+        for cls, method in (
+            (sh.ConvolutionOp, self.convolution),
+            (sh.DotGeneralOp, self.dot_general),
+            (sh.UniformQuantizeOp, self.requantize),
+            (sh.ClampOp, self.clamp),
+            (sh.MaximumOp, self.relu),
+            (sh.AddOp, self.accumulator_add),
+            (_TABLE_OPS, self.table),
+            (sh.ReduceWindowOp, self.max_pool),
+            (sh.ReshapeOp, self.data_movement),
+            (sh.TransposeOp, self.data_movement),
+            (sh.ConcatenateOp, self.data_movement),
+            (sh.SliceOp, self.data_movement),
+            (sh.PadOp, self.data_movement),
+        ):
+            if isinstance(op, cls) and method(op):
+                return True
+        return False
+
+    def convolution(self, op: sh.ConvolutionOp) -> bool:
+        qx, qw, q_out = (ht.quant_type(t) for t in (op.lhs.type, op.rhs.type, op.result.type))
+        if _per_tensor_i8(op.lhs.type) is None or qw is None or q_out is None:
+            return False
+        d = op.dimension_numbers.data
+        if not qw.is_signed or qw.storage_width != 8 or len(set(q_out.zero_points)) != 1:
+            return False
+        if q_out.is_per_axis and q_out.axis != d.output_feature_dimension:
+            return False
+        if len(d.input_spatial_dimensions) != 2 or op.batch_group_count.value.data != 1:
+            return False
+        if any(v != 1 for v in dense_values(op.lhs_dilation)) or any(
+            dense_values(op.window_reversal)
+        ):
+            return False
+        if qw.is_per_axis and qw.axis != d.kernel_output_feature_dimension:
+            return False
+        if len(set(qw.zero_points)) != 1:
+            return False
+        pad = [int(p) for p in op.padding.get_values()] if op.padding is not None else [0, 0, 0, 0]
+        if any(p < 0 for p in pad):
+            return False
+        stride = list(dense_values(op.window_strides)) or [1, 1]
+        dilation = list(dense_values(op.rhs_dilation)) or [1, 1]
+        x_shape, w_shape = ht.shape_of(op.lhs.type), ht.shape_of(op.rhs.type)
+        groups = op.feature_group_count.value.data
+        channels = x_shape[d.input_feature_dimension]
+        x = self.transpose(
+            self.storage(op.lhs),
+            [d.input_batch_dimension, *d.input_spatial_dimensions, d.input_feature_dimension],
+        )
+        w = self.storage(op.rhs)
+        out_channels = w_shape[d.kernel_output_feature_dimension]
+        zp_x = self.const([qx.zero_points[0]], IntegerType(8), [1])
+        zp_w = self.const([qw.zero_points[0]], IntegerType(8), [1])
+        bias = self.const(np.zeros(out_channels, np.int64), i32, [out_channels])
+        props = {
+            "pad": DenseArrayBase.from_list(i64, pad),
+            "stride": DenseArrayBase.from_list(i64, stride),
+            "dilation": DenseArrayBase.from_list(i64, dilation),
+            "acc_type": i32,
+        }
+        out_shape = ht.shape_of(op.result.type)
+        nhwc_out = [
+            out_shape[d.output_batch_dimension],
+            *(out_shape[i] for i in d.output_spatial_dimensions),
+            out_shape[d.output_feature_dimension],
+        ]
+        acc_t = TensorType(i32, nhwc_out)
+        if groups == 1:
+            w = self.transpose(
+                w,
+                [
+                    d.kernel_output_feature_dimension,
+                    *d.kernel_spatial_dimensions,
+                    d.kernel_input_feature_dimension,
+                ],
+            )
+            acc = self.tosa_op(tosa.Conv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
+        elif groups == channels and w_shape[d.kernel_input_feature_dimension] == 1:
+            hwio = self.transpose(
+                w,
+                [
+                    *d.kernel_spatial_dimensions,
+                    d.kernel_input_feature_dimension,
+                    d.kernel_output_feature_dimension,
+                ],
+            )
+            kh, kw = (w_shape[i] for i in d.kernel_spatial_dimensions)
+            w = self.reshape(hwio, [kh, kw, channels, out_channels // channels])
+            acc = self.tosa_op(tosa.DepthwiseConv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
+        else:
+            return False
+        y = self.requantize_accumulator(acc, qx, qw, q_out)
+        inverse = np.argsort(
+            [d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension]
+        )
+        self.publish(self.transpose(y, inverse))
+        return True
+
+    def dot_general(self, op: sh.DotGeneralOp) -> bool:
+        qx, qw, q_out = (ht.quant_type(t) for t in (op.lhs.type, op.rhs.type, op.result.type))
+        if _per_tensor_i8(op.lhs.type) is None or qw is None or q_out is None:
+            return False
+        if not qw.is_signed or qw.storage_width != 8 or len(set(q_out.zero_points)) != 1:
+            return False
+        if q_out.is_per_axis and q_out.axis != 1:
+            return False
+        dims = op.dot_dimension_numbers.data
+        x_shape, w_shape = ht.shape_of(op.lhs.type), ht.shape_of(op.rhs.type)
+        if (
+            len(x_shape) != 2
+            or len(w_shape) != 2
+            or tuple(dims.lhs_contracting_dimensions) != (1,)
+            or tuple(dims.rhs_contracting_dimensions) != (0,)
+            or dims.lhs_batching_dimensions
+            or (qw.is_per_axis and qw.axis != 1)
+            or len(set(qw.zero_points)) != 1
+        ):
+            return False
+        m, k = x_shape
+        n = w_shape[1]
+        a = self.reshape(self.storage(op.lhs), [1, m, k])
+        b = self.reshape(self.storage(op.rhs), [1, k, n])
+        zp_a = self.const([qx.zero_points[0]], IntegerType(8), [1])
+        zp_b = self.const([qw.zero_points[0]], IntegerType(8), [1])
+        acc = self.tosa_op(tosa.MatMulOp, [a, b, zp_a, zp_b], TensorType(i32, [1, m, n]))
+        acc = self.reshape(acc, [m, n])
+        self.publish(self.requantize_accumulator(acc, qx, qw, q_out))
+        return True
+
+    def requantize(self, op: sh.UniformQuantizeOp) -> bool:
+        q_in, q_out = ht.quant_type(op.operand.type), ht.quant_type(op.result.type)
+        if q_in is None or q_out is None:
+            return False
+        rank = len(ht.shape_of(op.operand.type) or ())
+        axes = {q.axis for q in (q_in, q_out) if q.is_per_axis}
+        if len(axes) > 1 or len(set(q_in.zero_points)) != 1 or len(set(q_out.zero_points)) != 1:
+            return False
+        # TOSA's per-channel rescale runs along the last axis: move the channel axis there.
+        axis = axes.pop() if axes else rank - 1
+        to_last = [d for d in range(rank) if d != axis] + [axis]
+        if not (q_in.is_signed and q_out.is_signed):
+            return False
+        if q_in.storage_width not in (8, 16, 32) or q_out.storage_width not in (8, 16, 32):
+            return False
+        x = self.transpose(self.storage(op.operand), to_last)
+        y = self.rescale(
+            x,
+            _ratios(q_in.scales, q_out.scales),
+            q_in.zero_points[0],
+            q_out.zero_points[0],
+            IntegerType(q_out.storage_width),
+        )
+        self.publish(self.transpose(y, np.argsort(to_last)))
+        return True
+
+    def _clamp_storage(self, x: SSAValue, lo: int, hi: int) -> None:
+        element = ht.element_type(x.type)
+        self.publish(
+            self.tosa_op(
+                tosa.ClampOp,
+                [x],
+                x.type,
+                min_val=IntegerAttr(lo, element),
+                max_val=IntegerAttr(hi, element),
+            )
+        )
+
+    def clamp(self, op: sh.ClampOp) -> bool:
+        lo_v, x, hi_v = op.operands
+        q = _per_tensor_i8(x.type)
+        if q is None or lo_v.type != hi_v.type or ht.quant_type(lo_v.type) != q:
+            return False
+        lo, hi = _const_array(lo_v), _const_array(hi_v)
+        if lo is None or hi is None or lo.size != 1 or hi.size != 1 or op.result.type != x.type:
+            return False
+        self._clamp_storage(self.storage(x), int(lo.reshape(-1)[0]), int(hi.reshape(-1)[0]))
+        return True
+
+    def relu(self, op: sh.MaximumOp) -> bool:
+        x, bound = op.operands
+        if _const_array(x) is not None:
+            x, bound = bound, x
+        q = _per_tensor_i8(x.type)
+        if q is None or bound.type != x.type or op.result.type != x.type:
+            return False
+        values = _const_array(bound)
+        if values is None or values.size == 0 or len(set(values.reshape(-1).tolist())) != 1:
+            return False
+        self._clamp_storage(self.storage(x), int(values.reshape(-1)[0]), q.storage_max)
+        return True
+
+    def accumulator_add(self, op: sh.AddOp) -> bool:
+        q = ht.quant_type(op.result.type)
+        if q is None or q.storage_width != 32 or q.is_per_axis:
+            return False
+        if op.lhs.type != op.result.type or op.rhs.type != op.result.type:
+            return False
+        a, b = self.storage(op.lhs), self.storage(op.rhs)
+        self.publish(self.tosa_op(tosa.AddOp, [a, b], a.type))
+        return True
+
+    def table(self, op: Operation) -> bool:
+        from qdialect.interpreter import Interpreter
+
+        q_in, q_out = _per_tensor_i8(op.operands[0].type), _per_tensor_i8(op.results[0].type)
+        if q_in is None or q_out is None:
+            return False
+        # The spec's meaning of the quantized op, evaluated on all 256 inputs.
+        entries = Interpreter(ModuleOp([])).eval_op(op, [np.arange(-128, 128, dtype=np.int8)])[0]
+        table = self.const(entries.astype(np.int64), IntegerType(8), [256])
+        x = self.storage(op.operands[0])
+        self.publish(self.tosa_op(tosa.TableOp, [x, table], x.type))
+        return True
+
+    def max_pool(self, op: sh.ReduceWindowOp) -> bool:
+        if len(op.inputs) != 1:
+            return False
+        x_v, init_v = op.inputs[0], op.init_values[0]
+        q = _per_tensor_i8(x_v.type)
+        shape = ht.shape_of(x_v.type)
+        if (
+            q is None
+            or shape is None
+            or len(shape) != 4
+            or op.results[0].type.element_type != x_v.type.element_type
+        ):
+            return False
+        body = list(op.body.block.ops)
+        if len(body) != 2 or not isinstance(body[0], sh.MaximumOp):
+            return False
+        init = _const_array(init_v)
+        if init is None or int(init.reshape(-1)[0]) != q.storage_min:
+            return False  # any other init value is a max the pooling op does not take
+        window = list(dense_values(op.window_dimensions))
+        strides = list(dense_values(op.window_strides)) or [1] * 4
+        if any(dense_values(op.base_dilations)) and any(
+            v != 1 for v in dense_values(op.base_dilations)
+        ):
+            return False
+        if any(v != 1 for v in dense_values(op.window_dilations)):
+            return False
+        pad = [int(p) for p in op.padding.get_values()] if op.padding is not None else [0] * 8
+        if window[0] != 1 or window[3] != 1 or strides[0] != 1 or strides[3] != 1:
+            return False
+        if any(pad[i] for i in (0, 1, 6, 7)) or any(p < 0 for p in pad):
+            return False
+        if pad[2] >= window[1] or pad[3] >= window[1] or pad[4] >= window[2] or pad[5] >= window[2]:
+            return False  # a window entirely in padding would give the init value
+        x = self.storage(x_v)
+        out = TensorType(IntegerType(8), ht.shape_of(op.results[0].type))
+        self.publish(
+            self.tosa_op(
+                tosa.MaxPool2dOp,
+                [x],
+                out,
+                kernel=DenseArrayBase.from_list(i64, window[1:3]),
+                stride=DenseArrayBase.from_list(i64, strides[1:3]),
+                pad=DenseArrayBase.from_list(i64, pad[2:6]),
+            )
+        )
+        return True
+
+    def data_movement(self, op: Operation) -> bool:
+        q = ht.quant_type(op.results[0].type)
+        if q is None or any(
+            o.type.element_type != op.results[0].type.element_type for o in op.operands
+        ):
+            return False
+        shape = ht.shape_of(op.results[0].type)
+        if shape is None or any(s < 0 for s in shape):
+            return False
+        out_t = TensorType(IntegerType(q.storage_width), shape)
+        if isinstance(op, sh.ReshapeOp):
+            self.publish(self.reshape(self.storage(op.operands[0]), shape))
+        elif isinstance(op, sh.TransposeOp):
+            self.publish(self.transpose(self.storage(op.operands[0]), dense_values(op.permutation)))
+        elif isinstance(op, sh.ConcatenateOp):
+            parts = [self.storage(v) for v in op.operands]
+            axis = IntegerAttr(op.dimension.value.data, i32)
+            self.publish(self.tosa_op(tosa.ConcatOp, parts, out_t, axis=axis))
+        elif isinstance(op, sh.SliceOp):
+            if any(s != 1 for s in dense_values(op.strides)):
+                return False
+            start = dense_values(op.start_indices)
+            size = [hi - lo for lo, hi in zip(start, dense_values(op.limit_indices), strict=True)]
+            x = self.storage(op.operands[0])
+            self.publish(
+                self.tosa_op(
+                    tosa.SliceOp, [x, self.shape_operand(start), self.shape_operand(size)], out_t
+                )
+            )
+        elif isinstance(op, sh.PadOp):
+            value = _const_array(op.padding_value)
+            low, high = dense_values(op.edge_padding_low), dense_values(op.edge_padding_high)
+            if value is None or any(dense_values(op.interior_padding)) or min((*low, *high)) < 0:
+                return False
+            x = self.storage(op.operand)
+            padding = [p for pair in zip(low, high, strict=True) for p in pair]
+            pad_value = self.const([int(value.reshape(-1)[0])], out_t.element_type, [1])
+            self.publish(
+                self.tosa_op(tosa.PadOp, [x, self.shape_operand(padding), pad_value], out_t)
+            )
+        return True
+
+
+def _elementwise_to_tosa(func: FuncOp) -> None:
+    """The i32 StableHLO ops the elementwise scheme left between rescales, as TOSA ops."""
+    for op in list(func.walk()):
+        if type(op) in _I32_TO_TOSA or isinstance(op, sh.MultiplyOp):
+            t = op.results[0].type
+            if ht.element_type(t) != i32 or not all(
+                isinstance(o.owner, tosa.RescaleOp) for o in op.operands
+            ):
+                continue
+            if isinstance(op, sh.MultiplyOp):
+                shift = tosa.ConstOp(
+                    DenseIntOrFPElementsAttr.from_list(TensorType(IntegerType(8), [1]), [0])
+                )
+                Rewriter.insert_op(shift, InsertPoint.before(op))
+                new = tosa.MulOp.create(operands=[*op.operands, shift.output], result_types=[t])
+            else:
+                new = _I32_TO_TOSA[type(op)].create(operands=list(op.operands), result_types=[t])
+            Rewriter.replace_op(op, new)
+
+
+def _drop_bitcast_pairs(func: FuncOp) -> None:
+    """bitcast(storage -> quantized -> storage) is the storage value itself."""
+    for op in list(func.walk()):
+        if not isinstance(op, sh.BitcastConvertOp):
+            continue
+        inner = op.operand.owner
+        if (
+            isinstance(inner, sh.BitcastConvertOp)
+            and inner.operand.type == op.result.type
+            and ht.is_quantized(inner.result.type)
+        ):
+            op.result.replace_all_uses_with(inner.operand)
+
+
+@dataclass(frozen=True)
+class LegalizeToTosa(ModulePass):
+    """Lower quantized StableHLO inference graphs (conv, dot, pooling, activations, elementwise) to TOSA."""
+
+    name = PASS_NAME
+
+    rounding: str = "double"
+    """`double` (DOUBLE_ROUND, TFLite's reference kernels) or `single` (SINGLE_ROUND)."""
+
+    def __post_init__(self) -> None:
+        if self.rounding not in ("double", "single"):
+            raise ValueError(f"rounding must be 'double' or 'single', not '{self.rounding}'")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+        from xdsl.transforms.dead_code_elimination import region_dce
+
+        double = self.rounding == "double"
+        converter = _Converter(double)
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            for inner in list(func.body.block.ops):  # not inside reduction bodies
+                converter.convert(inner)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([LegalizeQuantizedElementwise(double)]),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
+            _elementwise_to_tosa(func)
+            _drop_bitcast_pairs(func)
+            region_dce(func.body)

@@ -1,0 +1,85 @@
+// Quantized StableHLO inference layers become TOSA integer programs.
+// RUN: qopt %s --split-input-file -p stablehlo-legalize-to-tosa | FileCheck %s
+// RUN: qopt %s --split-input-file -p 'stablehlo-legalize-to-tosa{rounding=single}' | FileCheck %s --check-prefix=SINGLE
+// Numbers: test/unit/test_legalize_to_tosa.py runs random layers against the
+// interpreter on the StableHLO program.
+
+!act = !quant.uniform<i8:f32, 0.02:-5>
+!wgt = !quant.uniform<i8<-127:127>:f32:3, {0.01,0.005}>
+!acc = !quant.uniform<i32:f32:3, {2.0e-4,1.0e-4}>
+!out = !quant.uniform<i8:f32, 0.05:3>
+// Conv with per-channel weights into a per-channel i32 accumulator, requantized:
+// the accumulator's scale is s_x * s_w exactly, so one per-channel rescale by
+// s_x * s_w[c] / s_out remains (0.0002 / 0.05 = 1099511628 * 2^-38, 0.0001 /
+// 0.05 = the same multiplier * 2^-39). The clamp (ReLU6-like bounds) becomes
+// tosa.clamp on the storage; the max pool with a -128 init, tosa.max_pool2d.
+// CHECK-LABEL: func.func @conv_relu_pool
+// CHECK: %[[X:.*]] = stablehlo.bitcast_convert %x : (tensor<1x8x8x4x!quant.uniform<i8:f32, 2.000000e-02:-5>>) -> tensor<1x8x8x4xi8>
+// CHECK: %[[W:.*]] = stablehlo.bitcast_convert %w
+// CHECK-NEXT: %[[XZP:.*]] = tosa.const  values(dense<-5> : tensor<1xi8>)
+// CHECK-NEXT: %[[WZP:.*]] = tosa.const  values(dense<0> : tensor<1xi8>)
+// CHECK-NEXT: %[[B:.*]] = tosa.const  values(dense<0> : tensor<2xi32>)
+// CHECK-NEXT: %[[OHWI:.*]] = tosa.transpose %[[W]] perms([3, 0, 1, 2]) : (tensor<3x3x4x2xi8>) -> tensor<2x3x3x4xi8>
+// CHECK-NEXT: %[[ACC:.*]] = tosa.conv2d %[[X]], %[[OHWI]], %[[B]], %[[XZP]], %[[WZP]] pad([0, 1, 0, 1]) stride([2, 2]) dilation([1, 1]) acc_type(i32)  : {{.*}} -> tensor<1x4x4x2xi32>
+// CHECK-NEXT: tosa.const  values(dense<1099511628> : tensor<2xi32>)
+// CHECK-NEXT: tosa.const  values(dense<[38, 39]> : tensor<2xi8>)
+// CHECK-NEXT: tosa.const  values(dense<0> : tensor<1xi32>)
+// CHECK-NEXT: tosa.const  values(dense<3> : tensor<1xi8>)
+// CHECK-NEXT: %[[Q:.*]] = tosa.rescale %[[ACC]], {{.*}} rounding_mode<DOUBLE_ROUND> per_channel(true) {{.*}} -> tensor<1x4x4x2xi8>
+// CHECK: %[[R:.*]] = tosa.clamp %[[Q]] min_val(3 : i8) max_val(123 : i8)
+// CHECK: %[[P:.*]] = tosa.max_pool2d %[[R]] kernel([2, 2]) stride([2, 2]) pad([0, 0, 0, 0]) : (tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8>
+// CHECK-NEXT: %[[OUT:.*]] = stablehlo.bitcast_convert %[[P]] : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 5.000000e-02:3>>
+// CHECK-NEXT: func.return %[[OUT]]
+// SINGLE-LABEL: func.func @conv_relu_pool
+// SINGLE: tosa.rescale {{.*}} rounding_mode<SINGLE_ROUND> per_channel(true)
+func.func @conv_relu_pool(%x: tensor<1x8x8x4x!act>) -> tensor<1x2x2x2x!out> {
+  %w = stablehlo.constant() <{value = dense<1> : tensor<3x3x4x2xi8>}> : () -> tensor<3x3x4x2x!wgt>
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[0, 1], [0, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4x!act>, tensor<3x3x4x2x!wgt>) -> tensor<1x4x4x2x!acc>
+  %q = stablehlo.uniform_quantize %c : (tensor<1x4x4x2x!acc>) -> tensor<1x4x4x2x!out>
+  %lo = stablehlo.constant() <{value = dense<3> : tensor<i8>}> : () -> tensor<!out>
+  %hi = stablehlo.constant() <{value = dense<123> : tensor<i8>}> : () -> tensor<!out>
+  %r = stablehlo.clamp %lo, %q, %hi : (tensor<!out>, tensor<1x4x4x2x!out>, tensor<!out>) -> tensor<1x4x4x2x!out>
+  %init = stablehlo.constant() <{value = dense<-128> : tensor<i8>}> : () -> tensor<!out>
+  %p = "stablehlo.reduce_window"(%r, %init) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<!out>, %b: tensor<!out>):
+    %m = stablehlo.maximum %a, %b : tensor<!out>
+    stablehlo.return %m : tensor<!out>
+  }) : (tensor<1x4x4x2x!out>, tensor<!out>) -> tensor<1x2x2x2x!out>
+  func.return %p : tensor<1x2x2x2x!out>
+}
+
+// -----
+
+!a = !quant.uniform<i8:f32, 0.05:-3>
+!t = !quant.uniform<i8:f32, 0.0078125>
+// tanh on i8 is a 256-entry table; at input -128 tanh(-6.25) quantizes to -128
+// (0x80) and at 127 tanh(6.5) to 127 (0x7F).
+// CHECK-LABEL: func.func @tanh_table
+// CHECK: %[[T:.*]] = tosa.const  values(dense<"0x808080{{[0-9A-F]*}}7F7F7F"> : tensor<256xi8>)
+// CHECK: tosa.table %{{.*}}, %[[T]] : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
+// CHECK-NOT: stablehlo.tanh
+func.func @tanh_table(%x: tensor<4x!a>) -> tensor<4x!t> {
+  %0 = stablehlo.tanh %x : (tensor<4x!a>) -> tensor<4x!t>
+  func.return %0 : tensor<4x!t>
+}
+
+// -----
+
+// Must not fire: float ops, a max pool whose init is not the storage minimum,
+// a reduce_window that sums.
+!a = !quant.uniform<i8:f32, 0.05:-3>
+// CHECK-LABEL: func.func @keep
+// CHECK-NOT: tosa.
+// CHECK: stablehlo.reduce_window
+// CHECK: stablehlo.maximum %a, %b
+// CHECK: stablehlo.tanh %f
+func.func @keep(%x: tensor<1x4x4x1x!a>, %f: tensor<4xf32>) -> (tensor<1x2x2x1x!a>, tensor<4xf32>) {
+  %init = stablehlo.constant() <{value = dense<0> : tensor<i8>}> : () -> tensor<!a>
+  %p = "stablehlo.reduce_window"(%x, %init) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<!a>, %b: tensor<!a>):
+    %m = stablehlo.maximum %a, %b : tensor<!a>
+    stablehlo.return %m : tensor<!a>
+  }) : (tensor<1x4x4x1x!a>, tensor<!a>) -> tensor<1x2x2x1x!a>
+  %t = stablehlo.tanh %f : tensor<4xf32>
+  func.return %p, %t : tensor<1x2x2x1x!a>, tensor<4xf32>
+}
