@@ -49,7 +49,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from qdialect import numerics
@@ -59,7 +58,11 @@ from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.quant import UniformQuantizedType
 from qdialect.ir.errors import OpError
-from qdialect.transforms.quant_legalize_to_tosa_rescale import LegalizeQuantizedElementwise
+from qdialect.transforms.quant_legalize_to_tosa_rescale import (
+    LegalizeQuantizedElementwise,
+    RescaleRoundingPass,
+)
+from qdialect.transforms.tosa_rescale_legalize_to_stablehlo import constant_array
 
 PASS_NAME = "stablehlo-legalize-to-tosa"
 
@@ -80,21 +83,11 @@ def _per_tensor_i8(t: Attribute) -> UniformQuantizedType | None:
 
 
 def _const_array(v: SSAValue) -> np.ndarray | None:
+    """Constant values of `v`, looking through the storage bitcasts this pass makes."""
     owner = v.owner
-    attr = None
-    if isinstance(owner, sh.ConstantOp):
-        attr = owner.value
-    elif isinstance(owner, tosa.ConstOp):
-        attr = owner.values
-    elif isinstance(owner, sh.BitcastConvertOp):
+    if isinstance(owner, sh.BitcastConvertOp):
         return _const_array(owner.operand)
-    if not isinstance(attr, DenseIntOrFPElementsAttr):
-        return None
-    values = [int(x) for x in attr.get_values()]
-    shape = ht.shape_of(attr.get_type()) or ()
-    if len(values) == 1:
-        values = values * int(np.prod(shape, dtype=np.int64))
-    return np.array(values, np.int64).reshape(shape)
+    return constant_array(v)
 
 
 def _ratios(numerators, denominators) -> list[float]:
@@ -572,23 +565,16 @@ def _drop_bitcast_pairs(func: FuncOp) -> None:
 
 
 @dataclass(frozen=True)
-class LegalizeToTosa(ModulePass):
+class LegalizeToTosa(RescaleRoundingPass):
     """Lower quantized StableHLO inference graphs (conv, dot, pooling, activations, elementwise) to TOSA."""
 
     name = PASS_NAME
-
-    rounding: str = "double"
-    """`double` (DOUBLE_ROUND, TFLite's reference kernels) or `single` (SINGLE_ROUND)."""
-
-    def __post_init__(self) -> None:
-        if self.rounding not in ("double", "single"):
-            raise ValueError(f"rounding must be 'double' or 'single', not '{self.rounding}'")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
         from xdsl.transforms.dead_code_elimination import region_dce
 
-        double = self.rounding == "double"
+        double = self.double_round
         converter = _Converter(double)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             for inner in list(func.body.block.ops):  # not inside reduction bodies

@@ -27,6 +27,7 @@ the measured fraction.
 
 from __future__ import annotations
 
+from abc import ABC
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -217,10 +218,8 @@ class LegalizeQuantizedElementwise(RewritePattern):
 
 
 @dataclass(frozen=True)
-class QuantLegalizeToTosaRescale(ModulePass):
-    """Rewrite quantized elementwise StableHLO ops as tosa.rescale -> i32 op -> tosa.rescale."""
-
-    name = PASS_NAME
+class RescaleRoundingPass(ModulePass, ABC):
+    """A pass that emits rescales, with the `rounding` option they all share."""
 
     rounding: str = "double"
     """`double` (DOUBLE_ROUND, TFLite's reference kernels) or `single` (SINGLE_ROUND)."""
@@ -229,8 +228,19 @@ class QuantLegalizeToTosaRescale(ModulePass):
         if self.rounding not in ("double", "single"):
             raise ValueError(f"rounding must be 'double' or 'single', not '{self.rounding}'")
 
+    @property
+    def double_round(self) -> bool:
+        return self.rounding == "double"
+
+
+@dataclass(frozen=True)
+class QuantLegalizeToTosaRescale(RescaleRoundingPass):
+    """Rewrite quantized elementwise StableHLO ops as tosa.rescale -> i32 op -> tosa.rescale."""
+
+    name = PASS_NAME
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LegalizeQuantizedElementwise(self.rounding == "double")]),
+            GreedyRewritePatternApplier([LegalizeQuantizedElementwise(self.double_round)]),
             apply_recursively=False,
         ).rewrite_module(op)
