@@ -66,7 +66,7 @@ class DropIdentityRescale(RewritePattern):
         izp, ozp = _zero_point(op, 3, unsigned), _zero_point(op, 4, unsigned)
         if izp is None or izp != ozp or not _unit_scale(op):
             return
-        rewriter.replace_op(op, [], [x])
+        rewriter.replace(op, [], [x])
 
 
 class MergeCentringRescale(RewritePattern):
@@ -95,7 +95,7 @@ class MergeCentringRescale(RewritePattern):
                 "input_unsigned": first.properties["input_unsigned"],
             },
         )
-        rewriter.replace_op(op, merged)
+        rewriter.replace(op, merged)
 
 
 class DropFullRangeClamp(RewritePattern):
@@ -111,14 +111,14 @@ class DropFullRangeClamp(RewritePattern):
             and hi.value.data >= t_hi
             and op.operands[0].type == op.output.type
         ):
-            rewriter.replace_op(op, [], [op.operands[0]])
+            rewriter.replace(op, [], [op.operands[0]])
 
 
 def _replace_with_const(op: Operation, values: np.ndarray, rewriter: PatternRewriter) -> None:
     t = op.results[0].type
     assert isinstance(t, TensorType)
     attr = DenseIntOrFPElementsAttr.from_list(t, values.reshape(-1).tolist())
-    rewriter.replace_op(op, tosa.ConstOp(attr))
+    rewriter.replace(op, tosa.ConstOp(attr))
 
 
 class FoldConstReshape(RewritePattern):
