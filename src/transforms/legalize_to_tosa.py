@@ -90,6 +90,36 @@ def _const_array(v: SSAValue) -> np.ndarray | None:
     return constant_array(v)
 
 
+def _float_const(v: SSAValue) -> np.ndarray | None:
+    owner = v.owner
+    if not isinstance(owner, sh.ConstantOp) or not isinstance(
+        owner.value, DenseIntOrFPElementsAttr
+    ):
+        return None
+    values = [float(x) for x in owner.value.get_values()]
+    shape = ht.shape_of(owner.output.type) or ()
+    if len(values) == 1:
+        values = values * int(np.prod(shape, dtype=np.int64))
+    return np.array(values, np.float64).reshape(shape)
+
+
+def _is_add_body(op: Operation) -> bool:
+    body = list(op.regions[0].block.ops)
+    return len(body) == 2 and isinstance(body[0], sh.AddOp)
+
+
+def _in_bounds_counts(spatial, window, strides, pad) -> np.ndarray:
+    """How many taps of each pooling window fall inside the (unpadded) input."""
+
+    def axis_counts(size: int, k: int, stride: int, lo: int, hi: int) -> np.ndarray:
+        starts = np.arange(0, size + lo + hi - k + 1, stride) - lo
+        return np.minimum(starts + k, size) - np.maximum(starts, 0)
+
+    rows = axis_counts(spatial[0], window[0], strides[0], pad[0], pad[1])
+    cols = axis_counts(spatial[1], window[1], strides[1], pad[2], pad[3])
+    return np.outer(rows, cols)
+
+
 def _ratios(numerators, denominators) -> list[float]:
     """numerator / denominator per channel (one list may be per-tensor); one entry if all agree."""
     n = max(len(numerators), len(denominators))
@@ -227,6 +257,7 @@ class _Converter:
         for cls, method in (
             (sh.ConvolutionOp, self.convolution),
             (sh.DotGeneralOp, self.dot_general),
+            (sh.UniformQuantizeOp, self.float_island),
             (sh.UniformQuantizeOp, self.requantize),
             (sh.ClampOp, self.clamp),
             (sh.MaximumOp, self.relu),
@@ -352,6 +383,123 @@ class _Converter:
         acc = self.tosa_op(tosa.MatMulOp, [a, b, zp_a, zp_b], TensorType(i32, [1, m, n]))
         acc = self.reshape(acc, [m, n])
         self.publish(self.requantize_accumulator(acc, qx, qw, q_out))
+        return True
+
+    def float_island(self, op: sh.UniformQuantizeOp) -> bool:
+        """quantize([divide](reduce or reduce_window add (dequantize(x)), c)): sum, mean, average pooling.
+
+        The float sum of dequantized values becomes an exact i32 sum of the
+        centred storage; the division by a constant folds into the one output
+        rescale (reduce), or is TOSA's average pooling when it divides by the
+        in-bounds count of each window.
+        """
+        q_out = _per_tensor_i8(op.result.type)
+        value = op.operand
+        divisor = None
+        if isinstance(value.owner, sh.DivideOp):
+            divisor = _float_const(value.owner.rhs)
+            if divisor is None:
+                return False
+            value = value.owner.lhs
+        reduction = value.owner
+        if q_out is None or not isinstance(reduction, sh.ReduceOp | sh.ReduceWindowOp):
+            return False
+        if len(reduction.inputs) != 1 or not _is_add_body(reduction):
+            return False
+        init = _float_const(reduction.init_values[0])
+        dq = reduction.inputs[0].owner
+        if init is None or np.any(init != 0.0) or not isinstance(dq, sh.UniformDequantizeOp):
+            return False
+        q_in = _per_tensor_i8(dq.operand.type)
+        if q_in is None:
+            return False
+        if isinstance(reduction, sh.ReduceOp):
+            return self.reduce_sum(op, dq.operand, q_in, q_out, reduction, divisor)
+        if divisor is None:
+            return False  # a sum pool: TOSA has none
+        return self.avg_pool(op, dq.operand, q_in, q_out, reduction, divisor)
+
+    def reduce_sum(self, op, x_q, q_in, q_out, reduction: sh.ReduceOp, divisor) -> bool:
+        x_shape = ht.shape_of(x_q.type)
+        out_shape = ht.shape_of(op.result.type)
+        if divisor is not None and len(set(divisor.reshape(-1).tolist())) != 1:
+            return False
+        count = float(divisor.reshape(-1)[0]) if divisor is not None else 1.0
+        if count <= 0:
+            return False
+        x = self.storage(x_q)
+        acc = self.rescale(x, [1.0], q_in.zero_points[0], 0, i32)
+        shape = list(x_shape)
+        for axis in sorted(dense_values(reduction.dimensions)):
+            shape[axis] = 1
+            acc = self.tosa_op(
+                tosa.ReduceSumOp, [acc], TensorType(i32, shape), axis=IntegerAttr(axis, i32)
+            )
+        acc = self.reshape(acc, out_shape)
+        scale = q_in.scales[0] / (q_out.scales[0] * count)
+        self.publish(self.rescale(acc, [scale], 0, q_out.zero_points[0], IntegerType(8)))
+        return True
+
+    def avg_pool(self, op, x_q, q_in, q_out, reduction: sh.ReduceWindowOp, divisor) -> bool:
+        shape = ht.shape_of(x_q.type)
+        window = list(dense_values(reduction.window_dimensions))
+        strides = list(dense_values(reduction.window_strides)) or [1] * 4
+        pad = (
+            [int(p) for p in reduction.padding.get_values()]
+            if reduction.padding is not None
+            else [0] * 8
+        )
+        dilations = (
+            *dense_values(reduction.base_dilations),
+            *dense_values(reduction.window_dilations),
+        )
+        if shape is None or len(shape) != 4 or any(v != 1 for v in dilations):
+            return False
+        if window[0] != 1 or window[3] != 1 or strides[0] != 1 or strides[3] != 1:
+            return False
+        if any(pad[i] for i in (0, 1, 6, 7)) or any(p < 0 for p in pad):
+            return False
+        if pad[2] >= window[1] or pad[3] >= window[1] or pad[4] >= window[2] or pad[5] >= window[2]:
+            return False
+        out_shape = ht.shape_of(op.result.type)
+        counts = _in_bounds_counts(shape[1:3], window[1:3], strides[1:3], pad[2:6])
+        if not np.array_equal(
+            np.broadcast_to(divisor, out_shape),
+            np.broadcast_to(counts[None, :, :, None], out_shape),
+        ):
+            return False  # not the in-bounds count TOSA divides by
+        ratio = q_in.scales[0] / q_out.scales[0]
+        if ratio > 1.0:
+            # The pooled mean is rounded to input units before the rescale; scaling up
+            # would magnify that rounding past one output unit. (TFLite requires equal
+            # scales for average pooling.)
+            return False
+        x = self.storage(x_q)
+        zp_in = q_in.zero_points[0]
+        same_scale = ratio == 1.0
+        pooled_zp = q_out.zero_points[0] if same_scale else zp_in  # keeps the mean in range
+        pooled = self.tosa_op(
+            tosa.AvgPool2dOp,
+            [
+                x,
+                self.const([zp_in], IntegerType(8), [1]),
+                self.const([pooled_zp], IntegerType(8), [1]),
+            ],
+            TensorType(IntegerType(8), out_shape),
+            kernel=DenseArrayBase.from_list(i64, window[1:3]),
+            stride=DenseArrayBase.from_list(i64, strides[1:3]),
+            pad=DenseArrayBase.from_list(i64, pad[2:6]),
+            acc_type=i32,
+        )
+        if not same_scale:
+            pooled = self.rescale(
+                pooled,
+                [q_in.scales[0] / q_out.scales[0]],
+                zp_in,
+                q_out.zero_points[0],
+                IntegerType(8),
+            )
+        self.publish(pooled)
         return True
 
     def requantize(self, op: sh.UniformQuantizeOp) -> bool:

@@ -142,6 +142,56 @@ def layer(kind: str, rng: np.random.Generator) -> tuple[str, list[np.ndarray], s
             f"  func.return %0 : tensor<1x8x8x4x{o}>\n}}"
         )
         return src, [x], {f"stablehlo.{kind}"}
+    if kind in ("avg_pool", "reduce_sum", "reduce_mean"):
+        # The float island a quantizer leaves: dequantize -> sum -> [divide] -> quantize.
+        body = (
+            "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+            "    %m = stablehlo.add %a, %b : tensor<f32>\n"
+            "    stablehlo.return %m : tensor<f32>\n"
+        )
+        head = (
+            f"  %d = stablehlo.uniform_dequantize %x : (tensor<1x8x8x4x{act}>) -> tensor<1x8x8x4xf32>\n"
+            "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        )
+        s_x = float(act.split(", ")[1].split(":")[0])
+        if kind == "avg_pool":
+            counts = np.zeros((4, 4))
+            for i in range(4):  # window 3, stride 2, padding 1: taps inside the 8x8 input
+                for j in range(4):
+                    counts[i, j] = sum(
+                        0 <= 2 * i - 1 + di < 8 and 0 <= 2 * j - 1 + dj < 8
+                        for di in range(3)
+                        for dj in range(3)
+                    )
+            c = np.broadcast_to(counts[None, :, :, None], (1, 4, 4, 4))
+            # Equal scales (TFLite's rule) or a coarser output; a finer one is not lowered.
+            o = act if rng.integers(0, 2) else qt(s_x * float(rng.uniform(1, 4)), zp())
+            src = (
+                f"func.func @main(%x: tensor<1x8x8x4x{act}>) -> tensor<1x4x4x4x{o}> {{\n{head}"
+                '  %s = "stablehlo.reduce_window"(%d, %z) <{window_dimensions = array<i64: 1, 3, 3, 1>, '
+                "window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>}> ({\n"
+                f"{body}  }}) : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x4x4x4xf32>\n"
+                f"  %c = stablehlo.constant dense<{c.tolist()}> : tensor<1x4x4x4xf32>\n"
+                "  %v = stablehlo.divide %s, %c : tensor<1x4x4x4xf32>\n"
+                f"  %q = stablehlo.uniform_quantize %v : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4x{o}>\n"
+                f"  func.return %q : tensor<1x4x4x4x{o}>\n}}"
+            )
+            return src, [x], {"stablehlo.reduce_window", "stablehlo.uniform_quantize"}
+        o = qt(s_x * (16 if kind == "reduce_sum" else 1.5), zp())
+        divide = (
+            "  %n = stablehlo.constant dense<64.0> : tensor<1x4xf32>\n"
+            "  %v = stablehlo.divide %r, %n : tensor<1x4xf32>\n"
+            if kind == "reduce_mean"
+            else ""
+        )
+        src = (
+            f"func.func @main(%x: tensor<1x8x8x4x{act}>) -> tensor<1x4x{o}> {{\n{head}"
+            '  %r = "stablehlo.reduce"(%d, %z) <{dimensions = array<i64: 1, 2>}> ({\n'
+            f"{body}  }}) : (tensor<1x8x8x4xf32>, tensor<f32>) -> tensor<1x4xf32>\n{divide}"
+            f"  %q = stablehlo.uniform_quantize %{'v' if kind == 'reduce_mean' else 'r'} : (tensor<1x4xf32>) -> tensor<1x4x{o}>\n"
+            f"  func.return %q : tensor<1x4x{o}>\n}}"
+        )
+        return src, [x], {"stablehlo.reduce", "stablehlo.uniform_quantize"}
     assert kind == "data_movement"
     src = (
         f"func.func @main(%x: tensor<1x8x8x4x{act}>) -> tensor<2x6x16x{act}> {{\n"
@@ -169,7 +219,18 @@ def layer(kind: str, rng: np.random.Generator) -> tuple[str, list[np.ndarray], s
 
 
 EXACT = {"max_pool", "relu", "relu6", "tanh", "logistic", "exponential", "data_movement"}
-KINDS = ["conv", "conv_nchw", "depthwise", "dot", "add", "multiply", *sorted(EXACT)]
+KINDS = [
+    "conv",
+    "conv_nchw",
+    "depthwise",
+    "dot",
+    "add",
+    "multiply",
+    "avg_pool",
+    "reduce_sum",
+    "reduce_mean",
+    *sorted(EXACT),
+]
 
 
 def compare(kind: str, seed: int, rounding: str = "double") -> np.ndarray:
@@ -196,3 +257,27 @@ def test_layer_within_one_unit(kind: str, seed: int) -> None:
 
 def test_single_rounding_option() -> None:
     assert compare("conv", 0, "single").max() <= 1
+
+
+def test_average_pool_to_a_finer_scale_is_not_lowered() -> None:
+    """Rounding the mean in input units and then scaling up could miss by more than one unit."""
+    a, fine = qt(0.1, 0), qt(0.01, 0)
+    src = (
+        f"func.func @main(%x: tensor<1x2x2x1x{a}>) -> tensor<1x1x1x1x{fine}> {{\n"
+        f"  %d = stablehlo.uniform_dequantize %x : (tensor<1x2x2x1x{a}>) -> tensor<1x2x2x1xf32>\n"
+        "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        '  %s = "stablehlo.reduce_window"(%d, %z) <{window_dimensions = array<i64: 1, 2, 2, 1>}> ({\n'
+        "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+        "    %m = stablehlo.add %a, %b : tensor<f32>\n"
+        "    stablehlo.return %m : tensor<f32>\n"
+        "  }) : (tensor<1x2x2x1xf32>, tensor<f32>) -> tensor<1x1x1x1xf32>\n"
+        "  %c = stablehlo.constant dense<4.0> : tensor<1x1x1x1xf32>\n"
+        "  %v = stablehlo.divide %s, %c : tensor<1x1x1x1xf32>\n"
+        f"  %q = stablehlo.uniform_quantize %v : (tensor<1x1x1x1xf32>) -> tensor<1x1x1x1x{fine}>\n"
+        f"  func.return %q : tensor<1x1x1x1x{fine}>\n}}"
+    )
+    for out, lowered in ((fine, False), (a, True)):
+        ctx = make_context()
+        module = QParser(ctx, src.replace(fine, out)).parse_module()
+        LegalizeToTosa().apply(ctx, module)
+        assert ("tosa.avg_pool2d" in {op.name for op in module.walk()}) == lowered
