@@ -355,33 +355,47 @@ class _Converter:
         return True
 
     def dot_general(self, op: sh.DotGeneralOp) -> bool:
+        """[B,] M x K by [B,] K x N (batch dimension first, if any) -> tosa.matmul."""
         qx, qw, q_out = (ht.quant_type(t) for t in (op.lhs.type, op.rhs.type, op.result.type))
         if _per_tensor_i8(op.lhs.type) is None or qw is None or q_out is None:
             return False
         if not qw.is_signed or qw.storage_width != 8 or len(set(q_out.zero_points)) != 1:
             return False
-        if q_out.is_per_axis and q_out.axis != 1:
-            return False
         dims = op.dot_dimension_numbers.data
         x_shape, w_shape = ht.shape_of(op.lhs.type), ht.shape_of(op.rhs.type)
+        batched = len(x_shape) == 3
+        want = ((0,), (0,), (2,), (1,)) if batched else ((), (), (1,), (0,))
+        got = tuple(
+            tuple(d)
+            for d in (
+                dims.lhs_batching_dimensions,
+                dims.rhs_batching_dimensions,
+                dims.lhs_contracting_dimensions,
+                dims.rhs_contracting_dimensions,
+            )
+        )
+        last = len(x_shape) - 1  # the output's N axis, where per-channel scales must be
         if (
-            len(x_shape) != 2
-            or len(w_shape) != 2
-            or tuple(dims.lhs_contracting_dimensions) != (1,)
-            or tuple(dims.rhs_contracting_dimensions) != (0,)
-            or dims.lhs_batching_dimensions
-            or (qw.is_per_axis and qw.axis != 1)
+            got != want
+            or len(w_shape) != len(x_shape)
+            or len(x_shape) not in (2, 3)
+            or (qw.is_per_axis and qw.axis != last)
+            or (q_out.is_per_axis and q_out.axis != last)
             or len(set(qw.zero_points)) != 1
         ):
             return False
-        m, k = x_shape
-        n = w_shape[1]
-        a = self.reshape(self.storage(op.lhs), [1, m, k])
-        b = self.reshape(self.storage(op.rhs), [1, k, n])
+        batch = x_shape[0] if batched else 1
+        m, k = x_shape[-2:]
+        n = w_shape[-1]
+        a = self.storage(op.lhs)
+        b = self.storage(op.rhs)
+        if not batched:
+            a, b = self.reshape(a, [1, m, k]), self.reshape(b, [1, k, n])
         zp_a = self.const([qx.zero_points[0]], IntegerType(8), [1])
         zp_b = self.const([qw.zero_points[0]], IntegerType(8), [1])
-        acc = self.tosa_op(tosa.MatMulOp, [a, b, zp_a, zp_b], TensorType(i32, [1, m, n]))
-        acc = self.reshape(acc, [m, n])
+        acc = self.tosa_op(tosa.MatMulOp, [a, b, zp_a, zp_b], TensorType(i32, [batch, m, n]))
+        if not batched:
+            acc = self.reshape(acc, [m, n])
         self.publish(self.requantize_accumulator(acc, qx, qw, q_out))
         return True
 

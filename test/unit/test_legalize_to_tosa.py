@@ -96,6 +96,16 @@ def layer(kind: str, rng: np.random.Generator) -> tuple[str, list[np.ndarray], s
             f"  func.return %d : tensor<4x6x{out}>\n}}"
         )
         return src, [a], {"stablehlo.dot_general"}
+    if kind == "batched_dot":
+        a = rng.integers(-128, 128, (3, 4, 16)).astype(np.int8)
+        b = rng.integers(-128, 128, (3, 16, 5)).astype(np.int8)
+        bq = qt(scale(), 0)  # the spec requires zero points of 0 on the rhs
+        src = (
+            f"func.func @main(%a: tensor<3x4x16x{act}>, %b: tensor<3x16x5x{bq}>) -> tensor<3x4x5x{out}> {{\n"
+            f"  %d = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<3x4x16x{act}>, tensor<3x16x5x{bq}>) -> tensor<3x4x5x{out}>\n"
+            f"  func.return %d : tensor<3x4x5x{out}>\n}}"
+        )
+        return src, [a, b], {"stablehlo.dot_general"}
     if kind in ("add", "multiply"):
         other = qt(scale(), zp())
         y = rng.integers(-128, 128, (1, 8, 8, 4)).astype(np.int8)
@@ -224,6 +234,7 @@ KINDS = [
     "conv_nchw",
     "depthwise",
     "dot",
+    "batched_dot",
     "add",
     "multiply",
     "avg_pool",
