@@ -12,10 +12,13 @@ The fixed-point scheme of TFLite's integer kernels, written with `tosa.rescale`:
   `s_lhs * s_rhs / s_out`;
 * abs, negate: centred in i32, op, rescaled by `s_in / s_out`.
 
-Upstream leaves out negate; it is exact in the same way abs is. Divide has no
-exact fixed-point form and stays as it is (as do per-axis, unsigned or wider
-than 16-bit quantized types, and mixed float/quantized operands): run
-`stablehlo-legalize-quant-to-math` afterwards for those.
+* divide (8-bit): the dividend gets 2^22 of headroom, the i32 quotient is
+  rescaled by `s_lhs / (s_rhs * s_out * 2^22)`, and a zero divisor gives what
+  the float semantics give (storage max / min for +-inf, the zero point for NaN).
+
+Upstream leaves out negate; it is exact in the same way abs is. Per-axis,
+unsigned or wider than 16-bit quantized types, and mixed float/quantized
+operands stay as they are: run `stablehlo-legalize-quant-to-math` afterwards.
 
 Quantized values enter and leave through `stablehlo.bitcast_convert` to and
 from their storage type. Every rescale uses a 32-bit multiplier; the option
@@ -56,7 +59,12 @@ from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
 from qdialect.dialects.quant import UniformQuantizedType
-from qdialect.dialects.stablehlo_attrs import ComparisonType, ComparisonTypeAttr
+from qdialect.dialects.stablehlo_attrs import (
+    ComparisonDirection,
+    ComparisonDirectionAttr,
+    ComparisonType,
+    ComparisonTypeAttr,
+)
 from qdialect.ir.errors import OpError
 
 PASS_NAME = "stablehlo-quant-legalize-to-tosa-rescale"
@@ -64,6 +72,8 @@ PASS_NAME = "stablehlo-quant-legalize-to-tosa-rescale"
 _COMMON_GRID = (sh.AddOp, sh.SubtractOp, sh.MaximumOp, sh.MinimumOp, sh.CompareOp)
 _UNARY = (sh.AbsOp, sh.NegateOp)
 GRID_SHIFT = {8: 20, 16: 15}
+DIVIDE_SHIFT = 22
+"""Headroom of the dividend in divide: 255 * 2^22 < 2^30 keeps it in i32 for 8-bit data."""
 """Left shift k of the common i32 grid per storage width (TFLite's choice)."""
 
 
@@ -157,7 +167,55 @@ class _Builder:
                 )
             )
         storage = self.rescale(v, scale, 0, q.zero_points[0], IntegerType(q.storage_width))
+        return self.quantized(storage, result_type)
+
+    def quantized(self, storage: SSAValue, result_type: Attribute) -> SSAValue:
         return self.emit(sh.BitcastConvertOp.create(operands=[storage], result_types=[result_type]))
+
+    def splat(self, value: int, like: SSAValue) -> SSAValue:
+        t = like.type
+        assert isinstance(t, TensorType)
+        return self.emit(sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [value])))
+
+    def compare(self, a: SSAValue, b: SSAValue, direction: ComparisonDirection) -> SSAValue:
+        return self.emit(
+            sh.CompareOp.create(
+                operands=[a, b],
+                result_types=[TensorType(IntegerType(1), ht.shape_of(a.type))],
+                properties={
+                    "comparison_direction": ComparisonDirectionAttr(direction),
+                    "compare_type": ComparisonTypeAttr(ComparisonType.SIGNED),
+                },
+            )
+        )
+
+    def select(self, pred: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.emit(sh.SelectOp.create(operands=[pred, a, b], result_types=[a.type]))
+
+    def divide(self, op: Operation, qa, qb, q_out) -> SSAValue:
+        """(q_a - zp_a) 2^k / (q_b - zp_b) in i32, rescaled by s_a / (s_b s_out 2^k).
+
+        The 2^k headroom makes the integer quotient's truncation negligible; a zero
+        divisor gives what quantizing the float quotient gives: the storage maximum
+        for +inf, the minimum for -inf, the zero point for NaN (0/0).
+        """
+        a = self.to_i32(op.operands[0], qa, float(1 << DIVIDE_SHIFT))
+        d = self.to_i32(op.operands[1], qb, 1.0)
+        zero = self.splat(0, d)
+        is_zero = self.compare(d, zero, ComparisonDirection.EQ)
+        quotient = self.emit(sh.DivideOp(a, self.select(is_zero, self.splat(1, d), d)))
+        scale = qa.scales[0] / (qb.scales[0] * q_out.scales[0] * (1 << DIVIDE_SHIFT))
+        y = self.rescale(quotient, scale, 0, q_out.zero_points[0], IntegerType(q_out.storage_width))
+        special = self.select(
+            self.compare(a, zero, ComparisonDirection.GT),
+            self.splat(q_out.storage_max, y),
+            self.select(
+                self.compare(a, zero, ComparisonDirection.LT),
+                self.splat(q_out.storage_min, y),
+                self.splat(q_out.zero_points[0], y),
+            ),
+        )
+        return self.select(is_zero, special, y)
 
 
 def _i32(t: Attribute) -> TensorType:
@@ -169,7 +227,7 @@ class LegalizeQuantizedElementwise(RewritePattern):
         self.double_round = double_round
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        if not isinstance(op, (*_COMMON_GRID, sh.MultiplyOp, *_UNARY)):
+        if not isinstance(op, (*_COMMON_GRID, sh.MultiplyOp, sh.DivideOp, *_UNARY)):
             return
         if not isinstance(op.parent_op(), FuncOp):
             return  # reduction bodies combine scalars: their meaning stays with the region op
@@ -190,6 +248,14 @@ class LegalizeQuantizedElementwise(RewritePattern):
             )
             return
         qa, qb = inputs
+        if isinstance(op, sh.DivideOp):
+            if qa.storage_width != 8 or qa.scales[0] / (qb.scales[0] * result_q.scales[0]) > float(
+                1 << 14
+            ):
+                return  # no i32 headroom for 16-bit dividends; truncation could reach a unit
+            storage = b.divide(op, qa, qb, result_q)
+            rewriter.replace(op, [], [b.quantized(storage, result_type)])
+            return
         if isinstance(op, sh.MultiplyOp):
             a = b.to_i32(op.operands[0], qa, 1.0)
             c = b.to_i32(op.operands[1], qb, 1.0)

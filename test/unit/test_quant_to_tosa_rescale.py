@@ -58,7 +58,7 @@ scales = st.floats(1e-3, 1.0).map(lambda s: float(np.float32(s)))
 def cases(draw):
     bits = draw(st.sampled_from([8, 16]))
     zps = (lambda: draw(st.integers(-128, 127))) if bits == 8 else (lambda: 0)
-    op = draw(st.sampled_from(BINARY + UNARY + ["compare"]))
+    op = draw(st.sampled_from(BINARY + UNARY + ["compare"] + (["divide"] if bits == 8 else [])))
     a, b, o = (qtype(draw(scales), zps(), bits) for _ in range(3))
     rounding = draw(st.sampled_from(["double", "single"]))
     seed = draw(st.integers(0, 2**31))
@@ -132,7 +132,7 @@ def test_rewrites_to_rescale_i32_op_rescale() -> None:
 @pytest.mark.parametrize(
     "op, a, b",
     [
-        ("divide", qtype(0.1, 0, 8), qtype(0.1, 0, 8)),  # no exact fixed-point form
+        ("divide", qtype(0.1, 0, 16), qtype(0.1, 0, 16)),  # no i32 headroom for the dividend
         ("add", "!quant.uniform<u8:f32, 0.1:3>", "!quant.uniform<u8:f32, 0.1:3>"),  # unsigned
         ("add", qtype(0.1, 5, 16), qtype(0.1, 5, 16)),  # 16-bit with a zero point
         ("add", "!quant.uniform<i32:f32, 0.1>", "!quant.uniform<i32:f32, 0.1>"),  # too wide
@@ -147,3 +147,19 @@ def test_must_not_fire(op: str, a: str, b: str) -> None:
 def test_bad_rounding_option() -> None:
     with pytest.raises(ValueError, match="rounding must be"):
         QuantLegalizeToTosaRescale(rounding="nearest")
+
+
+def test_divide_fires_and_handles_zero_divisors() -> None:
+    a, b, o = qtype(0.05, -3, 8), qtype(0.1, 4, 8), qtype(0.02, 1, 8)
+    src = program("divide", a, b, o, 256)
+    x = np.arange(-128, 128, dtype=np.int8)
+    y = np.roll(x, 37)
+    y[::16] = 4  # the divisor's zero point: real 0 -> +inf, -inf and (at x = -3) NaN
+    x[0] = -3
+    module = apply(src, QuantLegalizeToTosaRescale())
+    assert "stablehlo.divide" in {op.name for op in module.walk()}  # now on i32
+    assert "tosa.rescale" in {op.name for op in module.walk()}
+    got, want = run(module, x, y), run(parse(src), x, y)
+    assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
+    zero = y == 4
+    np.testing.assert_array_equal(got[zero], want[zero])  # saturation and NaN -> zero point

@@ -86,9 +86,41 @@ func.func @negate(%x: tensor<4x!a>) -> tensor<4x!o> {
 
 // -----
 
-// Must not fire: divide (no exact fixed-point form), float ops, per-axis types,
+// divide: dividend centred with 2^22 of headroom (2^30 >> 8), divisor centred
+// (2^30 >> 30), i32 quotient of a divisor made non-zero, rescale by
+// 0.05 / (0.025 * 0.1 * 2^22) = 20 * 2^-22 = 1342177280 >> 48; zero divisors
+// select the storage max / min / zero point after the rescale.
+!a = !quant.uniform<i8:f32, 0.05:-3>
+!b = !quant.uniform<i8:f32, 0.025:10>
+!o = !quant.uniform<i8:f32, 0.1:2>
+// CHECK-LABEL: func.func @divide
+// CHECK: tosa.const  values(dense<8> : tensor<1xi8>)
+// CHECK: %[[A:.*]] = tosa.rescale
+// CHECK: %[[D:.*]] = tosa.rescale
+// CHECK-NEXT: %[[Z:.*]] = stablehlo.constant dense<0> : tensor<4xi32>
+// CHECK-NEXT: %[[ISZ:.*]] = stablehlo.compare EQ, %[[D]], %[[Z]], SIGNED
+// CHECK-NEXT: %[[ONE:.*]] = stablehlo.constant dense<1> : tensor<4xi32>
+// CHECK-NEXT: %[[SAFE:.*]] = stablehlo.select %[[ISZ]], %[[ONE]], %[[D]]
+// CHECK-NEXT: %[[Q:.*]] = stablehlo.divide %[[A]], %[[SAFE]] : tensor<4xi32>
+// CHECK-NEXT: tosa.const  values(dense<1342177280> : tensor<1xi32>)
+// CHECK-NEXT: tosa.const  values(dense<48> : tensor<1xi8>)
+// CHECK: %[[Y:.*]] = tosa.rescale %[[Q]]
+// CHECK: stablehlo.constant dense<127> : tensor<4xi8>
+// CHECK: stablehlo.constant dense<-128> : tensor<4xi8>
+// CHECK: stablehlo.constant dense<2> : tensor<4xi8>
+// CHECK: %[[R:.*]] = stablehlo.select %[[ISZ]], %{{.*}}, %[[Y]] : tensor<4xi1>, tensor<4xi8>
+// CHECK-NEXT: stablehlo.bitcast_convert %[[R]]
+func.func @divide(%x: tensor<4x!a>, %y: tensor<4x!b>) -> tensor<4x!o> {
+  %0 = stablehlo.divide %x, %y : (tensor<4x!a>, tensor<4x!b>) -> tensor<4x!o>
+  func.return %0 : tensor<4x!o>
+}
+
+// -----
+
+// Must not fire: a divide whose s_lhs / (s_rhs s_out) = 1e5 exceeds 2^14 (the
+// quotient's truncation could reach an output unit), float ops, per-axis types,
 // unsigned storage, 16-bit storage with a zero point.
-!q = !quant.uniform<i8:f32, 0.05:-3>
+!q = !quant.uniform<i8:f32, 1.0e-05:-3>
 !u = !quant.uniform<u8:f32, 0.05:3>
 !w = !quant.uniform<i16:f32, 0.05:3>
 !p = !quant.uniform<i8:f32:0, {0.05, 0.1}>
