@@ -1,0 +1,1 @@
+"""The NPU target: machine description, instruction set, encoders (and, next, the simulator)."""

@@ -1,0 +1,209 @@
+"""Instructions <-> binary words <-> assembly text, and the `.npub` container, from the ISA table.
+
+Assembly is one instruction per line: the mnemonic, then every field as
+`name=value` (any order; integers in decimal or 0x hex; enumerated fields by
+name). `#` starts a comment. The disassembler prints every field in table
+order, so text -> binary -> text is a fixed point after one round.
+
+The container (little-endian):
+
+    magic "QNPU" | version u16 | reserved u16 | machine digest u64 | section count u32
+    then per section: kind u32 | offset u32 | size u32 (offsets from the file start)
+    then the section payloads (code: 16 bytes per instruction).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from qdialect.npu.isa import BY_CODE, BY_MNEMONIC, INSTRUCTION_BITS, OPCODE_BITS, Opcode
+
+INSTRUCTION_BYTES = INSTRUCTION_BITS // 8
+MAGIC = b"QNPU"
+VERSION = 1
+SECTIONS = {"code": 1, "weights": 2, "params": 3, "luts": 4}
+_HEADER = struct.Struct("<4sHHQI")
+_ENTRY = struct.Struct("<III")
+
+
+class EncodingError(ValueError):
+    """Malformed assembly, an out-of-range field, or a malformed binary (message says where)."""
+
+
+@dataclass(frozen=True)
+class Instruction:
+    opcode: Opcode
+    values: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        names = [f.name for f in self.opcode.fields]
+        missing = [n for n in names if n not in self.values]
+        extra = [n for n in self.values if n not in names]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"missing {', '.join(missing)}")
+            if extra:
+                parts.append(f"unknown {', '.join(extra)}")
+            raise EncodingError(f"'{self.opcode.mnemonic}': {'; '.join(parts)}")
+        for f in self.opcode.fields:
+            v = self.values[f.name]
+            if not f.lo <= v <= f.hi:
+                raise EncodingError(
+                    f"'{self.opcode.mnemonic}' field '{f.name}' = {v} does not fit "
+                    f"{'signed ' if f.signed else ''}{f.bits} bits [{f.lo}, {f.hi}]"
+                )
+            if f.names and v >= len(f.names):
+                raise EncodingError(
+                    f"'{self.opcode.mnemonic}' field '{f.name}' = {v} names no {f.name}"
+                )
+
+    def __getitem__(self, name: str) -> int:
+        return self.values[name]
+
+    def encode(self) -> int:
+        word = self.opcode.code
+        bit = OPCODE_BITS
+        for f in self.opcode.fields:
+            word |= (self.values[f.name] & ((1 << f.bits) - 1)) << bit
+            bit += f.bits
+        return word
+
+    def to_bytes(self) -> bytes:
+        return self.encode().to_bytes(INSTRUCTION_BYTES, "little")
+
+    def words(self) -> tuple[int, int, int, int]:
+        """The four little-endian 32-bit words."""
+        return struct.unpack("<4I", self.to_bytes())  # type: ignore[return-value]
+
+    def text(self) -> str:
+        parts = [self.opcode.mnemonic]
+        for f in self.opcode.fields:
+            v = self.values[f.name]
+            parts.append(f"{f.name}={f.names[v] if f.names else v}")
+        return " ".join(parts)
+
+
+def decode(word: int, where: str = "") -> Instruction:
+    opcode = BY_CODE.get(word & ((1 << OPCODE_BITS) - 1))
+    if opcode is None:
+        raise EncodingError(f"{where}unknown opcode 0x{word & 0xFF:02x}")
+    values = {}
+    bit = OPCODE_BITS
+    for f in opcode.fields:
+        v = (word >> bit) & ((1 << f.bits) - 1)
+        if f.signed and v >> (f.bits - 1):
+            v -= 1 << f.bits
+        values[f.name] = v
+        bit += f.bits
+    if word >> bit:
+        raise EncodingError(f"{where}'{opcode.mnemonic}' has nonzero unused bits")
+    try:
+        return Instruction(opcode, values)
+    except EncodingError as err:
+        raise EncodingError(f"{where}{err}") from None
+
+
+def decode_code(data: bytes) -> list[Instruction]:
+    if len(data) % INSTRUCTION_BYTES:
+        raise EncodingError(f"code section of {len(data)} bytes is not whole instructions")
+    return [
+        decode(
+            int.from_bytes(data[i : i + INSTRUCTION_BYTES], "little"), f"instruction {i // 16}: "
+        )
+        for i in range(0, len(data), INSTRUCTION_BYTES)
+    ]
+
+
+def _value(text: str, f, where: str) -> int:
+    if f.names:
+        if text not in f.names:
+            raise EncodingError(
+                f"{where}'{f.name}' must be one of {', '.join(f.names)}, not '{text}'"
+            )
+        return f.names.index(text)
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise EncodingError(f"{where}'{f.name}' needs an integer, not '{text}'") from None
+
+
+def assemble(text: str, filename: str = "<asm>") -> list[Instruction]:
+    program = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"{filename}:{number}: "
+        mnemonic, *operands = line.split()
+        opcode = BY_MNEMONIC.get(mnemonic)
+        if opcode is None:
+            raise EncodingError(f"{where}unknown instruction '{mnemonic}'")
+        fields = {f.name: f for f in opcode.fields}
+        values = {}
+        for operand in operands:
+            name, eq, value = operand.partition("=")
+            if not eq or name not in fields:
+                raise EncodingError(
+                    f"{where}'{mnemonic}' takes {', '.join(fields) or 'no operands'}; got '{operand}'"
+                )
+            if name in values:
+                raise EncodingError(f"{where}'{name}' given twice")
+            values[name] = _value(value, fields[name], where)
+        try:
+            program.append(Instruction(opcode, values))
+        except EncodingError as err:
+            raise EncodingError(f"{where}{err}") from None
+    return program
+
+
+def disassemble(program: list[Instruction]) -> str:
+    return "".join(inst.text() + "\n" for inst in program)
+
+
+@dataclass
+class Binary:
+    machine_digest: int
+    code: list[Instruction]
+    sections: dict[str, bytes] = field(default_factory=dict)  # weights, params, luts
+
+    def to_bytes(self) -> bytes:
+        payloads = {"code": b"".join(i.to_bytes() for i in self.code), **self.sections}
+        for name in payloads:
+            if name not in SECTIONS:
+                raise EncodingError(f"unknown section '{name}'")
+        offset = _HEADER.size + _ENTRY.size * len(payloads)
+        table, body = b"", b""
+        for name, data in payloads.items():
+            table += _ENTRY.pack(SECTIONS[name], offset + len(body), len(data))
+            body += data
+        header = _HEADER.pack(MAGIC, VERSION, 0, self.machine_digest, len(payloads))
+        return header + table + body
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Binary:
+        if len(data) < _HEADER.size:
+            raise EncodingError("not an NPU binary: shorter than its header")
+        magic, version, _, digest, count = _HEADER.unpack_from(data)
+        if magic != MAGIC:
+            raise EncodingError(f"not an NPU binary: magic {magic!r}, expected {MAGIC!r}")
+        if version != VERSION:
+            raise EncodingError(f"NPU binary version {version}; this tool reads {VERSION}")
+        if _HEADER.size + count * _ENTRY.size > len(data):
+            raise EncodingError(f"NPU binary truncated: {count} sections do not fit")
+        kinds = {v: k for k, v in SECTIONS.items()}
+        sections: dict[str, bytes] = {}
+        for i in range(count):
+            kind, offset, size = _ENTRY.unpack_from(data, _HEADER.size + i * _ENTRY.size)
+            if kind not in kinds:
+                raise EncodingError(f"NPU binary section {i} has unknown kind {kind}")
+            if offset + size > len(data):
+                raise EncodingError(
+                    f"NPU binary section '{kinds[kind]}' runs past the end of the file"
+                )
+            if kinds[kind] in sections:
+                raise EncodingError(f"NPU binary has two '{kinds[kind]}' sections")
+            sections[kinds[kind]] = data[offset : offset + size]
+        code = decode_code(sections.pop("code", b""))
+        return cls(digest, code, sections)

@@ -1,0 +1,124 @@
+"""The NPU machine description: one JSON file read by the compiler, encoder and simulator.
+
+A description names the MAC array, the on-chip buffers (size and row width in
+bytes), the DRAM (size, bus width, latency) and the clock. `load_machine`
+validates every field with a message naming it; `Machine.digest` is what a
+binary records so the simulator refuses code built for another machine.
+Shipped descriptions live in `qdialect/npu/machines/` (`default`, `small`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+BUFFERS = ("input", "weight", "accumulator", "output", "params", "lut")
+"""On-chip buffers, in the order their ids are encoded."""
+
+SHIPPED = Path(__file__).parent / "machines"
+
+
+class MachineError(ValueError):
+    """An invalid machine description (the message names the file and field)."""
+
+
+@dataclass(frozen=True)
+class Buffer:
+    name: str
+    bytes: int
+    row_bytes: int
+
+    @property
+    def rows(self) -> int:
+        return self.bytes // self.row_bytes
+
+
+@dataclass(frozen=True)
+class Machine:
+    name: str
+    clock_mhz: int
+    mac_rows: int
+    mac_cols: int
+    buffers: dict[str, Buffer]
+    dram_bytes: int
+    bus_bytes: int
+    dram_latency: int
+    source: str  # canonical JSON text, hashed into binaries
+
+    def buffer(self, name: str) -> Buffer:
+        return self.buffers[name]
+
+    def digest(self) -> int:
+        """First 8 bytes of the SHA-256 of the canonical description, as an integer."""
+        return int.from_bytes(hashlib.sha256(self.source.encode()).digest()[:8], "little")
+
+
+def _field(data: dict, path: str, where: str, minimum: int = 1) -> int:
+    node = data
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            raise MachineError(f"{where}: missing field '{path}'")
+        node = node[key]
+    if isinstance(node, bool) or not isinstance(node, int) or node < minimum:
+        raise MachineError(f"{where}: '{path}' must be an integer >= {minimum}, got {node!r}")
+    return node
+
+
+def parse_machine(text: str, where: str = "<machine>") -> Machine:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise MachineError(f"{where}: not JSON: {err}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise MachineError(f"{where}: expected an object with a string 'name'")
+    rows, cols = _field(data, "mac_array.rows", where), _field(data, "mac_array.cols", where)
+    if _field(data, "mac_array.input_bits", where) != 8:
+        raise MachineError(f"{where}: 'mac_array.input_bits' must be 8 (int8 inputs)")
+    if _field(data, "mac_array.accumulator_bits", where) != 32:
+        raise MachineError(f"{where}: 'mac_array.accumulator_bits' must be 32")
+    buffers = {}
+    for name in BUFFERS:
+        size = _field(data, f"buffers.{name}.bytes", where)
+        row = _field(data, f"buffers.{name}.row_bytes", where)
+        if size % row:
+            raise MachineError(
+                f"{where}: 'buffers.{name}.bytes' ({size}) is not a multiple of its row_bytes ({row})"
+            )
+        buffers[name] = Buffer(name, size, row)
+    expected_rows = {"input": cols, "weight": cols, "output": cols, "accumulator": 4 * cols}
+    for name, want in expected_rows.items():
+        if buffers[name].row_bytes != want:
+            raise MachineError(
+                f"{where}: 'buffers.{name}.row_bytes' must be {want} for a {rows}x{cols} MAC array"
+            )
+    if buffers["lut"].row_bytes != 256:
+        raise MachineError(f"{where}: 'buffers.lut.row_bytes' must be 256 (one i8 table)")
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return Machine(
+        name=data["name"],
+        clock_mhz=_field(data, "clock_mhz", where),
+        mac_rows=rows,
+        mac_cols=cols,
+        buffers=buffers,
+        dram_bytes=_field(data, "dram.bytes", where),
+        bus_bytes=_field(data, "dram.bus_bytes", where),
+        dram_latency=_field(data, "dram.latency_cycles", where, minimum=0),
+        source=canonical,
+    )
+
+
+def load_machine(name_or_path: str = "default") -> Machine:
+    """A shipped description by name (`default`, `small`) or a JSON file by path."""
+    path = Path(name_or_path)
+    if not path.suffix and (SHIPPED / f"{name_or_path}.json").exists():
+        path = SHIPPED / f"{name_or_path}.json"
+    try:
+        text = path.read_text()
+    except OSError as err:
+        shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.json")))
+        raise MachineError(
+            f"cannot read machine description '{name_or_path}': {err.strerror} (shipped: {shipped})"
+        ) from None
+    return parse_machine(text, str(path))

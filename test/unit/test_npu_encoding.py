@@ -1,0 +1,159 @@
+"""NPU machine descriptions, instruction encoding, assembly and the .npub container."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from qdialect.npu.encoding import (
+    Binary,
+    EncodingError,
+    Instruction,
+    assemble,
+    decode,
+    decode_code,
+    disassemble,
+)
+from qdialect.npu.isa import BY_MNEMONIC, OPCODES, reference_markdown
+from qdialect.npu.machine import MachineError, load_machine, parse_machine
+from qdialect.tools import qasm
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def inst(mnemonic: str, **values: int) -> Instruction:
+    return Instruction(BY_MNEMONIC[mnemonic], values)
+
+
+def test_golden_words() -> None:
+    # signal: opcode 0x01, queue cp2st = 2 at bits 8..9 -> 0x201.
+    assert inst("signal", queue=2).words() == (0x201, 0, 0, 0)
+    # fill: 0x20 | buf accumulator=2 << 8 | row 5 << 11 | rows 3 << 27 | value -1 (32 ones) << 43
+    #   word0 = 0x20 + 0x200 + 0x2800 + 0x18000000        = 0x18002A20
+    #   word1 = (0xFFFFFFFF << 11) & 0xFFFFFFFF             = 0xFFFFF800
+    #   word2 = 0xFFFFFFFF >> 21                            = 0x000007FF
+    assert inst("fill", buf=2, row=5, rows=3, value=-1).words() == (
+        0x18002A20,
+        0xFFFFF800,
+        0x7FF,
+        0,
+    )
+    # halt is all zeros; the opcode of load is 0x10.
+    assert inst("halt").words() == (0, 0, 0, 0)
+    assert decode(0x10).opcode.mnemonic == "load"
+
+
+def _random_values(op, rng: random.Random) -> dict[str, int]:
+    values = {}
+    for f in op.fields:
+        hi = len(f.names) - 1 if f.names else f.hi
+        values[f.name] = rng.choice([f.lo, hi, rng.randint(f.lo, hi)])
+    return values
+
+
+@pytest.mark.parametrize("op", OPCODES, ids=lambda o: o.mnemonic)
+def test_every_opcode_round_trips_through_words_and_text(op) -> None:
+    rng = random.Random(op.code)
+    for _ in range(50):
+        original = Instruction(op, _random_values(op, rng))
+        assert decode(original.encode()) == original
+        (parsed,) = assemble(original.text())
+        assert parsed == original
+        assert parsed.to_bytes() == original.to_bytes()
+
+
+def test_assembly_text_is_a_fixed_point_after_one_round() -> None:
+    text = (ROOT / "examples" / "npu_matmul.s").read_text()
+    program = assemble(text)
+    once = disassemble(program)
+    assert disassemble(assemble(once)) == once
+    assert decode_code(b"".join(i.to_bytes() for i in program)) == program
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("frobnicate", "unknown instruction 'frobnicate'"),
+        ("signal queue=sideways", "'queue' must be one of ld2cp, cp2ld, cp2st, st2cp"),
+        ("signal", "missing queue"),
+        ("signal queue=ld2cp queue=ld2cp", "'queue' given twice"),
+        ("signal q=ld2cp", "'signal' takes queue; got 'q=ld2cp'"),
+        ("halt now", "'halt' takes no operands"),
+        ("fill buf=input row=0 rows=1 value=x", "'value' needs an integer, not 'x'"),
+        ("fill buf=input row=70000 rows=1 value=0", "'row' = 70000 does not fit 16 bits"),
+        (
+            "fill buf=input row=0 rows=1 value=2147483648",
+            "'value' = 2147483648 does not fit signed 32 bits",
+        ),
+    ],
+)
+def test_assembly_errors_name_the_line(line: str, message: str) -> None:
+    with pytest.raises(EncodingError, match=r"prog\.s:2: ") as err:
+        assemble("# comment\n" + line, "prog.s")
+    assert message in str(err.value)
+
+
+def test_decoding_rejects_unknown_opcodes_and_stray_bits() -> None:
+    with pytest.raises(EncodingError, match="unknown opcode 0x7f"):
+        decode(0x7F)
+    with pytest.raises(EncodingError, match="nonzero unused bits"):
+        decode(0x01 | (1 << 100))
+    with pytest.raises(EncodingError, match="names no buf"):
+        decode(0x20 | (7 << 8))  # buffer id 7 does not exist
+
+
+def test_container_round_trip_and_malformed_files() -> None:
+    machine = load_machine("default")
+    program = assemble((ROOT / "examples" / "npu_matmul.s").read_text())
+    binary = Binary(machine.digest(), program, {"weights": b"\x01\x02", "luts": bytes(256)})
+    data = binary.to_bytes()
+    back = Binary.from_bytes(data)
+    assert back.code == program and back.sections == binary.sections
+    assert back.machine_digest == machine.digest()
+    with pytest.raises(EncodingError, match="magic"):
+        Binary.from_bytes(b"XXXX" + data[4:])
+    with pytest.raises(EncodingError, match="shorter than its header"):
+        Binary.from_bytes(data[:10])
+    with pytest.raises(EncodingError, match="runs past the end"):
+        Binary.from_bytes(data[:-1])
+    with pytest.raises(EncodingError, match="version 9"):
+        Binary.from_bytes(data[:4] + (9).to_bytes(2, "little") + data[6:])
+
+
+def test_shipped_machines_and_description_errors() -> None:
+    default, small = load_machine("default"), load_machine("small")
+    assert (default.mac_rows, default.mac_cols) == (16, 16)
+    assert (small.mac_rows, small.mac_cols) == (4, 4)
+    assert default.digest() != small.digest()
+    assert small.buffer("accumulator").row_bytes == 16 and small.buffer("input").rows == 1024
+    text = (ROOT / "src" / "qdialect" / "npu" / "machines" / "small.json").read_text()
+    with pytest.raises(MachineError, match=r"'buffers\.input\.row_bytes' must be 4"):
+        parse_machine(text.replace('"row_bytes": 4}', '"row_bytes": 8}', 1))
+    with pytest.raises(MachineError, match=r"missing field 'dram\.bus_bytes'"):
+        parse_machine(text.replace('"bus_bytes": 4,', ""))
+    with pytest.raises(MachineError, match="not JSON"):
+        parse_machine("{")
+    with pytest.raises(
+        MachineError, match=r"cannot read machine description 'nope'.*shipped: default, small"
+    ):
+        load_machine("nope")
+
+
+def test_isa_reference_in_docs_is_generated_from_the_table() -> None:
+    assert (ROOT / "docs" / "npu-isa.md").read_text() == reference_markdown()
+
+
+def test_qasm_cli(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "m.npub"
+    assert qasm.main([str(ROOT / "examples" / "npu_matmul.s"), "-o", str(out)]) == 0
+    assert qasm.main(["-d", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert text == disassemble(assemble((ROOT / "examples" / "npu_matmul.s").read_text()))
+    assert qasm.main(["-d", str(out), "--machine", "small"]) == 1
+    assert "built for another machine description" in capsys.readouterr().err
+    bad = tmp_path / "bad.s"
+    bad.write_text("halt\nwait queue=nowhere\n")
+    assert qasm.main([str(bad), "-o", str(out)]) == 1
+    assert f"{bad}:2: 'queue' must be one of" in capsys.readouterr().err
