@@ -1,0 +1,378 @@
+"""Bit-exact NPU simulator: runs decoded instructions, not the compiler's IR.
+
+Three engines — load (DMA in), compute, store (DMA out) — each take their
+instructions from the one program in order and synchronize only through the
+token queues (`signal` / `wait`). The simulator interleaves them in a seeded
+random order: a program whose result depends on that order is missing a
+token, and `check_synchronization` reports it by running several orders.
+
+Faults are `SimulatorError`s naming the instruction: buffer or DRAM accesses
+out of bounds, an engine touching a buffer it may not, reads of memory never
+written, a REQUIRE of TOSA's apply_scale failing, deadlock (every unfinished
+engine waits on an empty queue) and tokens left over at the end.
+
+The cycle model: DMA costs the DRAM latency plus bytes / bus width; matmul a
+pass per input row and k tile plus the array's fill; the other compute
+instructions a row (pool: a row per tap) each. An engine starts an
+instruction when it is free and, for `wait`, when the token was signalled.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from qdialect import numerics
+from qdialect.npu.encoding import Instruction
+from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES
+from qdialect.npu.machine import BUFFERS, Machine
+
+ENGINES = ("load", "compute", "store")
+_QUEUE_ENDS = {"ld2cp": ("load", "compute"), "cp2ld": ("compute", "load"),
+               "cp2st": ("compute", "store"), "st2cp": ("store", "compute")}  # fmt: skip
+_ACCESS = {
+    "load": {"write": {"input", "weight", "params", "lut"}, "read": set()},
+    "store": {"read": {"output", "accumulator"}, "write": set()},
+    "compute": {
+        "read": {"input", "weight", "params", "lut", "accumulator", "output"},
+        "write": {"accumulator", "output"},
+    },
+}
+
+
+class SimulatorError(RuntimeError):
+    """A fault of the simulated program (the message names the instruction)."""
+
+
+@dataclass
+class Stats:
+    cycles: int = 0
+    busy: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENGINES, 0))
+    macs: int = 0
+    dram_read: int = 0
+    dram_written: int = 0
+    instructions: int = 0
+
+    def mac_utilization(self, machine: Machine) -> float:
+        peak = self.cycles * machine.mac_rows * machine.mac_cols
+        return self.macs / peak if peak else 0.0
+
+
+def engine_of(inst: Instruction) -> str:
+    mnemonic = inst.opcode.mnemonic
+    if mnemonic in ("signal", "wait"):
+        producer, consumer = _QUEUE_ENDS[QUEUES[inst["queue"]]]
+        return producer if mnemonic == "signal" else consumer
+    return inst.opcode.engine
+
+
+class _Memory:
+    """A byte array with a written-bytes mask, for uninitialized-read traps."""
+
+    def __init__(self, name: str, size: int):
+        self.name = name
+        self.data = np.zeros(size, np.uint8)
+        self.written = np.zeros(size, np.bool_)
+
+    def check(self, start: int, size: int, what: str) -> None:
+        if start < 0 or start + size > self.data.size:
+            raise SimulatorError(
+                f"{what} bytes [{start}, {start + size}) of {self.name} are out of bounds "
+                f"(size {self.data.size})"
+            )
+
+    def read(self, start: int, size: int, what: str) -> np.ndarray:
+        self.check(start, size, what)
+        if not self.written[start : start + size].all():
+            first = start + int(np.argmin(self.written[start : start + size]))
+            raise SimulatorError(f"{what} reads {self.name} byte {first}, which was never written")
+        return self.data[start : start + size]
+
+    def write(self, start: int, values: np.ndarray, what: str) -> None:
+        raw = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
+        self.check(start, raw.size, what)
+        self.data[start : start + raw.size] = raw
+        self.written[start : start + raw.size] = True
+
+
+class Simulator:
+    def __init__(self, machine: Machine, program: list[Instruction], seed: int = 0):
+        self.machine = machine
+        self.program = program
+        self.rng = random.Random(seed)
+        self.dram = _Memory("DRAM", machine.dram_bytes)
+        self.buffers = {n: _Memory(f"buffer '{n}'", machine.buffer(n).bytes) for n in BUFFERS}
+        self.stats = Stats()
+        self.cols = machine.mac_cols
+
+    # ---- memory helpers -------------------------------------------------------
+
+    def write_dram(self, address: int, data: bytes | np.ndarray) -> None:
+        self.dram.write(address, np.frombuffer(bytes(data), np.uint8), "host write")
+
+    def read_dram(self, address: int, size: int) -> bytes:
+        return self.dram.read(address, size, "host read").tobytes()
+
+    def _rows(self, buf: str, row: int, count: int, engine: str, mode: str, what: str):
+        if buf not in _ACCESS[engine][mode]:
+            raise SimulatorError(f"{what}: the {engine} engine may not {mode} buffer '{buf}'")
+        width = self.machine.buffer(buf).row_bytes
+        return row * width, count * width, width
+
+    def _read_rows(self, buf, row, count, engine, what, dtype) -> np.ndarray:
+        start, size, width = self._rows(buf, row, count, engine, "read", what)
+        raw = self.buffers[buf].read(start, size, what)
+        return raw.view(dtype).reshape(count, width // np.dtype(dtype).itemsize)
+
+    def _write_rows(self, buf, row, values: np.ndarray, engine, what) -> None:
+        start, size, _ = self._rows(buf, row, len(values), engine, "write", what)
+        assert np.asarray(values).nbytes == size, (what, buf)  # whole rows only
+        self.buffers[buf].write(start, values, what)
+
+    def _lane_dtype(self, buf: str):
+        return np.int32 if buf == "accumulator" else np.int8
+
+    # ---- instructions -----------------------------------------------------------
+
+    def _dma_cycles(self, nbytes: int) -> int:
+        return self.machine.dram_latency + -(-nbytes // self.machine.bus_bytes)
+
+    def execute(self, inst: Instruction, what: str) -> int:
+        """Run one instruction; return its cycles."""
+        m = inst.opcode.mnemonic
+        v = inst.values
+        cols = self.cols
+        if m == "load":
+            buf = BUFFERS[v["buf"]]
+            width = self.machine.buffer(buf).row_bytes
+            if v["pad_left"] + v["row_bytes"] > width:
+                raise SimulatorError(
+                    f"{what}: pad_left + row_bytes = {v['pad_left'] + v['row_bytes']} exceeds "
+                    f"the {width}-byte rows of '{buf}'"
+                )
+            total = v["pad_top"] + v["rows"] + v["pad_bottom"]
+            block = np.full((total, width), v["pad"] & 0xFF, np.uint8)
+            for r in range(v["rows"]):
+                data = self.dram.read(v["dram"] + r * v["stride"], v["row_bytes"], what)
+                block[v["pad_top"] + r, v["pad_left"] : v["pad_left"] + v["row_bytes"]] = data
+            self._write_rows(buf, v["row"], block, "load", what)
+            self.stats.dram_read += v["rows"] * v["row_bytes"]
+            return self._dma_cycles(v["rows"] * v["row_bytes"])
+        if m == "store":
+            buf = BUFFERS[v["buf"]]
+            start, _, width = self._rows(buf, v["row"], v["rows"], "store", "read", what)
+            if v["row_bytes"] > width:
+                raise SimulatorError(
+                    f"{what}: row_bytes {v['row_bytes']} exceeds the {width}-byte rows of '{buf}'"
+                )
+            for r in range(v["rows"]):
+                data = self.buffers[buf].read(start + r * width, v["row_bytes"], what)
+                self.dram.write(v["dram"] + r * v["stride"], data, what)
+            self.stats.dram_written += v["rows"] * v["row_bytes"]
+            return self._dma_cycles(v["rows"] * v["row_bytes"])
+        if m == "fill":
+            buf = BUFFERS[v["buf"]]
+            dtype = self._lane_dtype(buf)
+            info = np.iinfo(dtype)
+            if not info.min <= v["value"] <= info.max:
+                raise SimulatorError(
+                    f"{what}: value {v['value']} does not fit the {np.dtype(dtype)} lanes of '{buf}'"
+                )
+            lanes = self.machine.buffer(buf).row_bytes // np.dtype(dtype).itemsize
+            self._write_rows(
+                buf, v["row"], np.full((v["rows"], lanes), v["value"], dtype), "compute", what
+            )
+            return v["rows"]
+        if m == "matmul":
+            out = np.zeros((v["m"], cols), np.int64)
+            for t in range(v["k_tiles"]):
+                w = self._read_rows("weight", v["w"] + t * cols, cols, "compute", what, np.int8)
+                for i in range(v["m"]):
+                    x = self._read_rows(
+                        "input",
+                        v["in"] + i * v["in_step"] + t * v["k_step"],
+                        1,
+                        "compute",
+                        what,
+                        np.int8,
+                    )
+                    out[i] += x[0].astype(np.int64) @ w.astype(np.int64)
+            if v["accumulate"]:
+                out += self._read_rows("accumulator", v["acc"], v["m"], "compute", what, np.int32)
+            self._write_rows("accumulator", v["acc"], _wrap32(out), "compute", what)
+            self.stats.macs += v["m"] * v["k_tiles"] * cols * cols
+            return v["m"] * v["k_tiles"] + self.machine.mac_rows + cols
+        if m == "alu":
+            a = self._read_rows(
+                "accumulator", v["dst"], v["rows"], "compute", what, np.int32
+            ).astype(np.int64)
+            if v["use_imm"]:
+                b = np.full_like(a, v["imm"])
+            else:
+                b = self._read_rows(
+                    "accumulator", v["src"], v["rows"], "compute", what, np.int32
+                ).astype(np.int64)
+            op = ALU_OPS[v["op"]]
+            if op in ("shl", "shr") and (b.min() < 0 or b.max() > 31):
+                raise SimulatorError(f"{what}: shift amounts must be 0..31")
+            result = {
+                "add": lambda: a + b,
+                "sub": lambda: a - b,
+                "mul": lambda: a * b,
+                "min": lambda: np.minimum(a, b),
+                "max": lambda: np.maximum(a, b),
+                "shl": lambda: a << b,
+                "shr": lambda: np.where(b > 0, (a + (np.int64(1) << np.maximum(b - 1, 0))) >> b, a),
+            }[op]()
+            self._write_rows("accumulator", v["dst"], _wrap32(result), "compute", what)
+            return v["rows"]
+        if m == "requant":
+            acc = self._read_rows(
+                "accumulator", v["acc"], v["rows"], "compute", what, np.int32
+            ).astype(np.int64)
+            records = self._read_rows("params", v["params"], cols, "compute", what, np.uint8)
+            bias = records[:, 0:4].copy().view(np.int32).reshape(-1).astype(np.int64)
+            mult = records[:, 4:8].copy().view(np.int32).reshape(-1).astype(np.int64)
+            shift = records[:, 8].view(np.int8).astype(np.int64)
+            if v["lo"] > v["hi"]:
+                raise SimulatorError(f"{what}: clamp lo {v['lo']} exceeds hi {v['hi']}")
+            try:
+                scaled = numerics.apply_scale_32(acc + bias, mult, shift, bool(v["double_round"]))
+            except numerics.QuantizationError as err:
+                raise SimulatorError(f"{what}: {err}") from None
+            out = np.clip(scaled.astype(np.int64) + v["zp"], v["lo"], v["hi"]).astype(np.int8)
+            self._write_rows("output", v["out"], out, "compute", what)
+            return v["rows"]
+        if m == "widen":
+            buf = BUFFERS[v["buf"]]
+            x = self._read_rows(buf, v["in"], v["rows"], "compute", what, np.int8).astype(np.int64)
+            self._write_rows(
+                "accumulator", v["acc"], _wrap32((x - v["zp"]) << v["shift"]), "compute", what
+            )
+            return v["rows"]
+        if m == "lut":
+            buf = BUFFERS[v["buf"]]
+            x = self._read_rows(buf, v["in"], v["rows"], "compute", what, np.int8).astype(np.int64)
+            table = self._read_rows("lut", v["table"], 1, "compute", what, np.int8)[0]
+            self._write_rows("output", v["out"], table[x + 128], "compute", what)
+            return v["rows"]
+        if m == "pool":
+            buf = BUFFERS[v["buf"]]
+            if v["taps"] == 0:
+                raise SimulatorError(f"{what}: pool needs at least one tap")
+            out = np.zeros((v["rows"], cols), np.int64)
+            for i in range(v["rows"]):
+                taps = np.stack(
+                    [
+                        self._read_rows(
+                            buf,
+                            v["in"] + i * v["row_step"] + t * v["tap_step"],
+                            1,
+                            "compute",
+                            what,
+                            np.int8,
+                        )[0]
+                        for t in range(v["taps"])
+                    ]
+                ).astype(np.int64)
+                out[i] = taps.max(axis=0) if POOL_OPS[v["op"]] == "max" else taps.sum(axis=0)
+            self._write_rows("accumulator", v["acc"], out.astype(np.int32), "compute", what)
+            return v["rows"] * v["taps"]
+        raise SimulatorError(f"{what}: '{m}' is not executable here")  # pragma: no cover
+
+    # ---- scheduling ---------------------------------------------------------------
+
+    def run(self, trace: list[str] | None = None) -> Stats:
+        streams: dict[str, list[tuple[int, Instruction]]] = {e: [] for e in ENGINES}
+        halted = False
+        for index, inst in enumerate(self.program):
+            if inst.opcode.mnemonic == "halt":
+                halted = True
+                break
+            streams[engine_of(inst)].append((index, inst))
+        if not halted:
+            raise SimulatorError("the program has no 'halt'")
+        position = dict.fromkeys(ENGINES, 0)
+        clock = dict.fromkeys(ENGINES, 0)
+        tokens: dict[str, list[int]] = {q: [] for q in QUEUES}  # the cycle each token was pushed
+        while True:
+            ready = []
+            for e in ENGINES:
+                if position[e] < len(streams[e]):
+                    _, inst = streams[e][position[e]]
+                    if inst.opcode.mnemonic != "wait" or tokens[QUEUES[inst["queue"]]]:
+                        ready.append(e)
+            if not ready:
+                blocked = [
+                    f"{e} engine at instruction {streams[e][position[e]][0]} "
+                    f"({streams[e][position[e]][1].text()})"
+                    for e in ENGINES
+                    if position[e] < len(streams[e])
+                ]
+                if blocked:
+                    raise SimulatorError(
+                        "deadlock: " + "; ".join(blocked) + " wait on empty queues"
+                    )
+                break
+            engine = self.rng.choice(ready)
+            index, inst = streams[engine][position[engine]]
+            position[engine] += 1
+            what = f"instruction {index} ({inst.opcode.mnemonic})"
+            start = clock[engine]
+            if inst.opcode.mnemonic == "signal":
+                cycles = 1
+                tokens[QUEUES[inst["queue"]]].append(start + cycles)  # visible once signalled
+            elif inst.opcode.mnemonic == "wait":
+                start = max(start, tokens[QUEUES[inst["queue"]]].pop(0))
+                cycles = 1
+            else:
+                cycles = self.execute(inst, what)
+            clock[engine] = start + cycles
+            self.stats.busy[engine] += cycles
+            self.stats.instructions += 1
+            if trace is not None:
+                trace.append(f"{start:>8} {engine:>7}  {inst.text()}")
+        left = {q: len(t) for q, t in tokens.items() if t}
+        if left:
+            raise SimulatorError(
+                "token imbalance at halt: "
+                + ", ".join(f"{n} token(s) left on {q}" for q, n in left.items())
+            )
+        self.stats.cycles = max(clock.values())
+        return self.stats
+
+
+def _wrap32(values: np.ndarray) -> np.ndarray:
+    return np.asarray(values, np.int64).astype(np.uint32).view(np.int32)
+
+
+def check_synchronization(
+    machine: Machine,
+    program: list[Instruction],
+    setup,
+    outputs: list[tuple[int, int]],
+    orders: int = 8,
+) -> bytes:
+    """Run `orders` random engine interleavings; raise if the DRAM regions `outputs` differ.
+
+    `setup(sim)` writes the inputs. Returns the agreed output bytes.
+    """
+    results = []
+    for seed in range(orders):
+        sim = Simulator(machine, program, seed=seed)
+        setup(sim)
+        try:
+            sim.run()
+            results.append(b"".join(sim.read_dram(a, n) for a, n in outputs))
+        except SimulatorError as err:
+            results.append(f"fault: {err}".encode())
+    if len(set(results)) > 1:
+        raise SimulatorError(
+            "missing synchronization: the result depends on the order the engines run in "
+            f"({len(set(results))} different outcomes over {orders} orders)"
+        )
+    if results[0].startswith(b"fault: "):
+        raise SimulatorError(results[0][len(b"fault: ") :].decode())
+    return results[0]

@@ -1,0 +1,112 @@
+"""`qsim`: run an `.npub` binary on the bit-exact NPU simulator.
+
+    qsim model.npub --inputs in.npz --read 0x400:64 --outputs out.npz --stats [--trace]
+
+Inputs are written to DRAM before the run: each array of `--inputs` is named
+by its DRAM byte address (`0x1000`, or decimal) and written as its raw bytes.
+`--read ADDR:BYTES` regions are saved after the run to `--outputs` under the
+same kind of name (as uint8 arrays). `--stats` prints cycles, each engine's
+busy cycles, MAC utilization and DRAM traffic; `--trace` prints every executed
+instruction with its start cycle and engine; `--orders N` reruns N random
+engine interleavings and fails if the results differ (missing synchronization).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from qdialect.npu.encoding import Binary, EncodingError
+from qdialect.npu.machine import MachineError, load_machine
+from qdialect.npu.simulator import ENGINES, Simulator, SimulatorError, check_synchronization
+
+
+def _region(text: str) -> tuple[int, int]:
+    address, sep, size = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        return int(address, 0), int(size, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ADDR:BYTES, got '{text}'") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="qsim", description=__doc__.splitlines()[0])
+    p.add_argument("binary", help="an .npub file")
+    p.add_argument("--machine", default="default", help="machine description (name or JSON file)")
+    p.add_argument("--inputs", help=".npz of arrays named by DRAM address")
+    p.add_argument("--read", type=_region, action="append", default=[], metavar="ADDR:BYTES")
+    p.add_argument("--outputs", help=".npz to write the --read regions to")
+    p.add_argument("--stats", action="store_true", help="print cycle and traffic figures")
+    p.add_argument("--trace", action="store_true", help="print each executed instruction")
+    p.add_argument("--orders", type=int, default=1, help="random engine orders to compare")
+    return p
+
+
+def _inputs(path: str | None) -> dict[int, bytes]:
+    if path is None:
+        return {}
+    with np.load(path) as data:
+        out = {}
+        for name in data.files:
+            try:
+                out[int(name, 0)] = np.ascontiguousarray(data[name]).tobytes()
+            except ValueError:
+                raise EncodingError(
+                    f"{path}: array '{name}' is not named by a DRAM address"
+                ) from None
+        return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        machine = load_machine(args.machine)
+        binary = Binary.from_bytes(Path(args.binary).read_bytes())
+        if binary.machine_digest != machine.digest():
+            raise EncodingError(
+                f"{args.binary} was built for another machine description than '{machine.name}'"
+            )
+        inputs = _inputs(args.inputs)
+
+        def setup(sim: Simulator) -> None:
+            for address, data in inputs.items():
+                sim.write_dram(address, data)
+
+        if args.orders > 1:
+            check_synchronization(machine, binary.code, setup, args.read, args.orders)
+        sim = Simulator(machine, binary.code)
+        setup(sim)
+        trace: list[str] | None = [] if args.trace else None
+        stats = sim.run(trace)
+        if trace is not None:
+            print("   cycle  engine  instruction")
+            print("\n".join(trace))
+        if args.outputs:
+            np.savez(
+                args.outputs,
+                **{f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read},
+            )
+        if args.stats:
+            print(
+                f"cycles: {stats.cycles} ({stats.cycles / machine.clock_mhz:.2f} us at {machine.clock_mhz} MHz)"
+            )
+            for engine in ENGINES:
+                busy = stats.busy[engine]
+                print(f"  {engine:8} busy {busy} ({busy / max(stats.cycles, 1):.1%})")
+            print(f"MAC utilization: {stats.mac_utilization(machine):.1%} ({stats.macs} MACs)")
+            print(f"DRAM read {stats.dram_read} bytes, written {stats.dram_written} bytes")
+        return 0
+    except (EncodingError, MachineError, SimulatorError) as err:
+        print(f"qsim: error: {err}", file=sys.stderr)
+    except OSError as err:
+        print(f"qsim: error: {err.filename}: {err.strerror}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

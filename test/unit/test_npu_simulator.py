@@ -1,0 +1,295 @@
+"""The NPU simulator: instructions against numpy, hand-written kernels bit-exact with the
+numerics core, faults as clear errors, and the cycle model's arithmetic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qdialect import numerics
+from qdialect.npu.encoding import assemble
+from qdialect.npu.machine import load_machine
+from qdialect.npu.simulator import Simulator, SimulatorError, check_synchronization
+from qdialect.tools import qasm, qsim
+
+DEFAULT, SMALL = load_machine("default"), load_machine("small")
+
+
+def load(buf, row, dram, rows, row_bytes, stride, pad=0, top=0, bottom=0, left=0) -> str:
+    return (
+        f"load buf={buf} row={row} dram={dram} rows={rows} row_bytes={row_bytes} stride={stride} "
+        f"pad={pad} pad_top={top} pad_bottom={bottom} pad_left={left}"
+    )
+
+
+def store(buf, row, dram, rows, row_bytes, stride) -> str:
+    return (
+        f"store buf={buf} row={row} dram={dram} rows={rows} row_bytes={row_bytes} stride={stride}"
+    )
+
+
+def program(*lines: str) -> str:
+    return "\n".join(lines) + "\nhalt\n"
+
+
+def run(machine, text: str, inputs: dict[int, np.ndarray], seed: int = 0):
+    sim = Simulator(machine, assemble(text), seed=seed)
+    for address, array in inputs.items():
+        sim.write_dram(address, np.ascontiguousarray(array).tobytes())
+    stats = sim.run()
+    return sim, stats
+
+
+def params_records(bias, mult, shift, cols: int) -> np.ndarray:
+    records = np.zeros((cols, 16), np.uint8)
+    records[:, 0:4] = np.asarray(bias, np.int32).view(np.uint8).reshape(cols, 4)
+    records[:, 4:8] = np.asarray(mult, np.int32).view(np.uint8).reshape(cols, 4)
+    records[:, 8] = np.asarray(shift, np.int8).view(np.uint8)
+    return records
+
+
+@pytest.mark.parametrize("machine", [DEFAULT, SMALL], ids=["default", "small"])
+@pytest.mark.parametrize("double_round", [0, 1])
+def test_tiled_matmul_with_requantization(machine, double_round: int) -> None:
+    rng = np.random.default_rng(machine.mac_cols + double_round)
+    n = machine.mac_cols
+    m, k_tiles = 5, 3
+    x = rng.integers(-128, 128, (m, k_tiles * n)).astype(np.int8)
+    w = rng.integers(-128, 128, (k_tiles * n, n)).astype(np.int8)
+    bias = rng.integers(-5000, 5000, n)
+    scales = rng.uniform(1e-4, 1e-2, n)
+    mult, shift = zip(*(numerics.quantize_multiplier(float(s)) for s in scales), strict=True)
+    # x is stored row-major m x (k_tiles*n): k tile t of row i is DRAM row i*k_tiles + t.
+    text = program(
+        load("input", 0, 0, m * k_tiles, n, n),
+        load("weight", 0, 0x10000, k_tiles * n, n, n),
+        load("params", 0, 0x20000, n, 16, 16),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        f"matmul in=0 w=0 acc=0 m={m} k_tiles={k_tiles} accumulate=0 in_step={k_tiles} k_step=1",
+        f"requant acc=0 out=0 rows={m} params=0 zp=-3 lo=-100 hi=120 double_round={double_round}",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("output", 0, 0x30000, m, n, n),
+    )
+    sim, stats = run(
+        machine, text, {0: x, 0x10000: w, 0x20000: params_records(bias, mult, shift, n)}
+    )
+    got = np.frombuffer(sim.read_dram(0x30000, m * n), np.int8).reshape(m, n)
+    acc = x.astype(np.int64) @ w.astype(np.int64) + bias
+    scaled = numerics.apply_scale_32(acc, np.array(mult), np.array(shift), bool(double_round))
+    np.testing.assert_array_equal(got, np.clip(scaled.astype(np.int64) - 3, -100, 120))
+    assert stats.macs == m * k_tiles * n * n
+    assert stats.dram_written == m * n
+
+
+def test_depthwise_tile_from_widen_mul_and_add() -> None:
+    """A 3-tap depthwise convolution along rows: acc = sum_t (x[i+t] - zp) * w[t], per channel."""
+    n, rows, taps, zp = 4, 6, 3, 5
+    rng = np.random.default_rng(1)
+    x = rng.integers(-128, 128, (rows + taps - 1, n)).astype(np.int8)
+    w = rng.integers(-127, 128, (taps, n)).astype(np.int8)
+    lines = [load("input", 0, 0, rows + taps - 1, n, n), load("input", 64, 0x100, taps, n, n)]
+    lines += [
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        f"fill buf=accumulator row=0 rows={rows} value=0",
+    ]
+    for t in range(taps):
+        lines += [
+            f"widen buf=input in={t} acc=100 rows={rows} zp={zp} shift=0",
+            # broadcast weight row t over `rows` accumulator rows, one row at a time
+            *(
+                f"widen buf=input in={64 + t} acc={200 + i} rows=1 zp=0 shift=0"
+                for i in range(rows)
+            ),
+            f"alu op=mul dst=100 src=200 rows={rows} use_imm=0 imm=0",
+            f"alu op=add dst=0 src=100 rows={rows} use_imm=0 imm=0",
+        ]
+    lines += [
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("accumulator", 0, 0x200, rows, 4 * n, 4 * n),
+    ]
+    sim, _ = run(SMALL, program(*lines), {0: x, 0x100: w})
+    got = np.frombuffer(sim.read_dram(0x200, rows * n * 4), np.int32).reshape(rows, n)
+    want = sum((x[t : t + rows].astype(np.int64) - zp) * w[t] for t in range(taps))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_lut_pass() -> None:
+    n = 4
+    table = ((np.arange(256) - 128) * 3 // 5).astype(np.int8)
+    x = np.arange(-128, 128, 16, dtype=np.int8).reshape(-1, n)
+    text = program(
+        load("lut", 2, 0, 1, 256, 256),
+        load("input", 0, 0x1000, len(x), n, n),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        f"lut buf=input in=0 out=0 rows={len(x)} table=2",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("output", 0, 0x2000, len(x), n, n),
+    )
+    sim, _ = run(SMALL, text, {0: table, 0x1000: x})
+    got = np.frombuffer(sim.read_dram(0x2000, x.size), np.int8).reshape(x.shape)
+    np.testing.assert_array_equal(got, table[x.astype(np.int64) + 128])
+
+
+@pytest.mark.parametrize(
+    "op, imm, fn",
+    [
+        ("add", 7, lambda a, b: a + b),
+        ("sub", 7, lambda a, b: a - b),
+        ("mul", -3, lambda a, b: a * b),
+        ("min", 10, np.minimum),
+        ("max", 10, np.maximum),
+        ("shl", 4, lambda a, b: a << b),
+        ("shr", 3, lambda a, b: (a + (1 << (b - 1))) >> b),  # arithmetic, rounding half up
+    ],
+)
+def test_alu_against_numpy(op: str, imm: int, fn) -> None:
+    """Each operation on int32 lanes, wrapping like int32 hardware."""
+    a = np.array([[-(2**31), -9, 0, 9], [2**31 - 1, -1, 100, -100]], np.int64)
+    sim = Simulator(SMALL, [], seed=0)
+    sim.buffers["accumulator"].write(0, a.astype(np.int32), "test setup")
+    sim.buffers["accumulator"].write(32, np.full((2, 4), 3, np.int32), "test setup")
+    for use_imm, b in ((1, np.int64(imm)), (0, np.int64(3))):
+        sim.buffers["accumulator"].write(0, a.astype(np.int32), "test setup")
+        (inst,) = assemble(f"alu op={op} dst=0 src=2 rows=2 use_imm={use_imm} imm={imm}")
+        sim.execute(inst, "alu")
+        got = sim.buffers["accumulator"].data[:32].view(np.int32).reshape(2, 4)
+        want = fn(a, b)
+        np.testing.assert_array_equal(got, want.astype(np.int64).astype(np.uint32).view(np.int32))
+
+
+def test_load_padding_pool_and_fill_against_numpy() -> None:
+    n = 4
+    x = np.arange(-6, 6, dtype=np.int8).reshape(3, 4)[:, :3]  # 3 rows of 3 bytes
+    text = program(
+        load("input", 0, 0, 3, 3, 4, pad=-7, top=1, bottom=1, left=1),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        "pool op=max buf=input in=0 acc=0 rows=3 taps=3 row_step=1 tap_step=1",
+        "pool op=sum buf=input in=0 acc=3 rows=2 taps=2 row_step=2 tap_step=1",
+        "fill buf=output row=0 rows=1 value=-5",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("accumulator", 0, 0x100, 5, 16, 16),
+        store("output", 0, 0x200, 1, 4, 4),
+    )
+    sim, _ = run(SMALL, text, {0: np.ascontiguousarray(np.pad(x, ((0, 0), (0, 1))))})
+    padded = np.full((5, n), -7, np.int64)
+    padded[1:4, 1:4] = x
+    acc = np.frombuffer(sim.read_dram(0x100, 5 * 16), np.int32).reshape(5, n)
+    np.testing.assert_array_equal(acc[:3], [padded[i : i + 3].max(axis=0) for i in range(3)])
+    np.testing.assert_array_equal(
+        acc[3:], [padded[2 * i : 2 * i + 2].sum(axis=0) for i in range(2)]
+    )
+    np.testing.assert_array_equal(np.frombuffer(sim.read_dram(0x200, 4), np.int8), [-5] * 4)
+
+
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        ([load("input", 1020, 0, 8, 4, 4)], "out of bounds"),
+        (["wait queue=ld2cp"], "deadlock: compute engine at instruction 0"),
+        (["signal queue=ld2cp"], "token imbalance at halt: 1 token(s) left on ld2cp"),
+        (
+            [
+                "signal queue=ld2cp",
+                "wait queue=ld2cp",
+                "requant acc=0 out=0 rows=1 params=0 zp=0 lo=0 hi=0 double_round=0",
+            ],
+            "reads buffer 'accumulator' byte 0, which was never written",
+        ),
+        ([store("input", 0, 0, 1, 4, 4)], "the store engine may not read buffer 'input'"),
+        (
+            [load("accumulator", 0, 0, 1, 4, 4)],
+            "the load engine may not write buffer 'accumulator'",
+        ),
+        ([load("input", 0, 2**24, 1, 4, 4)], "of DRAM are out of bounds"),
+    ],
+)
+def test_faults_are_clear_errors(lines, message: str) -> None:
+    sim = Simulator(SMALL, assemble(program(*lines)))
+    sim.write_dram(0, bytes(64))
+    with pytest.raises(SimulatorError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        sim.run()
+
+
+def test_missing_halt_is_an_error() -> None:
+    with pytest.raises(SimulatorError, match="no 'halt'"):
+        Simulator(SMALL, assemble("signal queue=ld2cp")).run()
+
+
+def test_missing_synchronization_is_detected_by_random_orders() -> None:
+    n = 4
+    x = np.arange(16, dtype=np.int8).reshape(4, 4)
+    body = [load("input", 0, 0, 4, n, n), "signal queue=ld2cp", "wait queue=ld2cp",
+            "lut buf=input in=0 out=0 rows=4 table=0"]  # fmt: skip
+    table = np.arange(-128, 128, dtype=np.int64).astype(np.int8)
+    synced = program(
+        load("lut", 0, 0x100, 1, 256, 256), *body,
+        "signal queue=cp2st", "wait queue=cp2st", store("output", 0, 0x400, 4, n, n),
+    )  # fmt: skip
+    # The token to the store engine is signalled before the lut writes the output,
+    # so the store may read the zeros of the fill or the lut's values.
+    racy = program(
+        load("lut", 0, 0x100, 1, 256, 256), load("input", 0, 0, 4, n, n),
+        "signal queue=ld2cp", "wait queue=ld2cp",
+        "fill buf=output row=0 rows=4 value=0", "signal queue=cp2st",
+        "lut buf=input in=0 out=0 rows=4 table=0",
+        "wait queue=cp2st", store("output", 0, 0x400, 4, n, n),
+    )  # fmt: skip
+
+    def setup(sim):
+        sim.write_dram(0, x.tobytes())
+        sim.write_dram(0x100, table.tobytes())
+
+    out = check_synchronization(SMALL, assemble(synced), setup, [(0x400, 16)])
+    assert np.array_equal(np.frombuffer(out, np.int8).reshape(4, 4), x)
+    with pytest.raises(SimulatorError, match="missing synchronization"):
+        check_synchronization(SMALL, assemble(racy), setup, [(0x400, 16)])
+
+
+def test_cycle_model_arithmetic() -> None:
+    # One 4-row load of 4 bytes on the small machine: latency 40 + 16 bytes / 4 per cycle.
+    _, stats = run(SMALL, program(load("input", 0, 0, 4, 4, 4)), {0: np.zeros(16, np.int8)})
+    assert stats.busy["load"] == 40 + 4 and stats.cycles == 44
+    # Compute waits for the token pushed at the end of the load.
+    text = program(
+        load("input", 0, 0, 4, 4, 4),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        "fill buf=accumulator row=0 rows=8 value=0",
+    )
+    _, stats = run(SMALL, text, {0: np.zeros(16, np.int8)})
+    assert stats.cycles == 44 + 1 + 1 + 8  # load, signal, wait (after the token), fill
+    assert stats.dram_read == 16 and stats.mac_utilization(SMALL) == 0.0
+
+
+def test_qsim_cli_runs_the_shipped_example(tmp_path, capsys) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "npu_matmul.s"
+    rng = np.random.default_rng(3)
+    x = rng.integers(-128, 128, (4, 16)).astype(np.int8)
+    w = rng.integers(-128, 128, (16, 16)).astype(np.int8)
+    mult, shift = numerics.quantize_multiplier(0.004)
+    records = params_records(np.zeros(16), [mult] * 16, [shift] * 16, 16)
+    inputs, outputs, binary = tmp_path / "in.npz", tmp_path / "out.npz", tmp_path / "m.npub"
+    np.savez(inputs, **{"0x0": x, "0x100": w, "0x200": records})
+    assert qasm.main([str(example), "-o", str(binary)]) == 0
+    args = [str(binary), "--inputs", str(inputs), "--read", "0x400:64", "--outputs", str(outputs)]
+    assert qsim.main([*args, "--stats", "--orders", "4"]) == 0
+    assert "MAC utilization" in capsys.readouterr().out
+    got = np.load(outputs)["0x400"].view(np.int8).reshape(4, 16)
+    acc = x.astype(np.int64) @ w.astype(np.int64)
+    want = np.clip(numerics.apply_scale_32(acc, mult, shift, True).astype(np.int64) - 3, -128, 127)
+    np.testing.assert_array_equal(got, want)
+    # Without inputs the first load reads DRAM nobody wrote: a clear error, exit 1.
+    assert qsim.main([str(binary)]) == 1
+    assert "which was never written" in capsys.readouterr().err
+    assert qsim.main([str(binary), "--machine", "small"]) == 1
+    assert "built for another machine description" in capsys.readouterr().err
