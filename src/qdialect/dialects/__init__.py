@@ -45,6 +45,11 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return TOSA
 
+    def get_npu() -> Dialect:
+        from qdialect.dialects.npu import NPU
+
+        return NPU
+
     return {
         "builtin": get_builtin,
         "func": get_func,
@@ -53,4 +58,5 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "stablehlo": get_stablehlo,
         "check": get_check,
         "tosa": get_tosa,
+        "npu": get_npu,
     }

@@ -207,3 +207,13 @@ class Binary:
             sections[kinds[kind]] = data[offset : offset + size]
         code = decode_code(sections.pop("code", b""))
         return cls(digest, code, sections)
+
+
+def load_binary(data: bytes, machine, name: str) -> Binary:
+    """Parse `data` (read from `name`) and require it to be built for `machine`."""
+    binary = Binary.from_bytes(data)
+    if binary.machine_digest != machine.digest():
+        raise EncodingError(
+            f"{name} was built for another machine description than '{machine.name}'"
+        )
+    return binary

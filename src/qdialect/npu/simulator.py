@@ -26,20 +26,13 @@ import numpy as np
 
 from qdialect import numerics
 from qdialect.npu.encoding import Instruction
+from qdialect.npu.footprint import ACCESS
 from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES
 from qdialect.npu.machine import BUFFERS, Machine
 
 ENGINES = ("load", "compute", "store")
 _QUEUE_ENDS = {"ld2cp": ("load", "compute"), "cp2ld": ("compute", "load"),
                "cp2st": ("compute", "store"), "st2cp": ("store", "compute")}  # fmt: skip
-_ACCESS = {
-    "load": {"write": {"input", "weight", "params", "lut"}, "read": set()},
-    "store": {"read": {"output", "accumulator"}, "write": set()},
-    "compute": {
-        "read": {"input", "weight", "params", "lut", "accumulator", "output"},
-        "write": {"accumulator", "output"},
-    },
-}
 
 
 class SimulatorError(RuntimeError):
@@ -116,7 +109,7 @@ class Simulator:
         return self.dram.read(address, size, "host read").tobytes()
 
     def _rows(self, buf: str, row: int, count: int, engine: str, mode: str, what: str):
-        if buf not in _ACCESS[engine][mode]:
+        if buf not in ACCESS[engine][mode]:
             raise SimulatorError(f"{what}: the {engine} engine may not {mode} buffer '{buf}'")
         width = self.machine.buffer(buf).row_bytes
         return row * width, count * width, width

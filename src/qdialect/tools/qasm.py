@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from qdialect.npu.encoding import Binary, EncodingError, assemble, disassemble
+from qdialect.npu.encoding import Binary, EncodingError, assemble, disassemble, load_binary
 from qdialect.npu.machine import MachineError, load_machine
 
 
@@ -40,11 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         machine = load_machine(args.machine)
         if args.disassemble:
-            binary = Binary.from_bytes(_read(args.input, True))
-            if binary.machine_digest != machine.digest():
-                raise EncodingError(
-                    f"{args.input} was built for another machine description than '{machine.name}'"
-                )
+            binary = load_binary(_read(args.input, True), machine, args.input)
             text = disassemble(binary.code)
             if args.output:
                 Path(args.output).write_text(text)

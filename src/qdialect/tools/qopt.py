@@ -111,6 +111,13 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--mlir-print-debuginfo", action="store_true", help="print operation locations")
     p.add_argument(
+        "-t",
+        "--target",
+        choices=("mlir", "npu-asm", "npu-bin"),
+        default="mlir",
+        help="output: MLIR text (default), NPU assembly of each npu.program, or an .npub binary (-o required)",
+    )
+    p.add_argument(
         "--allow-unregistered-dialect",
         action="store_true",
         help="accept operations of unknown dialects",
@@ -210,9 +217,36 @@ class QOpt:
                 self.dump(module, f"IR Dump After {step.name}")
 
         start = time.perf_counter()
-        text = self.print_module(module)
+        if self.args.target == "mlir":
+            text = self.print_module(module)
+        else:
+            text = self.emit_npu(module)
+            if isinstance(text, Diagnostic):
+                return None, [text]
         self.timer.record("Output", time.perf_counter() - start)
         return text, []
+
+    def emit_npu(self, module: ModuleOp) -> str | Diagnostic:
+        """NPU assembly of every npu.program, or (npu-bin) the hex of the one program's binary."""
+        from qdialect.dialects.npu import ProgramOp
+        from qdialect.npu.encoding import Binary, disassemble
+        from qdialect.npu.machine import load_machine
+
+        programs = [op for op in module.walk() if isinstance(op, ProgramOp)]
+        if not programs:
+            return Diagnostic("error", f"-t {self.args.target}: the module has no npu.program")
+        if self.args.target == "npu-asm":
+            return "".join(
+                f"# npu.program for machine '{p.machine.data}'\n" + disassemble(p.instructions())
+                for p in programs
+            )
+        if len(programs) != 1:
+            return Diagnostic(
+                "error", f"-t npu-bin: expected one npu.program, found {len(programs)}"
+            )
+        program = programs[0]
+        digest = load_machine(program.machine.data).digest()
+        return Binary(digest, program.instructions()).to_bytes().hex()
 
     def verify(
         self, module: ModuleOp, locator: Locator, after: str | None = None
@@ -266,6 +300,17 @@ class QOpt:
         return 1 if failed else 0
 
     def write_output(self, text: str) -> None:
+        if self.args.target == "npu-bin":
+            if self.args.output_file == "-":
+                raise UserError("-t npu-bin writes a binary file: give -o FILE.npub")
+            if "// -----" in text:
+                raise UserError("-t npu-bin writes one program: do not split the input")
+            try:
+                with open(self.args.output_file, "wb") as f:
+                    f.write(bytes.fromhex(text))
+            except OSError as err:
+                raise UserError(f"cannot write '{self.args.output_file}': {err.strerror}") from None
+            return
         if self.args.output_file == "-":
             sys.stdout.write(text)
             return

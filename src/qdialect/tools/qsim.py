@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from qdialect.npu.encoding import Binary, EncodingError
+from qdialect.npu.encoding import EncodingError, load_binary
 from qdialect.npu.machine import MachineError, load_machine
 from qdialect.npu.simulator import ENGINES, Simulator, SimulatorError, check_synchronization
 
@@ -66,11 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         machine = load_machine(args.machine)
-        binary = Binary.from_bytes(Path(args.binary).read_bytes())
-        if binary.machine_digest != machine.digest():
-            raise EncodingError(
-                f"{args.binary} was built for another machine description than '{machine.name}'"
-            )
+        binary = load_binary(Path(args.binary).read_bytes(), machine, args.binary)
         inputs = _inputs(args.inputs)
 
         def setup(sim: Simulator) -> None:

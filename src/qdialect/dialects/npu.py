@@ -1,0 +1,179 @@
+"""The `npu` dialect: one op per NPU instruction, generated from the ISA table.
+
+    npu.program machine = "small" {
+      npu.load [buf = input, row = 0, dram = 0, rows = 4, ...]
+      npu.signal [queue = ld2cp]
+      ...
+      npu.halt
+    }
+
+Every op carries its instruction's fields as i64 properties (enumerated
+fields print by name). An op verifies what the instruction alone determines —
+field widths and which engine may touch which buffer; `npu.program` verifies
+what needs the machine description — buffer and DRAM bounds, row widths — and
+that the program ends in `halt`. `qopt -t npu-asm` / `-t npu-bin` emit it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i64
+from xdsl.ir import Attribute, Dialect, Region
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def, region_def, traits_def
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
+
+from qdialect.npu.encoding import EncodingError, Instruction
+from qdialect.npu.isa import OPCODES, Opcode
+from qdialect.npu.machine import MachineError, load_machine
+
+
+class InstructionOp(IRDLOperation):
+    """Base of the instruction ops; `OPCODE` is the table entry."""
+
+    OPCODE: ClassVar[Opcode]
+
+    def instruction(self) -> Instruction:
+        values = {}
+        for f in self.OPCODE.fields:
+            attr = self.properties.get(f.name)
+            if not isinstance(attr, IntegerAttr):
+                raise VerifyException(f"'{self.name}' needs the integer property '{f.name}'")
+            values[f.name] = attr.value.data
+        try:
+            return Instruction(self.OPCODE, values)
+        except EncodingError as err:
+            raise VerifyException(
+                str(err).replace(f"'{self.OPCODE.mnemonic}'", f"'{self.name}'")
+            ) from None
+
+    def verify_(self) -> None:
+        from qdialect.npu.footprint import ACCESS, accesses, check
+        from qdialect.npu.simulator import engine_of
+
+        inst = self.instruction()
+        engine = engine_of(inst)
+        program = self.parent_op()
+        machine = None
+        if isinstance(program, ProgramOp):
+            try:
+                machine = load_machine(program.machine.data)
+            except MachineError:
+                pass  # the program reports it
+        # Permissions need no machine: any shipped one gives the access list.
+        for a in accesses(inst, machine or load_machine("small")):
+            if a.buffer != "dram" and a.buffer not in ACCESS[engine][a.mode]:
+                raise VerifyException(
+                    f"'{self.name}': the {engine} engine may not {a.mode} buffer '{a.buffer}'"
+                )
+        if machine is not None and (fault := check(inst, machine, engine)) is not None:
+            raise VerifyException(f"'{self.name}' on machine '{machine.name}': {fault}")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        props: dict[str, Attribute] = {}
+        fields = {f.name: f for f in cls.OPCODE.fields}
+
+        def entry() -> None:
+            start = parser.pos
+            name = parser.parse_identifier()
+            if name not in fields:
+                parser.raise_error(
+                    f"'{cls.name}' has no field '{name}' (fields: {', '.join(fields) or 'none'})",
+                    start,
+                    parser.pos,
+                )
+            if name in props:
+                parser.raise_error(f"field '{name}' given twice", start, parser.pos)
+            parser.parse_punctuation("=")
+            f = fields[name]
+            if f.names:
+                at = parser.pos
+                word = parser.parse_identifier()
+                if word not in f.names:
+                    parser.raise_error(
+                        f"'{name}' must be one of {', '.join(f.names)}", at, parser.pos
+                    )
+                value = f.names.index(word)
+            else:
+                value = parser.parse_integer(allow_boolean=False)
+            props[name] = IntegerAttr(value, i64)
+
+        if fields:
+            parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+        return cls.create(properties=props)
+
+    def print(self, printer: Printer):
+        if not self.OPCODE.fields:
+            return
+        parts = []
+        for f in self.OPCODE.fields:
+            attr = self.properties.get(f.name)
+            value = attr.value.data if isinstance(attr, IntegerAttr) else 0
+            parts.append(
+                f"{f.name} = {f.names[value] if f.names and value < len(f.names) else value}"
+            )
+        printer.print_string(" [" + ", ".join(parts) + "]")
+
+
+def _op_class(opcode: Opcode) -> type[InstructionOp]:
+    name = "".join(part.title() for part in opcode.mnemonic.split("_")) + "Op"
+    namespace: dict = {
+        "name": f"npu.{opcode.mnemonic}",
+        "OPCODE": opcode,
+        "__doc__": opcode.doc,
+        "__annotations__": {"OPCODE": ClassVar[Opcode]},
+    }
+    for f in opcode.fields:
+        namespace[f.name] = prop_def(IntegerAttr)
+    return irdl_op_definition(type(name, (InstructionOp,), namespace))
+
+
+INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = tuple(_op_class(op) for op in OPCODES)
+
+
+@irdl_op_definition
+class ProgramOp(IRDLOperation):
+    """`npu.program machine = "NAME" { instructions }`: one program for one machine description."""
+
+    name = "npu.program"
+    machine = prop_def(StringAttr)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator())
+
+    def __init__(self, machine: str, body: Region):
+        super().__init__(properties={"machine": StringAttr(machine)}, regions=[body])
+
+    def instructions(self) -> list[Instruction]:
+        return [op.instruction() for op in self.body.block.ops if isinstance(op, InstructionOp)]
+
+    def verify_(self) -> None:
+        """The machine and the program's shape; each instruction checks its own accesses."""
+        try:
+            load_machine(self.machine.data)
+        except MachineError as err:
+            raise VerifyException(f"'npu.program': {err}") from None
+        ops = list(self.body.block.ops)
+        for op in ops:
+            if not isinstance(op, InstructionOp):
+                raise VerifyException(f"'npu.program' holds npu instructions only, not '{op.name}'")
+        if not ops or ops[-1].name != "npu.halt":
+            raise VerifyException("'npu.program' must end with 'npu.halt'")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_keyword("machine")
+        parser.parse_punctuation("=")
+        machine = parser.parse_str_literal()
+        body = parser.parse_region()
+        return cls(machine, body)
+
+    def print(self, printer: Printer):
+        printer.print_string(f' machine = "{self.machine.data}" ')
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+
+NPU = Dialect("npu", [ProgramOp, *INSTRUCTION_OPS])
