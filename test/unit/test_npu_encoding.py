@@ -45,6 +45,35 @@ def test_golden_words() -> None:
     assert decode(0x10).opcode.mnemonic == "load"
 
 
+# The ISA is a contract: the least significant bit of each opcode's last field,
+# summed by hand from the field widths of docs/npu-isa.md.
+LAST_FIELD_BIT = {
+    "signal": ("queue", 8),
+    "wait": ("queue", 8),
+    "load": ("pad_left", 8 + 3 + 16 + 32 + 10 + 10 + 20 + 8 + 4 + 4),  # 115
+    "store": ("stride", 8 + 3 + 16 + 32 + 10 + 10),  # 79
+    "fill": ("value", 8 + 3 + 16 + 16),  # 43
+    "matmul": ("k_step", 8 + 16 * 3 + 10 + 8 + 1 + 8),  # 83
+    "alu": ("imm", 8 + 3 + 16 + 16 + 12 + 1),  # 56
+    "requant": ("double_round", 8 + 16 + 16 + 12 + 16 + 8 + 8 + 8),  # 92
+    "widen": ("shift", 8 + 3 + 16 + 16 + 12 + 8),  # 63
+    "lut": ("table", 8 + 3 + 16 + 16 + 12),  # 55
+    "pool": ("tap_step", 8 + 1 + 3 + 16 + 16 + 12 + 8 + 8),  # 72
+}
+
+
+@pytest.mark.parametrize("op", [o for o in OPCODES if o.fields], ids=lambda o: o.mnemonic)
+def test_field_layout_of_every_opcode(op) -> None:
+    last, bit = LAST_FIELD_BIT[op.mnemonic]
+    assert op.fields[-1].name == last
+    values = {f.name: 0 for f in op.fields} | {last: 1}
+    word = Instruction(op, values).encode()
+    assert word == op.code | (1 << bit)
+    assert Instruction(op, values).words() == tuple(
+        (word >> (32 * i)) & 0xFFFFFFFF for i in range(4)
+    )
+
+
 def _random_values(op, rng: random.Random) -> dict[str, int]:
     values = {}
     for f in op.fields:
