@@ -11,6 +11,8 @@ from qdialect.npu.encoding import (
     Binary,
     EncodingError,
     Instruction,
+    Section,
+    Tensor,
     assemble,
     decode,
     decode_code,
@@ -136,18 +138,30 @@ def test_decoding_rejects_unknown_opcodes_and_stray_bits() -> None:
 def test_container_round_trip_and_malformed_files() -> None:
     machine = load_machine("default")
     program = assemble((ROOT / "examples" / "npu_matmul.s").read_text())
-    binary = Binary(machine.digest(), program, {"weights": b"\x01\x02", "luts": bytes(256)})
+    binary = Binary(
+        machine.digest(),
+        program,
+        {"weights": Section(b"\x01\x02", 0x100), "luts": Section(bytes(256), 0x9000)},
+        inputs=[Tensor("arg0", 0, (4, 16), "int8")],
+        outputs=[Tensor("result0", 0x400, (4, 16), "int8")],
+    )
     data = binary.to_bytes()
     back = Binary.from_bytes(data)
     assert back.code == program and back.sections == binary.sections
+    assert back.inputs == binary.inputs and back.outputs == binary.outputs
     assert back.machine_digest == machine.digest()
+    with pytest.raises(EncodingError, match="not a data section"):
+        Binary(0, [], {"code": Section(b"", 0)}).to_bytes()
+    bad_io = data.replace(b'"dtype": "int8"', b'"dtype": "int9"', 1)
+    with pytest.raises(EncodingError, match="io input: expected"):
+        Binary.from_bytes(bad_io)
     with pytest.raises(EncodingError, match="magic"):
         Binary.from_bytes(b"XXXX" + data[4:])
     with pytest.raises(EncodingError, match="shorter than its header"):
         Binary.from_bytes(data[:10])
     with pytest.raises(EncodingError, match="runs past the end"):
         Binary.from_bytes(data[:-1])
-    with pytest.raises(EncodingError, match="version 9"):
+    with pytest.raises(EncodingError, match="version 9; this tool reads 2"):
         Binary.from_bytes(data[:4] + (9).to_bytes(2, "little") + data[6:])
 
 

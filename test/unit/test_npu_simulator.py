@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from qdialect import numerics
-from qdialect.npu.encoding import assemble
+from qdialect.npu.encoding import Binary, Section, Tensor, assemble
 from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, SimulatorError, check_synchronization
 from qdialect.tools import qasm, qsim
@@ -293,3 +293,37 @@ def test_qsim_cli_runs_the_shipped_example(tmp_path, capsys) -> None:
     assert "which was never written" in capsys.readouterr().err
     assert qsim.main([str(binary), "--machine", "small"]) == 1
     assert "built for another machine description" in capsys.readouterr().err
+
+
+def test_sections_and_io_manifest_drive_qsim(tmp_path, capsys) -> None:
+    """Weights and params travel in the binary; inputs and outputs go by name."""
+    n, m = 16, 4
+    rng = np.random.default_rng(5)
+    x = rng.integers(-128, 128, (m, n)).astype(np.int8)
+    w = rng.integers(-128, 128, (n, n)).astype(np.int8)
+    mult, shift = numerics.quantize_multiplier(0.003)
+    records = params_records(np.arange(n) * 10, [mult] * n, [shift] * n, n)
+    code = assemble((Path(__file__).resolve().parents[2] / "examples" / "npu_matmul.s").read_text())
+    binary = Binary(
+        DEFAULT.digest(),
+        code,
+        {"weights": Section(w.tobytes(), 0x100), "params": Section(records.tobytes(), 0x200)},
+        inputs=[Tensor("arg0", 0x0, (m, n), "int8")],
+        outputs=[Tensor("result0", 0x400, (m, n), "int8")],
+    )
+    path, inputs, outputs = tmp_path / "m.npub", tmp_path / "in.npz", tmp_path / "out.npz"
+    path.write_bytes(binary.to_bytes())
+    np.savez(inputs, arg0=x)
+    assert (
+        qsim.main([str(path), "--inputs", str(inputs), "--outputs", str(outputs), "--orders", "3"])
+        == 0
+    )
+    acc = x.astype(np.int64) @ w.astype(np.int64) + np.arange(n) * 10
+    want = np.clip(numerics.apply_scale_32(acc, mult, shift, True).astype(np.int64) - 3, -128, 127)
+    np.testing.assert_array_equal(np.load(outputs)["result0"], want)
+    np.savez(inputs, arg0=x.astype(np.int32))
+    assert qsim.main([str(path), "--inputs", str(inputs)]) == 1
+    assert "input 'arg0' must be int8[4, 16], got int32[4, 16]" in capsys.readouterr().err
+    np.savez(inputs, x=x)
+    assert qsim.main([str(path), "--inputs", str(inputs)]) == 1
+    assert "inputs: missing arg0; unknown x" in capsys.readouterr().err

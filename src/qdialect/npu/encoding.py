@@ -8,23 +8,33 @@ order, so text -> binary -> text is a fixed point after one round.
 The container (little-endian):
 
     magic "QNPU" | version u16 | reserved u16 | machine digest u64 | section count u32
-    then per section: kind u32 | offset u32 | size u32 (offsets from the file start)
-    then the section payloads (code: 16 bytes per instruction).
+    then per section: kind u32 | offset u32 | size u32 | DRAM address u32
+    then the section payloads (offsets from the file start).
+
+Section kinds: 1 code (16 bytes per instruction), 2 weights, 3 params, 4 luts
+(copied to DRAM at their address before the program runs), 5 io (a JSON
+manifest of the program's input and output tensors: name, DRAM address,
+shape, dtype).
 """
 
 from __future__ import annotations
 
+import json
 import struct
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from qdialect.npu.isa import BY_CODE, BY_MNEMONIC, INSTRUCTION_BITS, OPCODE_BITS, Opcode
 
 INSTRUCTION_BYTES = INSTRUCTION_BITS // 8
 MAGIC = b"QNPU"
-VERSION = 1
-SECTIONS = {"code": 1, "weights": 2, "params": 3, "luts": 4}
+VERSION = 2
+SECTIONS = {"code": 1, "weights": 2, "params": 3, "luts": 4, "io": 5}
+DATA_SECTIONS = ("weights", "params", "luts")
 _HEADER = struct.Struct("<4sHHQI")
-_ENTRY = struct.Struct("<III")
+_ENTRY = struct.Struct("<IIII")
+_DTYPES = ("int8", "uint8", "int16", "int32")
 
 
 class EncodingError(ValueError):
@@ -162,21 +172,79 @@ def disassemble(program: list[Instruction]) -> str:
     return "".join(inst.text() + "\n" for inst in program)
 
 
+@dataclass(frozen=True)
+class Section:
+    """Bytes the loader copies to DRAM at `address` before the program runs."""
+
+    data: bytes
+    address: int
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """A program input or output in DRAM: name, byte address, shape, dtype."""
+
+    name: str
+    address: int
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * np.dtype(self.dtype).itemsize
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "dram": self.address,
+            "shape": list(self.shape),
+            "dtype": self.dtype,
+        }
+
+    @classmethod
+    def from_json(cls, entry, where: str) -> Tensor:
+        ok = (
+            isinstance(entry, dict)
+            and isinstance(entry.get("name"), str)
+            and isinstance(entry.get("dram"), int)
+            and entry["dram"] >= 0
+            and isinstance(entry.get("shape"), list)
+            and all(isinstance(d, int) and d >= 0 for d in entry["shape"])
+            and entry.get("dtype") in _DTYPES
+        )
+        if not ok:
+            raise EncodingError(
+                f"{where}: expected {{name, dram >= 0, shape, dtype in {', '.join(_DTYPES)}}}, got {entry!r}"
+            )
+        return cls(entry["name"], entry["dram"], tuple(entry["shape"]), entry["dtype"])
+
+
 @dataclass
 class Binary:
     machine_digest: int
     code: list[Instruction]
-    sections: dict[str, bytes] = field(default_factory=dict)  # weights, params, luts
+    sections: dict[str, Section] = field(default_factory=dict)  # weights, params, luts
+    inputs: list[Tensor] = field(default_factory=list)
+    outputs: list[Tensor] = field(default_factory=list)
 
     def to_bytes(self) -> bytes:
-        payloads = {"code": b"".join(i.to_bytes() for i in self.code), **self.sections}
-        for name in payloads:
-            if name not in SECTIONS:
-                raise EncodingError(f"unknown section '{name}'")
+        payloads: dict[str, tuple[bytes, int]] = {
+            "code": (b"".join(i.to_bytes() for i in self.code), 0)
+        }
+        for name, section in self.sections.items():
+            if name not in DATA_SECTIONS:
+                raise EncodingError(f"'{name}' is not a data section ({', '.join(DATA_SECTIONS)})")
+            payloads[name] = (section.data, section.address)
+        if self.inputs or self.outputs:
+            manifest = {
+                "inputs": [t.to_json() for t in self.inputs],
+                "outputs": [t.to_json() for t in self.outputs],
+            }
+            payloads["io"] = (json.dumps(manifest, sort_keys=True).encode(), 0)
         offset = _HEADER.size + _ENTRY.size * len(payloads)
         table, body = b"", b""
-        for name, data in payloads.items():
-            table += _ENTRY.pack(SECTIONS[name], offset + len(body), len(data))
+        for name, (data, address) in payloads.items():
+            table += _ENTRY.pack(SECTIONS[name], offset + len(body), len(data), address)
             body += data
         header = _HEADER.pack(MAGIC, VERSION, 0, self.machine_digest, len(payloads))
         return header + table + body
@@ -193,20 +261,31 @@ class Binary:
         if _HEADER.size + count * _ENTRY.size > len(data):
             raise EncodingError(f"NPU binary truncated: {count} sections do not fit")
         kinds = {v: k for k, v in SECTIONS.items()}
-        sections: dict[str, bytes] = {}
+        found: dict[str, Section] = {}
         for i in range(count):
-            kind, offset, size = _ENTRY.unpack_from(data, _HEADER.size + i * _ENTRY.size)
+            kind, offset, size, address = _ENTRY.unpack_from(data, _HEADER.size + i * _ENTRY.size)
             if kind not in kinds:
                 raise EncodingError(f"NPU binary section {i} has unknown kind {kind}")
             if offset + size > len(data):
                 raise EncodingError(
                     f"NPU binary section '{kinds[kind]}' runs past the end of the file"
                 )
-            if kinds[kind] in sections:
+            if kinds[kind] in found:
                 raise EncodingError(f"NPU binary has two '{kinds[kind]}' sections")
-            sections[kinds[kind]] = data[offset : offset + size]
-        code = decode_code(sections.pop("code", b""))
-        return cls(digest, code, sections)
+            found[kinds[kind]] = Section(data[offset : offset + size], address)
+        code = decode_code(found.pop("code", Section(b"", 0)).data)
+        inputs: list[Tensor] = []
+        outputs: list[Tensor] = []
+        if "io" in found:
+            try:
+                manifest = json.loads(found.pop("io").data)
+            except (UnicodeDecodeError, json.JSONDecodeError) as err:
+                raise EncodingError(f"NPU binary io manifest is not JSON: {err}") from None
+            if not isinstance(manifest, dict):
+                raise EncodingError("NPU binary io manifest must be an object")
+            inputs = [Tensor.from_json(e, "io input") for e in manifest.get("inputs", [])]
+            outputs = [Tensor.from_json(e, "io output") for e in manifest.get("outputs", [])]
+        return cls(digest, code, found, inputs, outputs)
 
 
 def load_binary(data: bytes, machine, name: str) -> Binary:

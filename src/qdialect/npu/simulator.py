@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from qdialect import numerics
-from qdialect.npu.encoding import Instruction
+from qdialect.npu.encoding import Binary, Instruction
 from qdialect.npu.footprint import ACCESS
 from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES
 from qdialect.npu.machine import BUFFERS, Machine
@@ -99,6 +99,40 @@ class Simulator:
         self.buffers = {n: _Memory(f"buffer '{n}'", machine.buffer(n).bytes) for n in BUFFERS}
         self.stats = Stats()
         self.cols = machine.mac_cols
+
+    # ---- loading a binary ----------------------------------------------------------
+
+    def load_sections(self, binary: Binary) -> None:
+        """Copy the binary's weights, params and luts to their DRAM addresses."""
+        for name, section in binary.sections.items():
+            self.dram.write(
+                section.address, np.frombuffer(section.data, np.uint8), f"section '{name}'"
+            )
+
+    def set_inputs(self, binary: Binary, arrays: dict[str, np.ndarray]) -> None:
+        """Write each manifest input from `arrays` (by name; shape and dtype must match)."""
+        missing = [t.name for t in binary.inputs if t.name not in arrays]
+        unknown = sorted(set(arrays) - {t.name for t in binary.inputs})
+        if missing or unknown:
+            parts = [f"missing {', '.join(missing)}"] if missing else []
+            parts += [f"unknown {', '.join(unknown)}"] if unknown else []
+            raise SimulatorError(f"inputs: {'; '.join(parts)}")
+        for t in binary.inputs:
+            a = np.asarray(arrays[t.name])
+            if a.shape != t.shape or a.dtype != np.dtype(t.dtype):
+                raise SimulatorError(
+                    f"input '{t.name}' must be {t.dtype}{list(t.shape)}, got {a.dtype}{list(a.shape)}"
+                )
+            self.dram.write(t.address, np.ascontiguousarray(a), f"input '{t.name}'")
+
+    def get_outputs(self, binary: Binary) -> dict[str, np.ndarray]:
+        return {
+            t.name: self.dram.read(t.address, t.nbytes, f"output '{t.name}'")
+            .copy()
+            .view(t.dtype)
+            .reshape(t.shape)
+            for t in binary.outputs
+        }
 
     # ---- memory helpers -------------------------------------------------------
 

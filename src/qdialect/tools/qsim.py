@@ -2,10 +2,13 @@
 
     qsim model.npub --inputs in.npz --read 0x400:64 --outputs out.npz --stats [--trace]
 
-Inputs are written to DRAM before the run: each array of `--inputs` is named
-by its DRAM byte address (`0x1000`, or decimal) and written as its raw bytes.
-`--read ADDR:BYTES` regions are saved after the run to `--outputs` under the
-same kind of name (as uint8 arrays). `--stats` prints cycles, each engine's
+The binary's weights, params and luts are copied to DRAM first. When the
+binary has an io manifest (what the compiler emits), `--inputs` holds the
+arrays by input name (`arg0`, ...; shape and dtype checked) and `--outputs`
+receives the outputs by name. Without one, each array of `--inputs` is named by
+its DRAM byte address (`0x1000`, or decimal) and written as raw bytes. Either
+way, `--read ADDR:BYTES` regions are also saved to `--outputs` (as uint8
+arrays named by address). `--stats` prints cycles, each engine's
 busy cycles, MAC utilization and DRAM traffic; `--trace` prints every executed
 instruction with its start cycle and engine; `--orders N` reruns N random
 engine interleavings and fails if the results differ (missing synchronization).
@@ -47,19 +50,23 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _inputs(path: str | None) -> dict[int, bytes]:
+def _inputs(path: str | None) -> dict[str, np.ndarray]:
     if path is None:
         return {}
     with np.load(path) as data:
-        out = {}
-        for name in data.files:
-            try:
-                out[int(name, 0)] = np.ascontiguousarray(data[name]).tobytes()
-            except ValueError:
-                raise EncodingError(
-                    f"{path}: array '{name}' is not named by a DRAM address"
-                ) from None
-        return out
+        return {name: data[name] for name in data.files}
+
+
+def _by_address(arrays: dict[str, np.ndarray], path: str | None) -> dict[int, bytes]:
+    out = {}
+    for name, array in arrays.items():
+        try:
+            out[int(name, 0)] = np.ascontiguousarray(array).tobytes()
+        except ValueError:
+            raise EncodingError(
+                f"{path}: array '{name}' is not named by a DRAM address (the binary has no io manifest)"
+            ) from None
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,12 +76,19 @@ def main(argv: list[str] | None = None) -> int:
         binary = load_binary(Path(args.binary).read_bytes(), machine, args.binary)
         inputs = _inputs(args.inputs)
 
+        manifest = bool(binary.inputs or binary.outputs)
+        raw = {} if manifest else _by_address(inputs, args.inputs)
+
         def setup(sim: Simulator) -> None:
-            for address, data in inputs.items():
+            sim.load_sections(binary)
+            if manifest:
+                sim.set_inputs(binary, inputs)
+            for address, data in raw.items():
                 sim.write_dram(address, data)
 
         if args.orders > 1:
-            check_synchronization(machine, binary.code, setup, args.read, args.orders)
+            regions = args.read + [(t.address, t.nbytes) for t in binary.outputs]
+            check_synchronization(machine, binary.code, setup, regions, args.orders)
         sim = Simulator(machine, binary.code)
         setup(sim)
         trace: list[str] | None = [] if args.trace else None
@@ -83,10 +97,11 @@ def main(argv: list[str] | None = None) -> int:
             print("   cycle  engine  instruction")
             print("\n".join(trace))
         if args.outputs:
-            np.savez(
-                args.outputs,
-                **{f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read},
-            )
+            named = sim.get_outputs(binary)
+            regions = {
+                f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read
+            }
+            np.savez(args.outputs, **named, **regions)
         if args.stats:
             print(
                 f"cycles: {stats.cycles} ({stats.cycles / machine.clock_mhz:.2f} us at {machine.clock_mhz} MHz)"
