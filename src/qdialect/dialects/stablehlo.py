@@ -684,6 +684,18 @@ class ConstantOp(IRDLOperation):
                 result_types=list(fn.outputs.data), properties=props, attributes=attrs
             )
         attrs = parser.parse_optional_attr_dict()
+        start = parser.pos
+        line_end = parser.lexer.input.get_end_of_line(start)
+        if "!quant." in parser.lexer.input.slice(start, line_end):
+            # dense<...> : tensor<..x!quant...> is not MLIR: the elements attribute holds
+            # storage values, the quantized type goes on the result.
+            parser.raise_error(
+                "a quantized constant is written `stablehlo.constant() <{value = dense<...> : "
+                "tensor<...xi8>}> : () -> tensor<...x!quant.uniform<...>>` (storage values in "
+                "the attribute, the quantized type on the result)",
+                start,
+                line_end,
+            )
         value = parser.parse_attribute()
         if not hasattr(value, "get_type"):
             parser.raise_error("expected a typed elements attribute, e.g. dense<1.0> : tensor<f32>")
