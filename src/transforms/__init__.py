@@ -83,7 +83,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LegalizeToTosa
 
+    def get_tosa_to_npu() -> type[ModulePass]:
+        from qdialect.lowering.tosa_to_npu import TosaToNpu
+
+        return TosaToNpu
+
     return {
+        "tosa-to-npu": get_tosa_to_npu,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
         "tosa-rescale-legalize-to-stablehlo": get_tosa_rescale_to_stablehlo,

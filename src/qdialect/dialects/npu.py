@@ -168,12 +168,45 @@ class ProgramOp(IRDLOperation):
         parser.parse_keyword("machine")
         parser.parse_punctuation("=")
         machine = parser.parse_str_literal()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
-        return cls(machine, body)
+        op = cls(machine, body)
+        if attrs is not None:
+            op.attributes.update(attrs.data)
+        return op
 
     def print(self, printer: Printer):
-        printer.print_string(f' machine = "{self.machine.data}" ')
+        printer.print_string(f' machine = "{self.machine.data}"')
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
 
 NPU = Dialect("npu", [ProgramOp, *INSTRUCTION_OPS])
+
+
+def program_binary(program: ProgramOp, machine_digest: int):
+    """The `.npub` contents of `program`: code, the `npu.sections` it carries, its `npu.io`."""
+    import json
+
+    from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr
+
+    from qdialect.npu.encoding import Binary, Section, Tensor
+
+    sections = {}
+    attr = program.attributes.get("npu.sections")
+    if isinstance(attr, DictionaryAttr):
+        for name, entry in attr.data.items():
+            assert isinstance(entry, ArrayAttr)
+            address, dense = entry.data
+            assert isinstance(address, IntegerAttr) and isinstance(dense, DenseIntOrFPElementsAttr)
+            data = bytes(int(v) & 0xFF for v in dense.get_values())
+            sections[name] = Section(data, address.value.data)
+    inputs, outputs = [], []
+    io = program.attributes.get("npu.io")
+    if isinstance(io, StringAttr):
+        manifest = json.loads(io.data)
+        inputs = [Tensor.from_json(e, "npu.io input") for e in manifest.get("inputs", [])]
+        outputs = [Tensor.from_json(e, "npu.io output") for e in manifest.get("outputs", [])]
+    return Binary(machine_digest, program.instructions(), sections, inputs, outputs)

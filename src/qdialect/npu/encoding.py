@@ -231,10 +231,11 @@ class Binary:
         payloads: dict[str, tuple[bytes, int]] = {
             "code": (b"".join(i.to_bytes() for i in self.code), 0)
         }
-        for name, section in self.sections.items():
+        for name in self.sections:
             if name not in DATA_SECTIONS:
                 raise EncodingError(f"'{name}' is not a data section ({', '.join(DATA_SECTIONS)})")
-            payloads[name] = (section.data, section.address)
+        for name in sorted(self.sections, key=DATA_SECTIONS.index):  # one byte order per binary
+            payloads[name] = (self.sections[name].data, self.sections[name].address)
         if self.inputs or self.outputs:
             manifest = {
                 "inputs": [t.to_json() for t in self.inputs],

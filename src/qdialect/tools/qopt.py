@@ -228,8 +228,8 @@ class QOpt:
 
     def emit_npu(self, module: ModuleOp) -> str | Diagnostic:
         """NPU assembly of every npu.program, or (npu-bin) the hex of the one program's binary."""
-        from qdialect.dialects.npu import ProgramOp
-        from qdialect.npu.encoding import Binary, disassemble
+        from qdialect.dialects.npu import ProgramOp, program_binary
+        from qdialect.npu.encoding import disassemble
         from qdialect.npu.machine import load_machine
 
         programs = [op for op in module.walk() if isinstance(op, ProgramOp)]
@@ -246,7 +246,7 @@ class QOpt:
             )
         program = programs[0]
         digest = load_machine(program.machine.data).digest()
-        return Binary(digest, program.instructions()).to_bytes().hex()
+        return program_binary(program, digest).to_bytes().hex()
 
     def verify(
         self, module: ModuleOp, locator: Locator, after: str | None = None

@@ -1,0 +1,115 @@
+"""`tosa-to-npu` end to end: the TOSA interpreter's output and the NPU simulator's are equal.
+
+Fully connected layers (the first slice of the lowering), on both shipped
+machine descriptions, with shapes that need K, N and M tiling and padding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qdialect import numerics
+from qdialect.context import make_context
+from qdialect.dialects.npu import ProgramOp, program_binary
+from qdialect.interpreter import Interpreter
+from qdialect.ir.errors import OpError
+from qdialect.ir.parser import QParser
+from qdialect.lowering.tosa_to_npu import TosaToNpu
+from qdialect.npu.machine import load_machine
+from qdialect.npu.simulator import Simulator, check_synchronization
+
+
+def dense(a: np.ndarray) -> str:
+    return f"dense<{a.tolist()}>"
+
+
+def fc_layer(name: str, x: str, m: int, k: int, n: int, rng, relu: bool) -> tuple[str, str]:
+    w = rng.integers(-127, 128, (1, k, n)).astype(np.int8)
+    zp_x, zp_out = int(rng.integers(-20, 20)), int(rng.integers(-10, 10))
+    scales = rng.uniform(0.5, 2.0, n) / (k * 64)
+    mult, shift = zip(*(numerics.quantize_multiplier(float(s)) for s in scales), strict=True)
+    body = (
+        f"  %{name}_w = tosa.const values({dense(w)} : tensor<1x{k}x{n}xi8>) : () -> tensor<1x{k}x{n}xi8>\n"
+        f"  %{name}_s1 = tosa.const_shape values(dense<[1, {m}, {k}]> : tensor<3xindex>) : () -> !tosa.shape<3>\n"
+        f"  %{name}_a = tosa.reshape %{x}, %{name}_s1 : (tensor<{m}x{k}xi8>, !tosa.shape<3>) -> tensor<1x{m}x{k}xi8>\n"
+        f"  %{name}_za = tosa.const values(dense<{zp_x}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %{name}_zb = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %{name}_acc = tosa.matmul %{name}_a, %{name}_w, %{name}_za, %{name}_zb : (tensor<1x{m}x{k}xi8>, tensor<1x{k}x{n}xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x{m}x{n}xi32>\n"
+        f"  %{name}_s2 = tosa.const_shape values(dense<[{m}, {n}]> : tensor<2xindex>) : () -> !tosa.shape<2>\n"
+        f"  %{name}_acc2 = tosa.reshape %{name}_acc, %{name}_s2 : (tensor<1x{m}x{n}xi32>, !tosa.shape<2>) -> tensor<{m}x{n}xi32>\n"
+        f"  %{name}_m = tosa.const values({dense(np.array(mult))} : tensor<{n}xi32>) : () -> tensor<{n}xi32>\n"
+        f"  %{name}_sh = tosa.const values({dense(np.array(shift))} : tensor<{n}xi8>) : () -> tensor<{n}xi8>\n"
+        f"  %{name}_iz = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>\n"
+        f"  %{name}_oz = tosa.const values(dense<{zp_out}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %{name}_r = tosa.rescale %{name}_acc2, %{name}_m, %{name}_sh, %{name}_iz, %{name}_oz scale32(true) "
+        f"rounding_mode<DOUBLE_ROUND> per_channel(true) input_unsigned(false) output_unsigned(false) : "
+        f"(tensor<{m}x{n}xi32>, tensor<{n}xi32>, tensor<{n}xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<{m}x{n}xi8>\n"
+    )
+    out = f"{name}_r"
+    if relu:
+        body += f"  %{name}_c = tosa.clamp %{name}_r min_val({zp_out} : i8) max_val(127 : i8) : (tensor<{m}x{n}xi8>) -> tensor<{m}x{n}xi8>\n"
+        out = f"{name}_c"
+    return body, out
+
+
+def mlp(m: int, sizes: list[int], seed: int) -> str:
+    rng = np.random.default_rng(seed)
+    body, x = "", "x"
+    for i in range(len(sizes) - 1):
+        text, x = fc_layer(f"l{i}", x, m, sizes[i], sizes[i + 1], rng, relu=i < len(sizes) - 2)
+        body += text
+    return (
+        f"func.func @main(%x: tensor<{m}x{sizes[0]}xi8>) -> tensor<{m}x{sizes[-1]}xi8> {{\n{body}"
+        f"  func.return %{x} : tensor<{m}x{sizes[-1]}xi8>\n}}"
+    )
+
+
+def compile_and_run(src: str, machine_name: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ctx = make_context()
+    reference = QParser(ctx, src).parse_module()
+    reference.verify()
+    want = Interpreter(reference).call("main", [x])[0]
+    module = QParser(ctx, src).parse_module()
+    TosaToNpu(machine=machine_name).apply(ctx, module)
+    module.verify()
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    machine = load_machine(machine_name)
+    binary = program_binary(program, machine.digest())
+
+    def setup(sim: Simulator) -> None:
+        sim.load_sections(binary)
+        sim.set_inputs(binary, {"arg0": x})
+
+    out = binary.outputs[0]
+    raw = check_synchronization(machine, binary.code, setup, [(out.address, out.nbytes)], orders=3)
+    got = np.frombuffer(raw, np.int8).reshape(out.shape)
+    return got, want
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize(
+    "m, sizes",
+    [
+        (4, [16, 16]),  # one tile
+        (5, [40, 20]),  # K and N not multiples of the array width
+        (3, [24, 40, 10]),  # an MLP: layer outputs feed the next layer through DRAM
+        (150, [40, 8]),  # on the small machine, M is tiled too
+    ],
+)
+def test_fully_connected_is_bit_exact(machine: str, m: int, sizes: list[int]) -> None:
+    x = np.random.default_rng(m).integers(-128, 128, (m, sizes[0])).astype(np.int8)
+    got, want = compile_and_run(mlp(m, sizes, seed=m + len(sizes)), machine, x)
+    assert np.array_equal(got, want)
+
+
+def test_unsupported_op_names_the_op() -> None:
+    src = (
+        "func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n"
+        "  %0 = tosa.add %x, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>\n"
+        "  func.return %0 : tensor<4xi32>\n}"
+    )
+    ctx = make_context()
+    module = QParser(ctx, src).parse_module()
+    with pytest.raises(OpError, match=r"tosa-to-npu: 'tosa\.add' is not supported on the NPU yet"):
+        TosaToNpu().apply(ctx, module)
