@@ -1,8 +1,8 @@
-"""`tosa-to-npu`: quantized TOSA functions as NPU programs (first slice: fully connected layers).
+"""`tosa-to-npu`: quantized TOSA functions as NPU programs (first slice: FC and conv layers).
 
-Supported today: chains of fully connected layers — `tosa.matmul` of an i8
-activation by a constant i8 weight (zero point 0), its `tosa.rescale` to i8
-fused into the NPU's requantization, and a following `tosa.clamp` folded into
+Supported today: chains of fully connected and 2-D convolution layers —
+`tosa.matmul` / `tosa.conv2d` of an i8 activation by constant i8 weights
+(zero point 0), its `tosa.rescale` to i8 fused into the NPU's requantization, and a following `tosa.clamp` folded into
 the requantization bounds (TFLite's fused activation). The input zero point
 is folded into the per-channel bias: sum_k (x - zp_x) w = sum_k x w - zp_x
 colsum(w). Reshapes and storage bitcasts are free (row-major DRAM). Any other
@@ -10,7 +10,9 @@ op stops compilation with an error naming it.
 
 Tiling: output columns in blocks of the MAC array's width; K in tiles of that
 width (zero-padded by the DMA); rows of M as many as the input, accumulator
-and output buffers hold. Every layer reads its input from DRAM and writes its
+and output buffers hold. Convolutions run an output row at a time: its KH
+input rows padded with the zero point, then per output-channel block one
+accumulating matmul per (kernel row, input-channel tile) over the KW taps. Every layer reads its input from DRAM and writes its
 output to DRAM; loads, compute and stores are ordered by tokens. DRAM is
 planned statically: inputs, weights, parameters, intermediates, outputs.
 
@@ -85,6 +87,23 @@ class _Layer:
     lo: int
     hi: int
     double_round: bool
+    conv: _Conv | None = None  # None: fully connected, weight is K x N
+
+
+@dataclass(frozen=True)
+class _Conv:
+    """A 2-D NHWC convolution (batch 1): input H x W x C, kernel KH x KW, output OH x OW."""
+
+    h: int
+    w: int
+    c: int
+    kh: int
+    kw: int
+    stride: tuple[int, int]
+    pad: tuple[int, int, int, int]  # top, bottom, left, right
+    oh: int
+    ow: int
+    zp_x: int
 
 
 class _Planner:
@@ -110,8 +129,8 @@ def _layers(func: FuncOp) -> list[_Layer]:
             op, tosa.ConstOp | tosa.ConstShapeOp | tosa.ReshapeOp | sh.BitcastConvertOp | ReturnOp
         ):
             continue
-        if isinstance(op, tosa.MatMulOp):
-            layer, parts = _matmul_layer(op)
+        if isinstance(op, tosa.MatMulOp | tosa.Conv2DOp):
+            layer, parts = (_matmul_layer if isinstance(op, tosa.MatMulOp) else _conv_layer)(op)
             layers.append(layer)
             fused.update(parts)
             continue
@@ -144,8 +163,15 @@ def _matmul_layer(op: tosa.MatMulOp) -> tuple[_Layer, list[Operation]]:
     user = _single_use(op.output, op)
     while isinstance(user, tosa.ReshapeOp):
         user = _single_use(user.output, user)
+    zp_x = int(zp_a.reshape(-1)[0])
+    bias = -zp_x * weight.sum(axis=0)
+    return _epilogue(op, user, _alias(a), weight, bias, None)
+
+
+def _epilogue(op, user, x, weight, bias, conv) -> tuple[_Layer, list[Operation]]:
+    """The rescale (and clamp) after an accumulation, as the layer's requantization."""
     if not isinstance(user, tosa.RescaleOp) or ht.element_type(user.output.type) != IntegerType(8):
-        raise OpError(op, f"{PASS_NAME}: 'tosa.matmul' must be followed by a tosa.rescale to i8")
+        raise OpError(op, f"{PASS_NAME}: '{op.name}' must be followed by a tosa.rescale to i8")
     rescale = user
     m, s, izp, ozp = (_const(v) for v in rescale.operands[1:])
     if m is None or s is None or izp is None or ozp is None or not rescale.flag("scale32"):
@@ -161,11 +187,9 @@ def _matmul_layer(op: tosa.MatMulOp) -> tuple[_Layer, list[Operation]]:
             rescale,
             f"{PASS_NAME}: 'tosa.rescale' of an accumulator must be signed with input zero point 0",
         )
-    n = weight.shape[1]
+    n = weight.shape[-1]
     multiplier = np.broadcast_to(m.reshape(-1), (n,)) if m.size == 1 else m.reshape(-1)
     shift = np.broadcast_to(s.reshape(-1), (n,)) if s.size == 1 else s.reshape(-1)
-    zp_x = int(zp_a.reshape(-1)[0])
-    bias = -zp_x * weight.sum(axis=0)
     out, lo, hi = rescale.output, -128, 127
     uses = list(out.uses)
     parts: list[Operation] = [rescale]
@@ -177,11 +201,42 @@ def _matmul_layer(op: tosa.MatMulOp) -> tuple[_Layer, list[Operation]]:
     if np.any(np.abs(bias) >= 1 << 31):
         raise OpError(op, f"{PASS_NAME}: the folded bias does not fit int32")
     layer = _Layer(
-        _alias(a), out, weight.astype(np.int8), bias.astype(np.int32), multiplier, shift,
+        x, out, weight.astype(np.int8), bias.astype(np.int32), multiplier, shift,
         int(ozp.reshape(-1)[0]), lo, hi,
-        rescale.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND,
+        rescale.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND, conv,
     )  # fmt: skip
     return layer, parts
+
+
+def _conv_layer(op: tosa.Conv2DOp) -> tuple[_Layer, list[Operation]]:
+    x, w_v, b_v, zp_x_v, zp_w_v = op.operands
+    w, b, zp_x, zp_w = _const(_alias(w_v)), _const(b_v), _const(zp_x_v), _const(zp_w_v)
+    if w is None or b is None or zp_x is None or zp_w is None:
+        raise OpError(
+            op, f"{PASS_NAME}: 'tosa.conv2d' needs constant weights, bias and zero points"
+        )
+    x_shape = ht.shape_of(x.type)
+    if x_shape[0] != 1 or ht.element_type(x.type) != IntegerType(8):
+        raise OpError(op, f"{PASS_NAME}: 'tosa.conv2d' must take an i8 input of batch 1")
+    if int(zp_w.reshape(-1)[0]) != 0:
+        raise OpError(
+            op,
+            f"{PASS_NAME}: a weight zero point is not supported (it needs the input's window sums)",
+        )
+    if any(d != 1 for d in op.array("dilation")):
+        raise OpError(op, f"{PASS_NAME}: dilated convolutions are not supported yet")
+    pad = tuple(op.array("pad"))
+    if max(pad) > 15:
+        raise OpError(op, f"{PASS_NAME}: padding above 15 is not supported yet")
+    out_shape = ht.shape_of(op.output.type)
+    cout, kh, kw, c = w.shape  # OHWI
+    zp = int(zp_x.reshape(-1)[0])
+    # Padding holds the input zero point, so every tap is centred by the same bias term.
+    bias = b.reshape(-1) * np.ones(cout, np.int64) - zp * w.reshape(cout, -1).sum(axis=1)
+    conv = _Conv(x_shape[1], x_shape[2], c, kh, kw, tuple(op.array("stride")), pad,
+                 out_shape[1], out_shape[2], zp)  # fmt: skip
+    weight = np.transpose(w, (1, 2, 3, 0))  # KH x KW x C x Cout
+    return _epilogue(op, _single_use(op.output, op), _alias(x), weight, bias, conv)
 
 
 def _records(layer: _Layer, cols: int) -> np.ndarray:
@@ -246,6 +301,97 @@ def _emit_layer(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_add
             ]
 
 
+def _conv_weight_bytes(layer: _Layer, cols: int) -> bytes:
+    """Weights pre-tiled in the order the convolution loads them: per output-channel
+    block, per kernel row, input-channel tile and kernel column, a cols x cols block."""
+    conv = layer.conv
+    kh, kw, c, cout = layer.weight.shape
+    ct, nb = -(-c // cols), -(-cout // cols)
+    padded = np.zeros((kh, kw, ct * cols, nb * cols), np.int8)
+    padded[:, :, :c, :cout] = layer.weight
+    assert conv is not None
+    blocks = padded.reshape(kh, kw, ct, cols, nb, cols).transpose(4, 0, 2, 1, 3, 5)
+    return np.ascontiguousarray(blocks).tobytes()  # nb, kh, ct, kw, cols(in), cols(out)
+
+
+def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
+               out_addr: int, machine: Machine, first: bool) -> None:  # fmt: skip
+    g = layer.conv
+    assert g is not None
+    cols = machine.mac_cols
+    cout = layer.weight.shape[3]
+    ct, nb = -(-g.c // cols), -(-cout // cols)
+    top, _, left, right = g.pad
+    wp = g.w + left + right
+    block_rows = g.kh * ct * g.kw * cols
+    limits = (
+        (g.kh * ct * wp, machine.buffer("input").rows, "input"),
+        (block_rows, machine.buffer("weight").rows, "weight"),
+        (
+            g.ow,
+            min(machine.buffer("accumulator").rows, machine.buffer("output").rows, 1023),
+            "output",
+        ),
+    )
+    for need, have, what in limits:
+        if need > have:
+            raise ValueError(
+                f"the convolution needs {need} {what} rows per output row; the machine has {have}"
+            )
+    if g.kw * ct > 255 or max(g.stride) > 255:
+        raise ValueError("the convolution's kernel or stride exceeds the matmul fields")
+    zp = g.zp_x
+    for oh in range(g.oh):
+        for j in range(nb):
+            width = min(cols, cout - j * cols)
+            if not first:
+                lines.append("wait queue=cp2ld")
+            first = False
+            if j == 0:
+                for kh in range(g.kh):
+                    h = oh * g.stride[0] - top + kh
+                    for ci in range(ct):
+                        base = (kh * ct + ci) * wp
+                        if 0 <= h < g.h:
+                            cw = min(cols, g.c - ci * cols)
+                            lines.append(
+                                f"load buf=input row={base} dram={x_addr + h * g.w * g.c + ci * cols} rows={g.w} "
+                                f"row_bytes={cw} stride={g.c} pad={zp} pad_top={left} pad_bottom={right} pad_left=0"
+                            )
+                            continue
+                        for start in range(0, wp, 15):  # a row of padding: zero-point rows only
+                            lines.append(
+                                f"load buf=input row={base + start} dram=0 rows=0 row_bytes=0 stride=0 "
+                                f"pad={zp} pad_top={min(15, wp - start)} pad_bottom=0 pad_left=0"
+                            )
+            lines += [
+                f"load buf=weight row=0 dram={w_addr + j * block_rows * cols} rows={block_rows} "
+                f"row_bytes={cols} stride={cols} pad=0 pad_top=0 pad_bottom=0 pad_left=0",
+                f"load buf=params row=0 dram={p_addr + j * cols * 16} rows={cols} row_bytes=16 stride=16 "
+                "pad=0 pad_top=0 pad_bottom=0 pad_left=0",
+                "signal queue=ld2cp",
+                "wait queue=ld2cp",
+            ]
+            for kh in range(g.kh):
+                for ci in range(ct):
+                    step = kh * ct + ci
+                    lines.append(
+                        f"matmul in={step * wp} w={step * g.kw * cols} acc=0 m={g.ow} k_tiles={g.kw} "
+                        f"accumulate={int(step > 0)} in_step={g.stride[1]} k_step=1"
+                    )
+            lines += [
+                f"requant acc=0 out=0 rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} hi={layer.hi} "
+                f"double_round={int(layer.double_round)}",
+                "signal queue=cp2st",
+                "wait queue=cp2st",
+                f"store buf=output row=0 dram={out_addr + oh * g.ow * cout + j * cols} rows={g.ow} "
+                f"row_bytes={width} stride={cout}",
+                "signal queue=st2cp",
+                "wait queue=st2cp",
+                "signal queue=cp2ld",
+            ]
+
+
 def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> ProgramOp:
     layers = _layers(func)
     if not layers:
@@ -266,7 +412,12 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
     placed = []
     for layer in layers:
         placed.append((len(weights), len(params)))
-        weights += layer.weight.tobytes() + bytes(-len(layer.weight.tobytes()) % ALIGN)
+        data = (
+            layer.weight.tobytes()
+            if layer.conv is None
+            else _conv_weight_bytes(layer, machine.mac_cols)
+        )
+        weights += data + bytes(-len(data) % ALIGN)
         params += _records(layer, machine.mac_cols).tobytes()
     w_base = planner.take(len(weights))
     p_base = planner.take(len(params))
@@ -277,6 +428,12 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
             raise OpError(
                 func, f"{PASS_NAME}: a layer's input is neither an argument nor a layer output"
             )
+        if layer.conv is not None:
+            g = layer.conv
+            address[layer.out] = planner.take(g.oh * g.ow * layer.weight.shape[3])
+            _emit_conv(lines, layer, address[source], w_base + w_off, p_base + p_off,
+                       address[layer.out], machine, index == 0)  # fmt: skip
+            continue
         m_total = int(np.prod(ht.shape_of(source.type), dtype=np.int64)) // layer.weight.shape[0]
         address[layer.out] = planner.take(m_total * layer.weight.shape[1])
         _emit_layer(lines, layer, address[source], w_base + w_off, p_base + p_off,

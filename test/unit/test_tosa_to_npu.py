@@ -113,3 +113,76 @@ def test_unsupported_op_names_the_op() -> None:
     module = QParser(ctx, src).parse_module()
     with pytest.raises(OpError, match=r"tosa-to-npu: 'tosa\.add' is not supported on the NPU yet"):
         TosaToNpu().apply(ctx, module)
+
+
+def conv_program(h, w, c, cout, k, stride, pad, seed, relu=True) -> str:
+    rng = np.random.default_rng(seed)
+    weights = rng.integers(-127, 128, (cout, k, k, c)).astype(np.int8)
+    bias = rng.integers(-2000, 2000, cout)
+    zp_x, zp_out = int(rng.integers(-20, 20)), int(rng.integers(-10, 10))
+    oh = (h + pad[0] + pad[1] - k) // stride + 1
+    ow = (w + pad[2] + pad[3] - k) // stride + 1
+    scales = rng.uniform(0.5, 2.0, cout) / (k * k * c * 64)
+    mult, shift = zip(*(numerics.quantize_multiplier(float(s)) for s in scales), strict=True)
+    out_t = f"tensor<1x{oh}x{ow}x{cout}xi8>"
+    clamp = (
+        f"  %c = tosa.clamp %r min_val({zp_out} : i8) max_val(127 : i8) : ({out_t}) -> {out_t}\n"
+        if relu
+        else ""
+    )
+    return (
+        f"func.func @main(%x: tensor<1x{h}x{w}x{c}xi8>) -> {out_t} {{\n"
+        f"  %w = tosa.const values({dense(weights)} : tensor<{cout}x{k}x{k}x{c}xi8>) : () -> tensor<{cout}x{k}x{k}x{c}xi8>\n"
+        f"  %b = tosa.const values({dense(bias)} : tensor<{cout}xi32>) : () -> tensor<{cout}xi32>\n"
+        f"  %zx = tosa.const values(dense<{zp_x}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %zw = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %acc = tosa.conv2d %x, %w, %b, %zx, %zw pad({list(pad)}) stride([{stride}, {stride}]) dilation([1, 1]) acc_type(i32)  : "
+        f"(tensor<1x{h}x{w}x{c}xi8>, tensor<{cout}x{k}x{k}x{c}xi8>, tensor<{cout}xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x{oh}x{ow}x{cout}xi32>\n"
+        f"  %m = tosa.const values({dense(np.array(mult))} : tensor<{cout}xi32>) : () -> tensor<{cout}xi32>\n"
+        f"  %s = tosa.const values({dense(np.array(shift))} : tensor<{cout}xi8>) : () -> tensor<{cout}xi8>\n"
+        f"  %iz = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>\n"
+        f"  %oz = tosa.const values(dense<{zp_out}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %r = tosa.rescale %acc, %m, %s, %iz, %oz scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(true) "
+        f"input_unsigned(false) output_unsigned(false) : (tensor<1x{oh}x{ow}x{cout}xi32>, tensor<{cout}xi32>, "
+        f"tensor<{cout}xi8>, tensor<1xi32>, tensor<1xi8>) -> {out_t}\n"
+        f"{clamp}"
+        f"  func.return %{'c' if relu else 'r'} : {out_t}\n}}"
+    )
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize(
+    "h, w, c, cout, k, stride, pad",
+    [
+        (6, 6, 3, 8, 3, 1, (1, 1, 1, 1)),  # same padding, fewer channels than the array
+        (7, 5, 20, 6, 3, 2, (0, 1, 2, 0)),  # strided, asymmetric padding, two input-channel tiles
+        (5, 5, 4, 20, 1, 1, (0, 0, 0, 0)),  # pointwise, two output-channel blocks
+        (8, 8, 5, 4, 5, 2, (2, 2, 2, 2)),  # wide kernel
+    ],
+)
+def test_conv2d_is_bit_exact(machine, h, w, c, cout, k, stride, pad) -> None:
+    src = conv_program(h, w, c, cout, k, stride, pad, seed=h * w + c)
+    x = np.random.default_rng(c).integers(-128, 128, (1, h, w, c)).astype(np.int8)
+    got, want = compile_and_run(src, machine, x)
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+def test_conv_then_fully_connected_network(machine: str) -> None:
+    """A conv layer with ReLU, flattened (a free reshape), into a classifier layer."""
+    h, w, c, cout, oh = 6, 6, 3, 8, 6
+    conv = conv_program(h, w, c, cout, 3, 1, (1, 1, 1, 1), seed=11)
+    body = conv.split("\n  func.return")[0].split("{\n", 1)[1]
+    k = oh * oh * cout
+    flat = (
+        f"  %fs = tosa.const_shape values(dense<[1, {k}]> : tensor<2xindex>) : () -> !tosa.shape<2>\n"
+        f"  %flat = tosa.reshape %c, %fs : (tensor<1x{oh}x{oh}x{cout}xi8>, !tosa.shape<2>) -> tensor<1x{k}xi8>\n"
+    )
+    fc, out = fc_layer("fc", "flat", 1, k, 10, np.random.default_rng(3), relu=False)
+    src = (
+        f"func.func @main(%x: tensor<1x{h}x{w}x{c}xi8>) -> tensor<1x10xi8> {{\n"
+        f"{body}\n{flat}{fc}  func.return %{out} : tensor<1x10xi8>\n}}"
+    )
+    x = np.random.default_rng(4).integers(-128, 128, (1, h, w, c)).astype(np.int8)
+    got, want = compile_and_run(src, machine, x)
+    assert np.array_equal(got, want)
