@@ -314,6 +314,76 @@ def _conv_weight_bytes(layer: _Layer, cols: int) -> bytes:
     return np.ascontiguousarray(blocks).tobytes()  # nb, kh, ct, kw, cols(in), cols(out)
 
 
+def _load_image_row(lines, g: _Conv, x_addr: int, h: int, base: int, ct: int, cols: int) -> None:
+    """Input row h (channel tile by tile, zero-point padded left and right) at buffer row `base`;
+    rows outside the image are all zero point."""
+    _, _, left, right = g.pad
+    wp = g.w + left + right
+    for ci in range(ct):
+        row = base + ci * wp
+        if 0 <= h < g.h:
+            cw = min(cols, g.c - ci * cols)
+            lines.append(
+                f"load buf=input row={row} dram={x_addr + h * g.w * g.c + ci * cols} rows={g.w} "
+                f"row_bytes={cw} stride={g.c} pad={g.zp_x} pad_top={left} pad_bottom={right} pad_left=0"
+            )
+            continue
+        for start in range(0, wp, 15):
+            lines.append(
+                f"load buf=input row={row + start} dram=0 rows=0 row_bytes=0 stride=0 "
+                f"pad={g.zp_x} pad_top={min(15, wp - start)} pad_bottom=0 pad_left=0"
+            )
+
+
+def _emit_conv_resident(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
+                        out_addr: int, machine: Machine, first: bool) -> None:  # fmt: skip
+    """The whole padded input fits on chip: load it once, then each output-channel
+    block's weights once; DRAM traffic is then the lower bound."""
+    g = layer.conv
+    assert g is not None
+    cols = machine.mac_cols
+    cout = layer.weight.shape[3]
+    ct, nb = -(-g.c // cols), -(-cout // cols)
+    wp = g.w + g.pad[2] + g.pad[3]
+    hp = g.h + g.pad[0] + g.pad[1]
+    block_rows = g.kh * ct * g.kw * cols
+    for j in range(nb):
+        width = min(cols, cout - j * cols)
+        if not first:
+            lines.append("wait queue=cp2ld")
+        if j == 0:
+            for r in range(hp):
+                _load_image_row(lines, g, x_addr, r - g.pad[0], r * ct * wp, ct, cols)
+        first = False
+        lines += [
+            f"load buf=weight row=0 dram={w_addr + j * block_rows * cols} rows={block_rows} "
+            f"row_bytes={cols} stride={cols} pad=0 pad_top=0 pad_bottom=0 pad_left=0",
+            f"load buf=params row=0 dram={p_addr + j * cols * 16} rows={cols} row_bytes=16 stride=16 "
+            "pad=0 pad_top=0 pad_bottom=0 pad_left=0",
+            "signal queue=ld2cp",
+            "wait queue=ld2cp",
+        ]
+        for oh in range(g.oh):
+            for kh in range(g.kh):
+                for ci in range(ct):
+                    row = ((oh * g.stride[0] + kh) * ct + ci) * wp
+                    lines.append(
+                        f"matmul in={row} w={(kh * ct + ci) * g.kw * cols} acc=0 m={g.ow} k_tiles={g.kw} "
+                        f"accumulate={int(kh * ct + ci > 0)} in_step={g.stride[1]} k_step=1"
+                    )
+            lines += [
+                f"requant acc=0 out=0 rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} hi={layer.hi} "
+                f"double_round={int(layer.double_round)}",
+                "signal queue=cp2st",
+                "wait queue=cp2st",
+                f"store buf=output row=0 dram={out_addr + oh * g.ow * cout + j * cols} rows={g.ow} "
+                f"row_bytes={width} stride={cout}",
+                "signal queue=st2cp",
+                "wait queue=st2cp",
+            ]
+        lines.append("signal queue=cp2ld")
+
+
 def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
                out_addr: int, machine: Machine, first: bool) -> None:  # fmt: skip
     g = layer.conv
@@ -340,7 +410,10 @@ def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr
             )
     if g.kw * ct > 255 or max(g.stride) > 255:
         raise ValueError("the convolution's kernel or stride exceeds the matmul fields")
-    zp = g.zp_x
+    hp = g.h + g.pad[0] + g.pad[1]
+    if hp * ct * wp <= machine.buffer("input").rows:
+        _emit_conv_resident(lines, layer, x_addr, w_addr, p_addr, out_addr, machine, first)
+        return
     for oh in range(g.oh):
         for j in range(nb):
             width = min(cols, cout - j * cols)
@@ -350,20 +423,7 @@ def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr
             if j == 0:
                 for kh in range(g.kh):
                     h = oh * g.stride[0] - top + kh
-                    for ci in range(ct):
-                        base = (kh * ct + ci) * wp
-                        if 0 <= h < g.h:
-                            cw = min(cols, g.c - ci * cols)
-                            lines.append(
-                                f"load buf=input row={base} dram={x_addr + h * g.w * g.c + ci * cols} rows={g.w} "
-                                f"row_bytes={cw} stride={g.c} pad={zp} pad_top={left} pad_bottom={right} pad_left=0"
-                            )
-                            continue
-                        for start in range(0, wp, 15):  # a row of padding: zero-point rows only
-                            lines.append(
-                                f"load buf=input row={base + start} dram=0 rows=0 row_bytes=0 stride=0 "
-                                f"pad={zp} pad_top={min(15, wp - start)} pad_bottom=0 pad_left=0"
-                            )
+                    _load_image_row(lines, g, x_addr, h, kh * ct * wp, ct, cols)
             lines += [
                 f"load buf=weight row=0 dram={w_addr + j * block_rows * cols} rows={block_rows} "
                 f"row_bytes={cols} stride={cols} pad=0 pad_top=0 pad_bottom=0 pad_left=0",
