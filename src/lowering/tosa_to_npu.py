@@ -347,6 +347,8 @@ def _emit_conv_resident(lines: list[str], layer: _Layer, x_addr: int, w_addr: in
     wp = g.w + g.pad[2] + g.pad[3]
     hp = g.h + g.pad[0] + g.pad[1]
     block_rows = g.kh * ct * g.kw * cols
+    halves = 2 if 2 * g.ow <= machine.buffer("output").rows else 1
+    pending = 0  # stores issued whose st2cp token compute has not taken yet
     for j in range(nb):
         width = min(cols, cout - j * cols)
         if not first:
@@ -371,17 +373,24 @@ def _emit_conv_resident(lines: list[str], layer: _Layer, x_addr: int, w_addr: in
                         f"matmul in={row} w={(kh * ct + ci) * g.kw * cols} acc=0 m={g.ow} k_tiles={g.kw} "
                         f"accumulate={int(kh * ct + ci > 0)} in_step={g.stride[1]} k_step=1"
                     )
+            # Two output halves when they fit: the store of one row overlaps the next row.
+            half = (oh % halves) * g.ow
+            if pending == halves:
+                lines.append("wait queue=st2cp")  # the store of row oh - halves is done
+                pending -= 1
             lines += [
-                f"requant acc=0 out=0 rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} hi={layer.hi} "
-                f"double_round={int(layer.double_round)}",
+                f"requant acc=0 out={half} rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} "
+                f"hi={layer.hi} double_round={int(layer.double_round)}",
                 "signal queue=cp2st",
                 "wait queue=cp2st",
-                f"store buf=output row=0 dram={out_addr + oh * g.ow * cout + j * cols} rows={g.ow} "
-                f"row_bytes={width} stride={cout}",
+                f"store buf=output row={half} dram={out_addr + oh * g.ow * cout + j * cols} "
+                f"rows={g.ow} row_bytes={width} stride={cout}",
                 "signal queue=st2cp",
-                "wait queue=st2cp",
             ]
-        lines.append("signal queue=cp2ld")
+            pending += 1
+        # Every store is in DRAM before the next block (or layer) may load.
+        lines += ["wait queue=st2cp"] * pending + ["signal queue=cp2ld"]
+        pending = 0
 
 
 def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
