@@ -335,10 +335,19 @@ def _load_image_row(lines, g: _Conv, x_addr: int, h: int, base: int, ct: int, co
             )
 
 
-def _emit_conv_resident(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
-                        out_addr: int, machine: Machine, first: bool) -> None:  # fmt: skip
-    """The whole padded input fits on chip: load it once, then each output-channel
-    block's weights once; DRAM traffic is then the lower bound."""
+def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
+               out_addr: int, machine: Machine, first: bool) -> None:  # fmt: skip
+    """One convolution layer as phases: the load engine fills buffers, the compute
+    engine runs every (output-channel block, output row) step those buffers serve,
+    then drains its stores and hands the buffers back (cp2ld).
+
+    When the whole zero-point-padded input fits the input buffer it is loaded once
+    and the steps go block by block, so each block's weights load once too (DRAM
+    traffic is the lower bound). Otherwise the steps go row by row and each phase
+    loads the KH input rows of one output row (and the weights when the block
+    changes). Outputs alternate between two halves of the output buffer when they
+    fit, so a row's store overlaps the next row's matmuls.
+    """
     g = layer.conv
     assert g is not None
     cols = machine.mac_cols
@@ -347,62 +356,7 @@ def _emit_conv_resident(lines: list[str], layer: _Layer, x_addr: int, w_addr: in
     wp = g.w + g.pad[2] + g.pad[3]
     hp = g.h + g.pad[0] + g.pad[1]
     block_rows = g.kh * ct * g.kw * cols
-    halves = 2 if 2 * g.ow <= machine.buffer("output").rows else 1
-    pending = 0  # stores issued whose st2cp token compute has not taken yet
-    for j in range(nb):
-        width = min(cols, cout - j * cols)
-        if not first:
-            lines.append("wait queue=cp2ld")
-        if j == 0:
-            for r in range(hp):
-                _load_image_row(lines, g, x_addr, r - g.pad[0], r * ct * wp, ct, cols)
-        first = False
-        lines += [
-            f"load buf=weight row=0 dram={w_addr + j * block_rows * cols} rows={block_rows} "
-            f"row_bytes={cols} stride={cols} pad=0 pad_top=0 pad_bottom=0 pad_left=0",
-            f"load buf=params row=0 dram={p_addr + j * cols * 16} rows={cols} row_bytes=16 stride=16 "
-            "pad=0 pad_top=0 pad_bottom=0 pad_left=0",
-            "signal queue=ld2cp",
-            "wait queue=ld2cp",
-        ]
-        for oh in range(g.oh):
-            for kh in range(g.kh):
-                for ci in range(ct):
-                    row = ((oh * g.stride[0] + kh) * ct + ci) * wp
-                    lines.append(
-                        f"matmul in={row} w={(kh * ct + ci) * g.kw * cols} acc=0 m={g.ow} k_tiles={g.kw} "
-                        f"accumulate={int(kh * ct + ci > 0)} in_step={g.stride[1]} k_step=1"
-                    )
-            # Two output halves when they fit: the store of one row overlaps the next row.
-            half = (oh % halves) * g.ow
-            if pending == halves:
-                lines.append("wait queue=st2cp")  # the store of row oh - halves is done
-                pending -= 1
-            lines += [
-                f"requant acc=0 out={half} rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} "
-                f"hi={layer.hi} double_round={int(layer.double_round)}",
-                "signal queue=cp2st",
-                "wait queue=cp2st",
-                f"store buf=output row={half} dram={out_addr + oh * g.ow * cout + j * cols} "
-                f"rows={g.ow} row_bytes={width} stride={cout}",
-                "signal queue=st2cp",
-            ]
-            pending += 1
-        # Every store is in DRAM before the next block (or layer) may load.
-        lines += ["wait queue=st2cp"] * pending + ["signal queue=cp2ld"]
-        pending = 0
-
-
-def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr: int,
-               out_addr: int, machine: Machine, first: bool) -> None:  # fmt: skip
-    g = layer.conv
-    assert g is not None
-    cols = machine.mac_cols
-    cout = layer.weight.shape[3]
-    ct, nb = -(-g.c // cols), -(-cout // cols)
-    top, _, left, right = g.pad
-    wp = g.w + left + right
-    block_rows = g.kh * ct * g.kw * cols
+    resident = hp * ct * wp <= machine.buffer("input").rows
     limits = (
         (g.kh * ct * wp, machine.buffer("input").rows, "input"),
         (block_rows, machine.buffer("weight").rows, "weight"),
@@ -419,46 +373,65 @@ def _emit_conv(lines: list[str], layer: _Layer, x_addr: int, w_addr: int, p_addr
             )
     if g.kw * ct > 255 or max(g.stride) > 255:
         raise ValueError("the convolution's kernel or stride exceeds the matmul fields")
-    hp = g.h + g.pad[0] + g.pad[1]
-    if hp * ct * wp <= machine.buffer("input").rows:
-        _emit_conv_resident(lines, layer, x_addr, w_addr, p_addr, out_addr, machine, first)
-        return
-    for oh in range(g.oh):
-        for j in range(nb):
-            width = min(cols, cout - j * cols)
-            if not first:
-                lines.append("wait queue=cp2ld")
-            first = False
-            if j == 0:
-                for kh in range(g.kh):
-                    h = oh * g.stride[0] - top + kh
-                    _load_image_row(lines, g, x_addr, h, kh * ct * wp, ct, cols)
-            lines += [
+    halves = 2 if 2 * g.ow <= machine.buffer("output").rows else 1
+    if resident:
+        steps = [(j, oh) for j in range(nb) for oh in range(g.oh)]
+    else:
+        steps = [(j, oh) for oh in range(g.oh) for j in range(nb)]
+    loaded_j = loaded_oh = None
+    pending = 0  # stores issued whose st2cp token compute has not taken yet
+    started = False
+    for count, (j, oh) in enumerate(steps):
+        loads: list[str] = []
+        if not resident and oh != loaded_oh:
+            for kh in range(g.kh):
+                h = oh * g.stride[0] - g.pad[0] + kh
+                _load_image_row(loads, g, x_addr, h, kh * ct * wp, ct, cols)
+            loaded_oh = oh
+        if resident and not started:
+            for r in range(hp):
+                _load_image_row(loads, g, x_addr, r - g.pad[0], r * ct * wp, ct, cols)
+        if j != loaded_j:
+            loads += [
                 f"load buf=weight row=0 dram={w_addr + j * block_rows * cols} rows={block_rows} "
                 f"row_bytes={cols} stride={cols} pad=0 pad_top=0 pad_bottom=0 pad_left=0",
-                f"load buf=params row=0 dram={p_addr + j * cols * 16} rows={cols} row_bytes=16 stride=16 "
-                "pad=0 pad_top=0 pad_bottom=0 pad_left=0",
-                "signal queue=ld2cp",
-                "wait queue=ld2cp",
+                f"load buf=params row=0 dram={p_addr + j * cols * 16} rows={cols} row_bytes=16 "
+                "stride=16 pad=0 pad_top=0 pad_bottom=0 pad_left=0",
             ]
-            for kh in range(g.kh):
-                for ci in range(ct):
-                    step = kh * ct + ci
-                    lines.append(
-                        f"matmul in={step * wp} w={step * g.kw * cols} acc=0 m={g.ow} k_tiles={g.kw} "
-                        f"accumulate={int(step > 0)} in_step={g.stride[1]} k_step=1"
-                    )
-            lines += [
-                f"requant acc=0 out=0 rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} hi={layer.hi} "
-                f"double_round={int(layer.double_round)}",
-                "signal queue=cp2st",
-                "wait queue=cp2st",
-                f"store buf=output row=0 dram={out_addr + oh * g.ow * cout + j * cols} rows={g.ow} "
-                f"row_bytes={width} stride={cout}",
-                "signal queue=st2cp",
-                "wait queue=st2cp",
-                "signal queue=cp2ld",
-            ]
+            loaded_j = j
+        if loads:
+            if started:  # compute is done with the buffers and its stores are in DRAM
+                lines += ["wait queue=st2cp"] * pending + ["signal queue=cp2ld"]
+                pending = 0
+            if started or not first:
+                lines.append("wait queue=cp2ld")
+            lines += [*loads, "signal queue=ld2cp", "wait queue=ld2cp"]
+            started = True
+        base = oh * g.stride[0] * ct * wp if resident else 0
+        for kh in range(g.kh):
+            for ci in range(ct):
+                step = kh * ct + ci
+                lines.append(
+                    f"matmul in={base + step * wp} w={step * g.kw * cols} acc=0 m={g.ow} "
+                    f"k_tiles={g.kw} accumulate={int(step > 0)} in_step={g.stride[1]} k_step=1"
+                )
+        half = (count % halves) * g.ow
+        if pending == halves:
+            lines.append("wait queue=st2cp")  # the store that used this half is done
+            pending -= 1
+        width = min(cols, cout - j * cols)
+        lines += [
+            f"requant acc=0 out={half} rows={g.ow} params=0 zp={layer.zp} lo={layer.lo} "
+            f"hi={layer.hi} double_round={int(layer.double_round)}",
+            "signal queue=cp2st",
+            "wait queue=cp2st",
+            f"store buf=output row={half} dram={out_addr + oh * g.ow * cout + j * cols} "
+            f"rows={g.ow} row_bytes={width} stride={cout}",
+            "signal queue=st2cp",
+        ]
+        pending += 1
+    # Every store is in DRAM before the next layer may load (its `wait cp2ld`).
+    lines += ["wait queue=st2cp"] * pending + ["signal queue=cp2ld"]
 
 
 def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> ProgramOp:

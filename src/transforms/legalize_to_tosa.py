@@ -36,7 +36,6 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    BoolAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IndexType,
@@ -49,18 +48,19 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
 
-from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.quant import UniformQuantizedType
-from qdialect.ir.errors import OpError
 from qdialect.transforms.quant_legalize_to_tosa_rescale import (
     LegalizeQuantizedElementwise,
     RescaleRoundingPass,
+    emit_rescale,
 )
 from qdialect.transforms.tosa_rescale_legalize_to_stablehlo import constant_array
 
@@ -210,34 +210,8 @@ class _Converter:
     ) -> SSAValue:
         """Per-channel (last axis) when `scales` has more than one entry."""
         assert self.op is not None
-        pairs = []
-        for scale in scales:
-            try:
-                pairs.append(numerics.quantize_multiplier(scale, 32))
-            except numerics.QuantizationError as err:
-                raise OpError(
-                    self.op, f"{PASS_NAME}: '{self.op.name}' needs a rescale by {scale!r} ({err})"
-                ) from None
-        n = len(pairs)
-        in_element = ht.element_type(v.type)
-        mode = (
-            tosa.RoundingMode.DOUBLE_ROUND if self.double_round else tosa.RoundingMode.SINGLE_ROUND
-        )
-        return self.tosa_op(
-            tosa.RescaleOp,
-            [
-                v,
-                self.const([m for m, _ in pairs], i32, [n]),
-                self.const([s for _, s in pairs], IntegerType(8), [n]),
-                self.const([input_zp], in_element, [1]),
-                self.const([output_zp], out, [1]),
-            ],
-            TensorType(out, ht.shape_of(v.type)),
-            scale32=BoolAttr.from_bool(True),
-            rounding_mode=tosa.RoundingModeAttr(mode),
-            per_channel=BoolAttr.from_bool(n > 1),
-            input_unsigned=BoolAttr.from_bool(False),
-            output_unsigned=BoolAttr.from_bool(False),
+        return emit_rescale(
+            self.emit, self.op, PASS_NAME, v, scales, input_zp, output_zp, out, self.double_round
         )
 
     def requantize_accumulator(
@@ -733,9 +707,6 @@ class LegalizeToTosa(RescaleRoundingPass):
     name = PASS_NAME
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
-        from xdsl.transforms.dead_code_elimination import region_dce
-
         double = self.double_round
         converter = _Converter(double)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:

@@ -31,6 +31,7 @@ the measured fraction.
 from __future__ import annotations
 
 from abc import ABC
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -103,10 +104,6 @@ class _Builder:
         self.rewriter.insert(new, InsertPoint.before(self.op))
         return new.results[0]
 
-    def const(self, value: int, element: IntegerType) -> SSAValue:
-        t = TensorType(element, [1])
-        return self.emit(tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(t, [value])))
-
     def storage(self, v: SSAValue, q: UniformQuantizedType) -> SSAValue:
         t = TensorType(IntegerType(q.storage_width), ht.shape_of(v.type))
         return self.emit(sh.BitcastConvertOp.create(operands=[v], result_types=[t]))
@@ -114,36 +111,8 @@ class _Builder:
     def rescale(
         self, v: SSAValue, scale: float, input_zp: int, output_zp: int, out: IntegerType
     ) -> SSAValue:
-        try:
-            multiplier, shift = numerics.quantize_multiplier(scale, 32)
-        except numerics.QuantizationError as err:
-            raise OpError(
-                self.op, f"{PASS_NAME}: '{self.op.name}' needs a rescale by {scale!r} ({err})"
-            ) from None
-        in_element = ht.element_type(v.type)
-        assert isinstance(in_element, IntegerType)
-        mode = (
-            tosa.RoundingMode.DOUBLE_ROUND if self.double_round else tosa.RoundingMode.SINGLE_ROUND
-        )
-        false = BoolAttr.from_bool(False)
-        return self.emit(
-            tosa.RescaleOp.create(
-                operands=[
-                    v,
-                    self.const(multiplier, i32),
-                    self.const(shift, IntegerType(8)),
-                    self.const(input_zp, in_element),
-                    self.const(output_zp, out),
-                ],
-                result_types=[TensorType(out, ht.shape_of(v.type))],
-                properties={
-                    "scale32": BoolAttr.from_bool(True),
-                    "rounding_mode": tosa.RoundingModeAttr(mode),
-                    "per_channel": false,
-                    "input_unsigned": false,
-                    "output_unsigned": false,
-                },
-            )
+        return emit_rescale(
+            self.emit, self.op, PASS_NAME, v, [scale], input_zp, output_zp, out, self.double_round
         )
 
     def to_i32(self, v: SSAValue, q: UniformQuantizedType, scale: float) -> SSAValue:
@@ -216,6 +185,59 @@ class _Builder:
             ),
         )
         return self.select(is_zero, special, y)
+
+
+def emit_rescale(
+    emit: Callable[[Operation], SSAValue],
+    op: Operation,
+    pass_name: str,
+    v: SSAValue,
+    scales: list[float],
+    input_zp: int,
+    output_zp: int,
+    out: IntegerType,
+    double_round: bool,
+) -> SSAValue:
+    """`tosa.rescale` of `v` by `scales` with 32-bit multipliers (per channel along the
+    last axis when there is more than one), its parameters as `tosa.const`s, all built
+    through `emit` (inserts an op, returns its result). A scale no multiplier with a
+    shift in 2..62 can express is an error at `op` naming `pass_name`."""
+    pairs = []
+    for scale in scales:
+        try:
+            pairs.append(numerics.quantize_multiplier(scale, 32))
+        except numerics.QuantizationError as err:
+            raise OpError(
+                op, f"{pass_name}: '{op.name}' needs a rescale by {scale!r} ({err})"
+            ) from None
+    n = len(pairs)
+    in_element = ht.element_type(v.type)
+
+    def const(values: list[int], element: Attribute) -> SSAValue:
+        t = TensorType(element, [len(values)])
+        return emit(tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(t, values)))
+
+    mode = tosa.RoundingMode.DOUBLE_ROUND if double_round else tosa.RoundingMode.SINGLE_ROUND
+    false = BoolAttr.from_bool(False)
+    return emit(
+        tosa.RescaleOp.create(
+            operands=[
+                v,
+                const([m for m, _ in pairs], i32),
+                const([s for _, s in pairs], IntegerType(8)),
+                const([input_zp], in_element),
+                const([output_zp], out),
+            ],
+            result_types=[TensorType(out, ht.shape_of(v.type))],
+            properties={
+                "scale32": BoolAttr.from_bool(True),
+                "rounding_mode": tosa.RoundingModeAttr(mode),
+                "per_channel": BoolAttr.from_bool(n > 1),
+                "input_unsigned": false,
+                "output_unsigned": false,
+            },
+        )
+    )
 
 
 def _i32(t: Attribute) -> TensorType:
