@@ -58,6 +58,7 @@ LAST_FIELD_BIT = {
     "matmul": ("k_step", 8 + 16 * 3 + 10 + 8 + 1 + 8),  # 83
     "alu": ("imm", 8 + 3 + 16 + 16 + 12 + 1),  # 56
     "requant": ("double_round", 8 + 16 + 16 + 12 + 16 + 8 + 8 + 8),  # 92
+    "scale": ("double_round", 8 + 16 + 12 + 16),  # 52
     "widen": ("shift", 8 + 3 + 16 + 16 + 12 + 8),  # 63
     "lut": ("table", 8 + 3 + 16 + 16 + 12),  # 55
     "pool": ("tap_step", 8 + 1 + 3 + 16 + 16 + 12 + 8 + 8),  # 72

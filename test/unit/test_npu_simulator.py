@@ -85,6 +85,45 @@ def test_tiled_matmul_with_requantization(machine, double_round: int) -> None:
     assert stats.dram_written == m * n
 
 
+@pytest.mark.parametrize("double_round", [0, 1])
+def test_scale_is_tosa_rescale_between_i32_values(double_round: int) -> None:
+    """`scale` then `requant`: two rescales in a row, each rounded as TOSA does."""
+    n, rows = SMALL.mac_cols, 6
+    rng = np.random.default_rng(7 + double_round)
+    x = rng.integers(-(1 << 20), 1 << 20, (rows, n)).astype(np.int32)
+    bias = rng.integers(-500, 500, n)
+    mult, shift = zip(
+        *(numerics.quantize_multiplier(float(s)) for s in rng.uniform(0.3, 3, n)), strict=True
+    )
+    mult2, shift2 = numerics.quantize_multiplier(1 / 3000)
+    text = program(
+        load("params", 0, 0x100, n, 16, 16),
+        load("params", n, 0x200, n, 16, 16),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        *(f"fill buf=accumulator row={i} rows=1 value=0" for i in range(rows)),
+        *(f"alu op=add dst={i} src=0 rows=1 use_imm=1 imm={int(x[i, 0])}" for i in range(rows)),
+        f"scale acc=0 rows={rows} params=0 double_round={double_round}",
+        f"requant acc=0 out=0 rows={rows} params={n} zp=4 lo=-128 hi=127 double_round={double_round}",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("accumulator", 0, 0x300, rows, 4 * n, 4 * n),
+        store("output", 0, 0x400, rows, n, n),
+    )
+    first = params_records(bias, mult, shift, n)
+    second = params_records(np.zeros(n), [mult2] * n, [shift2] * n, n)
+    sim, _ = run(SMALL, text, {0x100: first, 0x200: second})
+    lane0 = np.repeat(x[:, :1].astype(np.int64), n, axis=1)  # every lane of row i holds x[i, 0]
+    want = numerics.apply_scale_32(
+        lane0 + bias, np.array(mult), np.array(shift), bool(double_round)
+    )
+    got = np.frombuffer(sim.read_dram(0x300, rows * n * 4), np.int32).reshape(rows, n)
+    np.testing.assert_array_equal(got, want)
+    out = numerics.apply_scale_32(want, mult2, shift2, bool(double_round)).astype(np.int64) + 4
+    got8 = np.frombuffer(sim.read_dram(0x400, rows * n), np.int8).reshape(rows, n)
+    np.testing.assert_array_equal(got8, np.clip(out, -128, 127))
+
+
 def test_depthwise_tile_from_widen_mul_and_add() -> None:
     """A 3-tap depthwise convolution along rows: acc = sum_t (x[i+t] - zp) * w[t], per channel."""
     n, rows, taps, zp = 4, 6, 3, 5

@@ -87,6 +87,12 @@ def accesses(inst: Instruction, machine: Machine) -> list[Access]:
             Access("params", "read", v["params"], v["params"] + cols),
             Access("output", "write", v["out"], v["out"] + v["rows"]),
         ]
+    if m == "scale":
+        return [
+            Access("accumulator", "read", v["acc"], v["acc"] + v["rows"]),
+            Access("params", "read", v["params"], v["params"] + cols),
+            Access("accumulator", "write", v["acc"], v["acc"] + v["rows"]),
+        ]
     if m == "widen":
         return [
             Access(BUFFERS[v["buf"]], "read", v["in"], v["in"] + v["rows"]),

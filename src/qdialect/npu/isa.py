@@ -171,6 +171,19 @@ OPCODES: tuple[Opcode, ...] = (
         ),
     ),
     Opcode(
+        "scale",
+        0x27,
+        "compute",
+        "acc[acc + i][c] = apply_scale_32(acc[acc + i][c] + bias[c], M[c], shift[c]) in place, "
+        "int32 to int32 (TOSA's rescale between i32 values); records as for `requant`.",
+        (
+            _row("acc", "first accumulator row"),
+            Field("rows", 12, "rows"),
+            _row("params", "first per-channel record"),
+            Field("double_round", 1, "1: TOSA DOUBLE_ROUND, 0: SINGLE_ROUND"),
+        ),
+    ),
+    Opcode(
         "widen",
         0x24,
         "compute",

@@ -259,18 +259,18 @@ class Simulator:
             acc = self._read_rows(
                 "accumulator", v["acc"], v["rows"], "compute", what, np.int32
             ).astype(np.int64)
-            records = self._read_rows("params", v["params"], cols, "compute", what, np.uint8)
-            bias = records[:, 0:4].copy().view(np.int32).reshape(-1).astype(np.int64)
-            mult = records[:, 4:8].copy().view(np.int32).reshape(-1).astype(np.int64)
-            shift = records[:, 8].view(np.int8).astype(np.int64)
             if v["lo"] > v["hi"]:
                 raise SimulatorError(f"{what}: clamp lo {v['lo']} exceeds hi {v['hi']}")
-            try:
-                scaled = numerics.apply_scale_32(acc + bias, mult, shift, bool(v["double_round"]))
-            except numerics.QuantizationError as err:
-                raise SimulatorError(f"{what}: {err}") from None
+            scaled = self._scale(acc, v, what)
             out = np.clip(scaled.astype(np.int64) + v["zp"], v["lo"], v["hi"]).astype(np.int8)
             self._write_rows("output", v["out"], out, "compute", what)
+            return v["rows"]
+        if m == "scale":
+            acc = self._read_rows(
+                "accumulator", v["acc"], v["rows"], "compute", what, np.int32
+            ).astype(np.int64)
+            scaled = self._scale(acc, v, what).astype(np.int32)
+            self._write_rows("accumulator", v["acc"], scaled, "compute", what)
             return v["rows"]
         if m == "widen":
             buf = BUFFERS[v["buf"]]
@@ -308,6 +308,17 @@ class Simulator:
             self._write_rows("accumulator", v["acc"], out.astype(np.int32), "compute", what)
             return v["rows"] * v["taps"]
         raise SimulatorError(f"{what}: '{m}' is not executable here")  # pragma: no cover
+
+    def _scale(self, acc: np.ndarray, v: dict[str, int], what: str) -> np.ndarray:
+        """apply_scale_32(acc + bias, M, shift) by the per-column records at `params`."""
+        records = self._read_rows("params", v["params"], self.cols, "compute", what, np.uint8)
+        bias = records[:, 0:4].copy().view(np.int32).reshape(-1).astype(np.int64)
+        mult = records[:, 4:8].copy().view(np.int32).reshape(-1).astype(np.int64)
+        shift = records[:, 8].view(np.int8).astype(np.int64)
+        try:
+            return numerics.apply_scale_32(acc + bias, mult, shift, bool(v["double_round"]))
+        except numerics.QuantizationError as err:
+            raise SimulatorError(f"{what}: {err}") from None
 
     # ---- scheduling ---------------------------------------------------------------
 
