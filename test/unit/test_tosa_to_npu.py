@@ -103,15 +103,25 @@ def test_fully_connected_is_bit_exact(machine: str, m: int, sizes: list[int]) ->
     assert np.array_equal(got, want)
 
 
-def test_unsupported_op_names_the_op() -> None:
-    src = (
-        "func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {\n"
-        "  %0 = tosa.add %x, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>\n"
-        "  func.return %0 : tensor<4xi32>\n}"
-    )
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        (
+            "%0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xi32>",
+            r"tosa-to-npu: 'tosa\.cast' is not supported on the NPU",
+        ),
+        (
+            "%0 = tosa.add %x, %x : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>",
+            r"'tosa\.add' needs both operands rescaled from i8 tensors",
+        ),
+    ],
+)
+def test_unsupported_op_names_the_op(body: str, message: str) -> None:
+    out = body.rsplit("-> ", 1)[1]
+    src = f"func.func @main(%x: tensor<4xi8>) -> {out} {{\n  {body}\n  func.return %0 : {out}\n}}"
     ctx = make_context()
     module = QParser(ctx, src).parse_module()
-    with pytest.raises(OpError, match=r"tosa-to-npu: 'tosa\.add' is not supported on the NPU yet"):
+    with pytest.raises(OpError, match=message):
         TosaToNpu().apply(ctx, module)
 
 

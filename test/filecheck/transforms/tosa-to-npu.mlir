@@ -12,22 +12,28 @@
 
 // Inputs/tosa-to-npu-fc.mlir: x (2x6) times a constant 6x5 weight, input zero
 // point 3, rescale by 2^30 >> 33 to zero point -4, clamp to [-4, 100].
-// K = 6 on a 4-wide array: two K tiles (4 + 2 bytes, the weight block padded
-// with zero rows); N = 5: two column blocks (4 + 1).
+// K = 6 on a 4-wide array: two K tiles (4 + 2 bytes); N = 5: two column
+// blocks (4 + 1). Weights are pre-tiled in DRAM, a block per column block
+// with its K padded by zero rows, so each block is one DMA; the second block
+// goes to the other weight slot, so it loads while the first computes.
 // CHECK: # npu.program for machine 'small'
 // CHECK-NEXT: load buf=input row=0 dram=0 rows=2 row_bytes=4 stride=6
 // CHECK-NEXT: load buf=input row=2 dram=4 rows=2 row_bytes=2 stride=6
-// CHECK-NEXT: load buf=weight row=0 dram=64 rows=6 row_bytes=4 stride=5 pad=0 pad_top=0 pad_bottom=2
+// CHECK-NEXT: load buf=weight row=0 dram=[[W:[0-9]+]] rows=8 row_bytes=4 stride=4
+// CHECK-NEXT: load buf=params row=0 dram=[[P:[0-9]+]] rows=4 row_bytes=16 stride=16
 // CHECK: matmul in=0 w=0 acc=0 m=2 k_tiles=2 accumulate=0 in_step=1 k_step=2
 // CHECK-NEXT: requant acc=0 out=0 rows=2 params=0 zp=-4 lo=-4 hi=100 double_round=0
-// CHECK: store buf=output row=0 dram={{[0-9]+}} rows=2 row_bytes=4 stride=5
-// CHECK: load buf=weight row=0 dram=68 rows=6 row_bytes=1 stride=5
-// CHECK: store buf=output row=0 dram={{[0-9]+}} rows=2 row_bytes=1 stride=5
+// CHECK-NEXT: signal queue=cp2ld
+// CHECK: store buf=output row=0 dram=[[OUT:[0-9]+]] rows=2 row_bytes=4 stride=5
+// CHECK: load buf=weight row=8 dram={{[0-9]+}} rows=8 row_bytes=4 stride=4
+// CHECK: matmul in=0 w=8 acc=0 m=2 k_tiles=2 accumulate=0 in_step=1 k_step=2
+// CHECK: requant acc=0 out=2 rows=2 params=4
+// CHECK: store buf=output row=2 dram={{[0-9]+}} rows=2 row_bytes=1 stride=5
 // CHECK: halt
 
 
-func.func @main(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{tosa-to-npu: 'tosa.add' is not supported on the NPU yet}}
-  %0 = tosa.add %x, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+func.func @main(%x: tensor<4xi8>) -> tensor<4xi32> {
+  // expected-error @+1 {{tosa-to-npu: 'tosa.cast' is not supported on the NPU}}
+  %0 = tosa.cast %x : (tensor<4xi8>) -> tensor<4xi32>
   func.return %0 : tensor<4xi32>
 }

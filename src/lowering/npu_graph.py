@@ -1,0 +1,457 @@
+"""Quantized TOSA functions as a list of NPU layers: the pattern side of `tosa-to-npu`.
+
+A layer is one pass over the NPU: it reads int8 tensors from DRAM and writes
+one int8 tensor back. The recognizer walks the function in order and folds
+into each layer what the hardware does on the way out of the accumulator:
+
+* `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d` (constant weights) ->
+  a MAC layer; input and weight zero points fold into the bias;
+* `tosa.max_pool2d`, `tosa.avg_pool2d` -> a window layer without weights;
+* `tosa.rescale` i8 -> i32 of each operand, then `tosa.add` / `sub` / `mul`
+  -> a vector layer (widen, scale, alu); a lone i8 -> i8 rescale or clamp is a
+  one-input vector layer; `tosa.table` on i8 -> a table layer.
+
+After an accumulation come any i32 -> i32 rescales (each an on-chip `scale`),
+the rescale to i8 (the `requant`), and clamps (its bounds). Reshapes and
+storage bitcasts are views of row-major DRAM. Anything else stops compilation
+with an error naming the op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Operation, SSAValue
+
+from qdialect import numerics
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects import stablehlo as sh
+from qdialect.dialects import tosa
+from qdialect.ir.errors import OpError
+
+PASS_NAME = "tosa-to-npu"
+I8 = IntegerType(8)
+IDENTITY = (1 << 30, 30)  # apply_scale_32 by 2^30 >> 30 returns its input exactly
+
+
+@dataclass
+class Stage:
+    """One apply_scale_32 over int32 lanes, per output channel: (acc + bias) * M >> shift."""
+
+    bias: np.ndarray
+    multiplier: np.ndarray
+    shift: np.ndarray
+    double_round: bool
+
+    @staticmethod
+    def identity(n: int) -> Stage:
+        m, s = IDENTITY
+        return Stage(np.zeros(n, np.int64), np.full(n, m), np.full(n, s), False)
+
+    def is_identity(self) -> bool:
+        return (
+            not np.any(self.bias)
+            and np.all(self.multiplier == IDENTITY[0])
+            and np.all(self.shift == IDENTITY[1])
+        )
+
+
+@dataclass
+class Requant:
+    """What happens to an int32 accumulator: `stages[:-1]` as `scale`, the last as `requant`."""
+
+    stages: list[Stage]
+    zp: int
+    lo: int = -128
+    hi: int = 127
+
+
+@dataclass(frozen=True)
+class Window:
+    """A 2-D window over NHWC input (batch 1): input H x W x C, kernel KH x KW, output OH x OW."""
+
+    h: int
+    w: int
+    c: int
+    kh: int
+    kw: int
+    stride: tuple[int, int]
+    dilation: tuple[int, int]
+    pad: tuple[int, int, int, int]  # top, bottom, left, right
+    oh: int
+    ow: int
+
+
+@dataclass
+class MacLayer:
+    """Fully connected (`window` None, weight K x N) or convolution (weight KH x KW x C x N;
+    depthwise: KH x KW x C*M, output channel o reads input channel o // M only)."""
+
+    x: SSAValue
+    out: SSAValue
+    weight: np.ndarray
+    requant: Requant
+    window: Window | None = None
+    zp_x: int = 0
+    depthwise: int = 0  # the channel multiplier of a depthwise convolution, else 0
+
+    @property
+    def channels(self) -> int:
+        return self.weight.shape[-1]
+
+
+@dataclass
+class PoolLayer:
+    """Max or average pooling; average divides by the count of in-bounds taps (TOSA)."""
+
+    x: SSAValue
+    out: SSAValue
+    window: Window
+    kind: str  # "max" or "avg"
+    zp_in: int
+    requant: Requant  # avg: zp and bounds; stages are built per tap count
+
+    @property
+    def channels(self) -> int:
+        return self.window.c
+
+
+@dataclass
+class VectorLayer:
+    """Elementwise: each input widened (minus its zero point) and scaled, combined by `op`."""
+
+    inputs: list[tuple[SSAValue, int, Stage | None]]
+    op: str | None  # "add", "sub", "mul", or None for one input
+    requant: Requant
+    out: SSAValue
+    shape: tuple[int, ...]
+
+
+@dataclass
+class TableLayer:
+    x: SSAValue
+    out: SSAValue
+    table: np.ndarray  # 256 int8 entries
+    shape: tuple[int, ...]
+
+
+Layer = MacLayer | PoolLayer | VectorLayer | TableLayer
+
+
+def sources(layer: Layer) -> list[SSAValue]:
+    if isinstance(layer, VectorLayer):
+        return [v for v, _, _ in layer.inputs]
+    return [layer.x]
+
+
+def storage_i8(t) -> bool:
+    """An i8 tensor, or a quantized tensor stored as i8 (the bytes the NPU moves)."""
+    q = ht.quant_type(t)
+    return (q.storage_type if q is not None else ht.element_type(t)) == I8
+
+
+def const_array(v: SSAValue) -> np.ndarray | None:
+    """The integer values of a TOSA or (quantized) StableHLO constant, seen through
+    storage bitcasts, reshapes and transposes (weights are laid out at compile time)."""
+    owner = v.owner
+    if isinstance(owner, tosa.ReshapeOp | sh.BitcastConvertOp | tosa.TransposeOp):
+        inner = const_array(owner.operands[0])
+        if inner is None:
+            return None
+        if isinstance(owner, tosa.TransposeOp):
+            return np.transpose(inner, owner.array("perms"))
+        return inner.reshape(ht.shape_of(owner.results[0].type))
+    dense = (
+        owner.values
+        if isinstance(owner, tosa.ConstOp)
+        else owner.value
+        if isinstance(owner, sh.ConstantOp)
+        else None
+    )
+    if isinstance(dense, DenseIntOrFPElementsAttr):
+        shape = ht.shape_of(owner.results[0].type) or ()
+        values = [int(x) for x in dense.get_values()]
+        if len(values) == 1:
+            values = values * int(np.prod(shape, dtype=np.int64))
+        return np.array(values, np.int64).reshape(shape)
+    return None
+
+
+def alias(v: SSAValue) -> SSAValue:
+    """The tensor `v` names in DRAM: reshapes and storage bitcasts move no bytes."""
+    while isinstance(v.owner, tosa.ReshapeOp | sh.BitcastConvertOp):
+        v = v.owner.operands[0]
+    return v
+
+
+def _scalar(op: Operation, v: SSAValue, what: str) -> int:
+    a = const_array(v)
+    if a is None or a.size == 0 or np.any(a != a.reshape(-1)[0]):
+        raise OpError(op, f"{PASS_NAME}: '{op.name}' needs a constant {what}")
+    return int(a.reshape(-1)[0])
+
+
+def _only_user(v: SSAValue, op: Operation) -> Operation:
+    """The one op that reads `v`, looking through reshapes."""
+    while True:
+        uses = list(v.uses)
+        if len(uses) != 1:
+            raise OpError(op, f"{PASS_NAME}: the result of '{op.name}' must feed exactly one op")
+        user = uses[0].operation
+        if not isinstance(user, tosa.ReshapeOp):
+            return user
+        v, op = user.output, user
+
+
+@dataclass
+class _Walk:
+    layers: list[Layer] = field(default_factory=list)
+    folded: set[Operation] = field(default_factory=set)
+    widened: set[Operation] = field(default_factory=set)  # i8 -> i32 rescales awaiting their op
+
+
+def _rescale_params(op: tosa.RescaleOp, n: int) -> tuple[Stage, int, int]:
+    """(stage, input zero point, output zero point) of a constant 32-bit rescale."""
+    m, s, izp, ozp = (const_array(v) for v in op.operands[1:])
+    if m is None or s is None or izp is None or ozp is None or not op.flag("scale32"):
+        raise OpError(op, f"{PASS_NAME}: 'tosa.rescale' needs constant 32-bit scaling parameters")
+    if op.flag("input_unsigned") or op.flag("output_unsigned"):
+        raise OpError(op, f"{PASS_NAME}: unsigned 'tosa.rescale' is not supported on the NPU")
+    double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
+    if m.size not in (1, n):
+        raise OpError(op, f"{PASS_NAME}: per-channel rescale parameters must cover {n} channels")
+    mult = np.broadcast_to(m.reshape(-1), (n,)).astype(np.int64)
+    shift = np.broadcast_to(s.reshape(-1), (n,)).astype(np.int64)
+    stage = Stage(np.zeros(n, np.int64), mult, shift, double)
+    return stage, int(izp.reshape(-1)[0]), int(ozp.reshape(-1)[0])
+
+
+def _epilogue(walk: _Walk, op: Operation, acc: SSAValue, n: int) -> tuple[Requant, SSAValue]:
+    """Fold the rescales and clamps after an int32 result into a Requant."""
+    stages: list[Stage] = []
+    user = _only_user(acc, op)
+    while isinstance(user, tosa.RescaleOp) and ht.element_type(user.output.type) != I8:
+        stage, izp, ozp = _rescale_params(user, n)
+        if izp or ozp:
+            raise OpError(user, f"{PASS_NAME}: an i32 -> i32 rescale must have zero points 0")
+        stages.append(stage)
+        walk.folded.add(user)
+        op, user = user, _only_user(user.output, user)
+    if not isinstance(user, tosa.RescaleOp):
+        raise OpError(op, f"{PASS_NAME}: '{op.name}' must be followed by a tosa.rescale to i8")
+    stage, izp, ozp = _rescale_params(user, n)
+    if izp:
+        raise OpError(user, f"{PASS_NAME}: a rescale of an i32 value must have input zero point 0")
+    stages.append(stage)
+    walk.folded.add(user)
+    requant = Requant(stages, ozp)
+    return requant, _fold_clamps(walk, user.output, requant)
+
+
+def _fold_clamps(walk: _Walk, out: SSAValue, requant: Requant) -> SSAValue:
+    while True:
+        uses = list(out.uses)
+        if len(uses) != 1 or not isinstance(uses[0].operation, tosa.ClampOp):
+            return out
+        clamp = uses[0].operation
+        requant.lo = max(requant.lo, clamp.min_val.value.data)
+        requant.hi = min(requant.hi, clamp.max_val.value.data)
+        walk.folded.add(clamp)
+        out = clamp.output
+
+
+def _centred_weights(op: Operation, w: np.ndarray, zp_w: int) -> np.ndarray:
+    """w - zp_w as int8: a weight zero point folds away when the centred weights fit."""
+    centred = w - zp_w
+    if zp_w and (centred.min() < -128 or centred.max() > 127):
+        raise OpError(
+            op,
+            f"{PASS_NAME}: weights minus their zero point {zp_w} do not fit int8; "
+            "the NPU has no per-window input sums to correct for it",
+        )
+    return centred
+
+
+def _check_i8_batch1(op: Operation, x: SSAValue) -> tuple[int, ...]:
+    shape = ht.shape_of(x.type)
+    if shape is None or ht.element_type(x.type) != I8 or shape[0] != 1:
+        raise OpError(op, f"{PASS_NAME}: '{op.name}' must take an i8 input of batch 1")
+    return shape
+
+
+def _window(op: Operation, x_shape, kernel, stride, dilation, pad, out_shape) -> Window:
+    if max(pad) > 15:
+        raise OpError(op, f"{PASS_NAME}: padding above 15 is not supported")
+    if max(stride) > 255 or max(dilation) > 255:
+        raise OpError(op, f"{PASS_NAME}: strides and dilations above 255 are not supported")
+    return Window(x_shape[1], x_shape[2], x_shape[3], kernel[0], kernel[1], tuple(stride),
+                  tuple(dilation), tuple(pad), out_shape[1], out_shape[2])  # fmt: skip
+
+
+def _matmul(walk: _Walk, op: tosa.MatMulOp) -> None:
+    a, b, a_zp, b_zp = op.operands
+    w = const_array(b)
+    a_shape, b_shape = ht.shape_of(a.type), ht.shape_of(b.type)
+    if w is None:
+        raise OpError(op, f"{PASS_NAME}: 'tosa.matmul' needs a constant weight")
+    if a_shape[0] != 1 or ht.element_type(a.type) != I8:
+        raise OpError(op, f"{PASS_NAME}: 'tosa.matmul' must be an i8 [1, M, K] x [1, K, N] product")
+    zp_x, zp_w = _scalar(op, a_zp, "input zero point"), _scalar(op, b_zp, "weight zero point")
+    weight = _centred_weights(op, w.reshape(b_shape[1], b_shape[2]), zp_w)
+    requant, out = _epilogue(walk, op, op.output, weight.shape[1])
+    requant.stages[0].bias = -zp_x * weight.sum(axis=0)
+    walk.layers.append(MacLayer(alias(a), out, weight, requant, zp_x=zp_x))
+
+
+def _conv(walk: _Walk, op: tosa.Conv2DOp | tosa.DepthwiseConv2DOp) -> None:
+    x, w_v, b_v, zp_x_v, zp_w_v = op.operands
+    w, b = const_array(w_v), const_array(b_v)
+    if w is None or b is None:
+        raise OpError(op, f"{PASS_NAME}: '{op.name}' needs constant weights and bias")
+    w = w.reshape(ht.shape_of(w_v.type))
+    x_shape = _check_i8_batch1(op, x)
+    zp_x, zp_w = _scalar(op, zp_x_v, "input zero point"), _scalar(op, zp_w_v, "weight zero point")
+    w = _centred_weights(op, w, zp_w)
+    depthwise = 0
+    if isinstance(op, tosa.DepthwiseConv2DOp):
+        kh, kw, c, depthwise = w.shape
+        weight = w.reshape(kh, kw, c * depthwise)
+    else:
+        _, kh, kw, c = w.shape  # OHWI
+        weight = np.transpose(w, (1, 2, 3, 0))  # KH x KW x C x Cout
+    n = weight.shape[-1]
+    out_shape = ht.shape_of(op.output.type)
+    window = _window(op, x_shape, (kh, kw), op.array("stride"), op.array("dilation"),
+                     op.array("pad"), out_shape)  # fmt: skip
+    requant, out = _epilogue(walk, op, op.output, n)
+    # Padding holds the input zero point, so every tap is centred by the same bias term.
+    taps = weight.reshape(-1, n).sum(axis=0)
+    requant.stages[0].bias = b.reshape(-1) * np.ones(n, np.int64) - zp_x * taps
+    walk.layers.append(MacLayer(alias(x), out, weight, requant, window, zp_x, depthwise))
+
+
+def _pool(walk: _Walk, op: tosa.MaxPool2dOp | tosa.AvgPool2dOp) -> None:
+    x = op.operands[0]
+    x_shape = _check_i8_batch1(op, x)
+    out_shape = ht.shape_of(op.output.type)
+    window = _window(op, x_shape, op.array("kernel"), op.array("stride"), (1, 1),
+                     op.array("pad"), out_shape)  # fmt: skip
+    if isinstance(op, tosa.MaxPool2dOp):
+        requant = Requant([Stage.identity(window.c)], 0)
+        walk.layers.append(PoolLayer(alias(x), _fold_clamps(walk, op.output, requant), window,
+                                     "max", 0, requant))  # fmt: skip
+        return
+    zp_in = _scalar(op, op.operands[1], "input zero point")
+    requant = Requant([], _scalar(op, op.operands[2], "output zero point"))
+    out = _fold_clamps(walk, op.output, requant)
+    walk.layers.append(PoolLayer(alias(x), out, window, "avg", zp_in, requant))
+
+
+def _elementwise(walk: _Walk, op: tosa.AddOp | tosa.SubOp | tosa.MulOp) -> None:
+    shape = ht.shape_of(op.output.type)
+    inputs = []
+    for v in op.operands[:2]:
+        rescale = v.owner
+        if (
+            not isinstance(rescale, tosa.RescaleOp)
+            or ht.element_type(rescale.operands[0].type) != I8
+            or ht.shape_of(v.type) != shape
+        ):
+            raise OpError(
+                op,
+                f"{PASS_NAME}: '{op.name}' needs both operands rescaled from i8 tensors of its "
+                "own shape (no broadcasting on the NPU)",
+            )
+        stage, izp, ozp = _rescale_params(rescale, shape[-1])
+        if ozp:
+            raise OpError(rescale, f"{PASS_NAME}: a rescale to i32 must have output zero point 0")
+        walk.folded.add(rescale)
+        inputs.append((alias(rescale.operands[0]), izp, None if stage.is_identity() else stage))
+    if isinstance(op, tosa.MulOp) and _scalar(op, op.operands[2], "shift") != 0:
+        raise OpError(op, f"{PASS_NAME}: 'tosa.mul' with a shift is not supported on the NPU")
+    kind = {tosa.AddOp: "add", tosa.SubOp: "sub", tosa.MulOp: "mul"}[type(op)]
+    requant, out = _epilogue(walk, op, op.output, shape[-1])
+    walk.layers.append(VectorLayer(inputs, kind, requant, out, shape))
+
+
+def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
+    shape = ht.shape_of(op.output.type)
+    if ht.element_type(op.output.type) != I8:
+        # i8 -> i32: the operand of an add, sub or mul, folded there.
+        if not isinstance(_only_user(op.output, op), tosa.AddOp | tosa.SubOp | tosa.MulOp):
+            raise OpError(op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub or mul")
+        walk.widened.add(op)
+        return
+    if ht.element_type(op.operands[0].type) != I8:
+        raise OpError(
+            op,
+            f"{PASS_NAME}: a rescale of an i32 value must follow tosa.matmul, a convolution "
+            "or tosa.add, sub or mul",
+        )
+    stage, izp, ozp = _rescale_params(op, shape[-1])
+    requant = Requant([stage], ozp)
+    out = _fold_clamps(walk, op.output, requant)
+    walk.layers.append(VectorLayer([(alias(op.operands[0]), izp, None)], None, requant, out, shape))
+
+
+def _lone_clamp(walk: _Walk, op: tosa.ClampOp) -> None:
+    shape = ht.shape_of(op.output.type)
+    if ht.element_type(op.output.type) != I8:
+        raise OpError(op, f"{PASS_NAME}: 'tosa.clamp' on the NPU must be on i8")
+    requant = Requant([Stage.identity(shape[-1])], 0, op.min_val.value.data, op.max_val.value.data)
+    out = _fold_clamps(walk, op.output, requant)
+    walk.layers.append(VectorLayer([(alias(op.operands[0]), 0, None)], None, requant, out, shape))
+
+
+def _table(walk: _Walk, op: tosa.TableOp) -> None:
+    table = const_array(op.operands[1])
+    if ht.element_type(op.operands[0].type) != I8 or table is None:
+        raise OpError(op, f"{PASS_NAME}: 'tosa.table' needs an i8 input and a constant table")
+    shape = ht.shape_of(op.output.type)
+    walk.layers.append(TableLayer(alias(op.operands[0]), op.output, table.astype(np.int8), shape))
+
+
+_HANDLERS = {
+    tosa.MatMulOp: _matmul,
+    tosa.Conv2DOp: _conv,
+    tosa.DepthwiseConv2DOp: _conv,
+    tosa.MaxPool2dOp: _pool,
+    tosa.AvgPool2dOp: _pool,
+    tosa.AddOp: _elementwise,
+    tosa.SubOp: _elementwise,
+    tosa.MulOp: _elementwise,
+    tosa.RescaleOp: _lone_rescale,
+    tosa.ClampOp: _lone_clamp,
+    tosa.TableOp: _table,
+}
+_VIEWS = (
+    tosa.ConstOp,
+    tosa.ConstShapeOp,
+    tosa.ReshapeOp,
+    sh.ConstantOp,
+    sh.BitcastConvertOp,
+    ReturnOp,
+)
+
+
+def layers_of(func: FuncOp) -> list[Layer]:
+    """The function's layers in program order; an op the NPU cannot run is an OpError."""
+    walk = _Walk()
+    for op in func.body.block.ops:
+        if isinstance(op, _VIEWS) or op in walk.folded:
+            continue
+        if isinstance(op, tosa.TransposeOp) and const_array(op.output) is not None:
+            continue  # a weight layout change, done at compile time
+        handler = _HANDLERS.get(type(op))
+        if handler is None:
+            raise OpError(op, f"{PASS_NAME}: '{op.name}' is not supported on the NPU")
+        try:
+            handler(walk, op)
+        except numerics.QuantizationError as err:
+            raise OpError(op, f"{PASS_NAME}: {err}") from None
+    for op in walk.widened - walk.folded:
+        raise OpError(op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub or mul")
+    return walk.layers

@@ -1,0 +1,669 @@
+"""NPU instruction emitters for the layers of `tosa-to-npu`: tiling, buffers, tokens.
+
+Every emitter writes assembly text (`qasm` syntax) into one `Stream`. The
+stream owns the token protocol that orders the engines:
+
+* a *delivery* is a group of loads the load engine finishes with
+  `signal ld2cp`, which the compute engine waits for before using them;
+* a *release* (`signal cp2ld`) says compute is done with the buffer slots a
+  step used; the load engine waits for the release a slot was last used by
+  before it loads that slot again (`Slots`), so with two slots the next
+  step's loads overlap this step's compute;
+* a *store group* (`signal cp2st` .. stores .. `signal st2cp`) hands an
+  output slot to the store engine; compute takes the `st2cp` back before it
+  writes that slot again, so stores overlap compute too;
+* at a layer's end compute waits for all of its stores and releases once
+  more, and the next layer's first load waits for every release: a layer
+  only reads DRAM its producers have finished writing.
+
+Window layers (convolution, depthwise, pooling) keep input pixels one per
+buffer row, channel tile by channel tile, split by stride phase
+(`[tile][row phase][column phase][row][column]`), so an output row band is a
+single run of rows: one matmul covers many output rows (`m` = rows x pitch,
+computing `pitch - OW` throwaway columns between rows that are never stored; a
+read never reaches past the last row's own pixels, so it only reads loaded rows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from qdialect import numerics
+from qdialect.lowering.npu_graph import (
+    MacLayer,
+    PoolLayer,
+    Requant,
+    Stage,
+    TableLayer,
+    VectorLayer,
+    Window,
+)
+from qdialect.npu.machine import Machine
+
+RECORD_BYTES = 16
+MAX_M = 1023  # the matmul's m field
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+class Stream:
+    """The program text and the token counts that keep its engines in step."""
+
+    def __init__(self, machine: Machine):
+        self.machine = machine
+        self.lines: list[str] = []
+        self.released = 0  # cp2ld tokens compute has signalled, in program order
+        self.taken = 0  # cp2ld tokens the load engine has waited for
+        self.pending = 0  # store groups whose st2cp compute has not taken back
+        self.out_groups = 0
+
+    def load_after(self, release: int) -> None:
+        """Make the load engine wait until release number `release` has been signalled."""
+        while self.taken < release:
+            self.lines.append("wait queue=cp2ld")
+            self.taken += 1
+
+    def begin_layer(self) -> None:
+        self.load_after(self.released)
+
+    def deliver(self, loads: list[str]) -> None:
+        if loads:
+            self.lines += [*loads, "signal queue=ld2cp", "wait queue=ld2cp"]
+
+    def release(self) -> int:
+        self.lines.append("signal queue=cp2ld")
+        self.released += 1
+        return self.released
+
+    def out_slot(self, slots: int, rows: int) -> int:
+        """First output row of the next store group's slot, once its last store is done."""
+        if self.pending >= slots:
+            self.lines.append("wait queue=st2cp")
+            self.pending -= 1
+        slot = self.out_groups % slots
+        self.out_groups += 1
+        return slot * rows
+
+    def store(self, stores: list[str]) -> None:
+        self.lines += ["signal queue=cp2st", "wait queue=cp2st", *stores, "signal queue=st2cp"]
+        self.pending += 1
+
+    def end_layer(self) -> None:
+        self.lines += ["wait queue=st2cp"] * self.pending
+        self.pending = 0
+        self.out_groups = 0
+        self.release()
+
+    def finish(self) -> str:
+        self.load_after(self.released)
+        return "\n".join([*self.lines, "halt"])
+
+
+class Slots:
+    """`count` equal regions of a buffer, reused least recently used first."""
+
+    def __init__(self, count: int, rows: int, base: int = 0):
+        self.rows, self.base = rows, base
+        self.keys: list[object] = [None] * count
+        self.free_after = [0] * count
+        self.order = list(range(count))  # least recently used first
+
+    def get(self, key: object, stream: Stream) -> tuple[int, int, bool]:
+        """(slot, first row, needs loading); on a miss the load engine waits for the slot."""
+        if key in self.keys:
+            slot, miss = self.keys.index(key), False
+        else:
+            slot, miss = self.order[0], True
+            stream.load_after(self.free_after[slot])
+            self.keys[slot] = key
+        self.order.remove(slot)
+        self.order.append(slot)
+        return slot, self.base + slot * self.rows, miss
+
+    def used(self, slot: int, release: int) -> None:
+        self.free_after[slot] = release
+
+
+def _load(buf, row, dram, rows, row_bytes, stride, pad=0, top=0, bottom=0) -> str:
+    return (
+        f"load buf={buf} row={row} dram={dram} rows={rows} row_bytes={row_bytes} stride={stride} "
+        f"pad={pad} pad_top={top} pad_bottom={bottom} pad_left=0"
+    )
+
+
+def _pad_rows(row: int, count: int, pad: int) -> list[str]:
+    return [
+        _load("input", row + s, 0, 0, 0, 0, pad, min(15, count - s)) for s in range(0, count, 15)
+    ]
+
+
+# ---- per-channel records ------------------------------------------------------------
+
+
+def _records(stage: Stage, n: int, cols: int) -> np.ndarray:
+    """(bias, multiplier, shift) records padded to whole blocks with (0, 0, 2), a valid
+    scale that gives 0 on unused lanes."""
+    padded = _ceil(n, cols) * cols
+    records = np.zeros((padded, RECORD_BYTES), np.uint8)
+    records[n:, 8] = 2
+    records[:n, 0:4] = np.asarray(stage.bias, np.int32).view(np.uint8).reshape(n, 4)
+    records[:n, 4:8] = np.asarray(stage.multiplier, np.int32).view(np.uint8).reshape(n, 4)
+    records[:n, 8] = np.asarray(stage.shift, np.int8).view(np.uint8)
+    return records
+
+
+def param_bytes(stages: list[Stage], n: int, cols: int) -> bytes:
+    """Records block by block: block j holds every stage's `cols` records in turn."""
+    for stage in stages:
+        if np.any(np.abs(stage.bias) >= 1 << 31):
+            raise ValueError("a folded bias does not fit int32")
+    nb = _ceil(n, cols)
+    blocks = [_records(s, n, cols).reshape(nb, cols, RECORD_BYTES) for s in stages]
+    return np.ascontiguousarray(np.stack(blocks, axis=1)).tobytes()
+
+
+def _epilogue(lines, requant: Requant, first_set: int, acc: int, rows: int, params: int,
+              out: int, cols: int) -> None:  # fmt: skip
+    """`scale` for every stage but the last (identity ones skipped), then `requant`."""
+    *middle, last = requant.stages
+    for i, stage in enumerate(middle):
+        if not stage.is_identity():
+            lines.append(
+                f"scale acc={acc} rows={rows} params={params + (first_set + i) * cols} "
+                f"double_round={int(stage.double_round)}"
+            )
+    lines.append(
+        f"requant acc={acc} out={out} rows={rows} params={params + (first_set + len(middle)) * cols} "
+        f"zp={requant.zp} lo={requant.lo} hi={requant.hi} double_round={int(last.double_round)}"
+    )
+
+
+def _slot_count(want: int, rows: int, have: int, what: str) -> int:
+    if rows > have:
+        raise ValueError(f"a step needs {rows} {what} rows; the machine has {have}")
+    return max(1, min(want, have // max(rows, 1)))
+
+
+# ---- fully connected ---------------------------------------------------------------
+
+
+def fc_weight_bytes(layer: MacLayer, cols: int) -> bytes:
+    """Block j of output columns: K (padded to whole tiles) rows of `cols` bytes."""
+    k, n = layer.weight.shape
+    padded = np.zeros((_ceil(k, cols) * cols, _ceil(n, cols) * cols), np.int8)
+    padded[:k, :n] = layer.weight
+    blocks = padded.reshape(padded.shape[0], -1, cols).transpose(1, 0, 2)
+    return np.ascontiguousarray(blocks).tobytes()
+
+
+def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_total: int) -> None:
+    mc = st.machine
+    cols = mc.mac_cols
+    k, n = layer.weight.shape
+    kt, nb = _ceil(k, cols), _ceil(n, cols)
+    if kt > 255:
+        raise ValueError(f"K = {k} exceeds the matmul's 255 tiles of {cols}")
+    sets = len(layer.requant.stages)
+    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
+    cap = min(MAX_M, mc.buffer("accumulator").rows, out_rows)
+    if m_total * kt <= in_rows and m_total <= cap:
+        mt, in_count = m_total, 1
+    else:
+        mt = min(cap, out_rows // 2, in_rows // (2 * kt))
+        if mt < 1:
+            raise ValueError(f"K = {k} needs {kt * cols * 2} input rows per two rows")
+        in_count = 2
+    chunks = _ceil(m_total, mt)
+    block = kt * cols
+    w_count = min(
+        _slot_count(nb, block, mc.buffer("weight").rows, "weight"),
+        _slot_count(nb, sets * cols, mc.buffer("params").rows, "params"),
+    )
+    w_slots = Slots(w_count, block)
+    p_slots = Slots(w_count, sets * cols)
+    in_slots = Slots(in_count, kt * mt)
+    out_count = 2 if 2 * mt <= out_rows else 1
+    resident = nb <= w_count
+    rows_outer = (
+        resident or m_total * k + block * cols * nb * chunks <= block * cols * nb + m_total * k * nb
+    )
+    steps = (
+        [(c, j) for c in range(chunks) for j in range(nb)]
+        if rows_outer
+        else [(c, j) for j in range(nb) for c in range(chunks)]
+    )
+    for c, j in steps:
+        m0 = c * mt
+        rows = min(mt, m_total - m0)
+        width = min(cols, n - j * cols)
+        loads = []
+        in_slot, ib, miss = in_slots.get(c, st)
+        if miss:
+            for t in range(kt):
+                loads.append(_load("input", ib + t * mt, x + m0 * k + t * cols, rows,
+                                   min(cols, k - t * cols), k))  # fmt: skip
+        w_slot, wb, miss = w_slots.get(j, st)
+        _, pb, _ = p_slots.get(j, st)
+        if miss:
+            loads += [
+                _load("weight", wb, w + j * block * cols, block, cols, cols),
+                _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                      RECORD_BYTES, RECORD_BYTES),
+            ]  # fmt: skip
+        st.deliver(loads)
+        ob = st.out_slot(out_count, mt)
+        st.lines.append(
+            f"matmul in={ib} w={wb} acc=0 m={rows} k_tiles={kt} accumulate=0 in_step=1 k_step={mt}"
+        )
+        _epilogue(st.lines, layer.requant, 0, 0, rows, pb, ob, cols)
+        release = st.release()
+        in_slots.used(in_slot, release)
+        w_slots.used(w_slot, release)
+        p_slots.used(w_slot, release)
+        st.store([f"store buf=output row={ob} dram={out + m0 * n + j * cols} rows={rows} "
+                  f"row_bytes={width} stride={n}"])  # fmt: skip
+    st.end_layer()
+
+
+# ---- windows: convolution, depthwise, pooling --------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Where padded input pixel (row, column) of channel tile `t` lives in a tile's region."""
+
+    g: Window
+    pitch: int  # columns per row within a column phase
+    tiles: int  # channel tiles per region
+
+    def phase_rows(self, band: int) -> int:
+        """Rows per (row phase) of a region for `band` output rows."""
+        span = (band - 1) * self.g.stride[0] + (self.g.kh - 1) * self.g.dilation[0] + 1
+        return _ceil(span, self.g.stride[0])
+
+    def region(self, band: int) -> int:
+        sh, sw = self.g.stride
+        return self.tiles * sh * sw * self.phase_rows(band) * self.pitch
+
+    def row(self, band: int, tile: int, lr: int, col_phase: int) -> int:
+        sh, sw = self.g.stride
+        return (
+            ((tile * sh + lr % sh) * sw + col_phase) * self.phase_rows(band) + lr // sh
+        ) * self.pitch
+
+
+def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
+    """In-bounds taps per output row and per output column (average pooling's divisor)."""
+
+    def counts(n_out, stride, pad, k, size):
+        return np.array(
+            [sum(0 <= o * stride - pad + i < size for i in range(k)) for o in range(n_out)]
+        )
+
+    return counts(g.oh, g.stride[0], g.pad[0], g.kh, g.h), counts(
+        g.ow, g.stride[1], g.pad[2], g.kw, g.w
+    )
+
+
+def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, int]]:
+    """The record sets of a window layer, and for average pooling each tap count's set."""
+    if isinstance(layer, MacLayer) or layer.kind == "max":
+        return layer.requant.stages, {}
+    rows, cols = _count_map(layer.window)
+    counts = sorted({int(r * c) for r in rows for c in cols})
+    n = layer.window.c
+    stages = []
+    for count in counts:
+        m, s = numerics.reciprocal_scale(count)
+        stages.append(Stage(np.full(n, -layer.zp_in * count), np.full(n, m), np.full(n, s), False))
+    return stages, {c: i for i, c in enumerate(counts)}
+
+
+def block_tiles(layer: MacLayer | PoolLayer, j: int, cols: int) -> list[int]:
+    """The input channel tiles output block j reads."""
+    g = layer.window
+    if isinstance(layer, PoolLayer):
+        return [j]
+    if not layer.depthwise:
+        return list(range(_ceil(g.c, cols)))
+    first, last = j * cols, min(layer.channels, (j + 1) * cols) - 1
+    return list(range(first // layer.depthwise // cols, last // layer.depthwise // cols + 1))
+
+
+def conv_weight_bytes(layer: MacLayer, cols: int) -> bytes:
+    """Per output block j, kernel row, input tile and kernel column: a cols x cols block
+    (row = input channel of the tile, column = output channel of the block). Depthwise
+    blocks are zero except where output o reads input o // M."""
+    kh, kw = layer.weight.shape[:2]
+    n = layer.channels
+    nb = _ceil(n, cols)
+    if not layer.depthwise:
+        c = layer.weight.shape[2]
+        ct = _ceil(c, cols)
+        padded = np.zeros((kh, kw, ct * cols, nb * cols), np.int8)
+        padded[:, :, :c, :n] = layer.weight
+        blocks = padded.reshape(kh, kw, ct, cols, nb, cols).transpose(4, 0, 2, 1, 3, 5)
+        return np.ascontiguousarray(blocks).tobytes()  # nb, kh, ct, kw, cols(in), cols(out)
+    most = max(len(block_tiles(layer, j, cols)) for j in range(nb))
+    blocks = np.zeros((nb, kh, most, kw, cols, cols), np.int8)
+    for o in range(n):
+        j, lane = divmod(o, cols)
+        c = o // layer.depthwise
+        t = block_tiles(layer, j, cols).index(c // cols)
+        blocks[j, :, t, :, c % cols, lane] = layer.weight[:, :, o]
+    return blocks.tobytes()
+
+
+def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int) -> None:
+    """A convolution, depthwise convolution or pooling layer (see the module docstring)."""
+    mc = st.machine
+    cols = mc.mac_cols
+    g = layer.window
+    assert g is not None
+    sh, sw = g.stride
+    dh, dw = g.dilation
+    top, _, left, right = g.pad
+    n = layer.channels
+    nb = _ceil(n, cols)
+    conv = isinstance(layer, MacLayer) and not layer.depthwise
+    pool = isinstance(layer, PoolLayer)
+    pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
+    pitch = _ceil(g.w + left + right, sw)
+    tiles_of = [block_tiles(layer, j, cols) for j in range(nb)]
+    most = max(len(t) for t in tiles_of)
+    geo = _Geometry(g, pitch, most)
+    stages, count_set = window_stages(layer)
+    sets = len(stages)
+    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
+    acc_rows = mc.buffer("accumulator").rows // (2 if pool else 1)
+    band_cap = min(MAX_M, acc_rows, out_rows) // pitch
+    if band_cap < 1:
+        raise ValueError(f"an output row needs {pitch} accumulator and output rows")
+    if geo.region(g.oh) <= in_rows:
+        tile_rows = g.oh
+        in_count = 2 if 2 * geo.region(g.oh) <= in_rows and not conv else 1
+    else:
+        tile_rows = max((t for t in range(1, g.oh + 1) if geo.region(t) <= in_rows // 2), default=0)
+        if tile_rows < 1:
+            raise ValueError(f"one output row needs {geo.region(1)} input rows per slot")
+        in_count = 2
+    tiles = _ceil(g.oh, tile_rows)
+    block = 0 if pool else g.kh * most * g.kw * cols
+    w_count = min(
+        _slot_count(nb, block, mc.buffer("weight").rows, "weight") if block else nb,
+        _slot_count(nb, sets * cols, mc.buffer("params").rows, "params"),
+    )
+    w_slots, p_slots = Slots(w_count, block), Slots(w_count, sets * cols)
+    in_slots = Slots(in_count, geo.region(tile_rows))
+    out_count = 2 if 2 * band_cap * pitch <= out_rows else 1
+    out_size = (out_rows // out_count) // pitch * pitch
+    band_cap = min(band_cap, out_size // pitch)
+    tile_bytes = g.w * g.c * min(g.h, (tile_rows - 1) * sh + (g.kh - 1) * dh + 1)
+    rows_outer = (
+        tiles == 1
+        or nb <= w_count
+        or not conv
+        or tile_bytes * tiles + block * cols * nb * tiles
+        <= block * cols * nb + tile_bytes * tiles * nb
+    )
+    steps = (
+        [(t, j) for t in range(tiles) for j in range(nb)]
+        if rows_outer
+        else [(t, j) for j in range(nb) for t in range(tiles)]
+    )
+    loaded: dict[int, int] = {}  # input slot -> padded rows loaded so far
+    for t, j in steps:
+        o0 = t * tile_rows
+        o1 = min(g.oh, o0 + tile_rows)
+        width = min(cols, n - j * cols)
+        loads: list[str] = []
+        key_tiles = tiles_of[j]
+        in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
+        if miss:
+            loaded[in_slot] = 0
+        w_slot, wb, miss = w_slots.get(j, st)
+        _, pb, _ = p_slots.get(j, st)
+        if miss:
+            if block:
+                loads.append(_load("weight", wb, w + j * block * cols, block, cols, cols))
+            loads.append(_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                               RECORD_BYTES, RECORD_BYTES))  # fmt: skip
+        s0 = o0
+        while s0 < o1:
+            full = loaded[in_slot] >= (o1 - 1 - o0) * sh + (g.kh - 1) * dh + 1
+            size = band_cap if full else max(1, min(band_cap, _ceil(o1 - o0, 4)))
+            s1 = min(o1, s0 + size)
+            need = (s1 - 1 - o0) * sh + (g.kh - 1) * dh + 1
+            for lr in range(loaded[in_slot], need):
+                h = o0 * sh + lr - top
+                for ti, ci in enumerate(key_tiles):
+                    for ph in range(sw):
+                        loads += _image_row(geo, tile_rows, ib + geo.row(tile_rows, ti, lr, ph), x,
+                                            h, ci, ph, pad_value, cols)  # fmt: skip
+            loaded[in_slot] = max(loaded[in_slot], need)
+            st.deliver(loads)
+            loads = []
+            m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are not computed
+            lines = st.lines
+            for kh in range(g.kh):
+                lr0 = (s0 - o0) * sh + kh * dh
+                for ti in range(len(key_tiles)):
+                    base = ib + geo.row(tile_rows, ti, lr0, 0)
+                    taps = (
+                        [(base, g.kw, dw, 0)]
+                        if sw == 1
+                        else [
+                            (
+                                base
+                                + (i * dw % sw) * geo.phase_rows(tile_rows) * pitch
+                                + i * dw // sw,
+                                1,
+                                1,
+                                i,
+                            )
+                            for i in range(g.kw)
+                        ]
+                    )
+                    for row, count, step, first_tap in taps:
+                        if pool:
+                            _pool_taps(
+                                lines,
+                                layer.kind,
+                                row,
+                                m,
+                                count,
+                                step,
+                                first=kh == 0 and first_tap == 0,
+                            )
+                            continue
+                        w_row = wb + ((kh * most + ti) * g.kw + first_tap) * cols
+                        accumulate = int(kh > 0 or ti > 0 or first_tap > 0)
+                        lines.append(
+                            f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
+                            f"accumulate={accumulate} in_step=1 k_step={step}"
+                        )
+            ob = st.out_slot(out_count, out_size)
+            if count_set:
+                _average(lines, layer, count_set, s0, s1, pitch, pb, ob, cols)
+            else:
+                _epilogue(lines, layer.requant, 0, 0, m, pb, ob, cols)
+            st.store([
+                f"store buf=output row={ob + (oh - s0) * pitch} dram={out + oh * g.ow * n + j * cols} "
+                f"rows={g.ow} row_bytes={width} stride={n}"
+                for oh in range(s0, s1)
+            ])  # fmt: skip
+            s0 = s1
+        release = st.release()
+        in_slots.used(in_slot, release)
+        w_slots.used(w_slot, release)
+        p_slots.used(w_slot, release)
+    st.end_layer()
+
+
+def _image_row(geo: _Geometry, band: int, row: int, x: int, h: int, ci: int, ph: int,
+               pad: int, cols: int) -> list[str]:  # fmt: skip
+    """Column phase `ph` of image row h, channel tile ci: its pixels at `row` on, padding around."""
+    g = geo.g
+    sw, left = g.stride[1], g.pad[2]
+    first = max(0, _ceil(left - ph, sw))
+    end = min(geo.pitch, max(0, _ceil(left + g.w - ph, sw)))
+    valid = max(0, end - first)
+    if not 0 <= h < g.h or valid == 0:
+        return _pad_rows(row, geo.pitch, pad)
+    column = ph + sw * first - left
+    cw = min(cols, g.c - ci * cols)
+    return [_load("input", row, x + (h * g.w + column) * g.c + ci * cols, valid, cw, sw * g.c,
+                  pad, first, geo.pitch - first - valid)]  # fmt: skip
+
+
+def _pool_taps(lines, kind: str, row: int, m: int, taps: int, step: int, first: bool) -> None:
+    op = "max" if kind == "max" else "sum"
+    lines.append(
+        f"pool op={op} buf=input in={row} acc={0 if first else m} rows={m} taps={taps} "
+        f"row_step=1 tap_step={step}"
+    )
+    if not first:
+        alu = "max" if kind == "max" else "add"
+        lines.append(f"alu op={alu} dst=0 src={m} rows={m} use_imm=0 imm=0")
+
+
+def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, ob, cols) -> None:
+    """One requant per run of output columns with the same count of in-bounds taps."""
+    rows, columns = _count_map(layer.window)
+    requant = layer.requant
+    for oh in range(s0, s1):
+        start = 0
+        while start < layer.window.ow:
+            count = int(rows[oh] * columns[start])
+            end = start + 1
+            while end < layer.window.ow and int(rows[oh] * columns[end]) == count:
+                end += 1
+            r = (oh - s0) * pitch + start
+            lines.append(
+                f"requant acc={r} out={ob + r} rows={end - start} "
+                f"params={pb + count_set[count] * cols} zp={requant.zp} lo={requant.lo} "
+                f"hi={requant.hi} double_round=0"
+            )
+            start = end
+
+
+# ---- elementwise and tables ---------------------------------------------------------------
+
+
+def _flat(shape: tuple[int, ...], uniform: bool, cols: int) -> tuple[int, int]:
+    """Rows and row length the tensor is processed as: whole array-width rows when every
+    parameter is per tensor and they divide it, else one row per last-axis vector."""
+    total = int(np.prod(shape, dtype=np.int64))
+    if uniform and total % cols == 0:
+        return total // cols, cols
+    return total // shape[-1], shape[-1]
+
+
+def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
+    """The layer's record sets (input scales, then the requantization), each `width` lanes."""
+    stages = [s for _, _, s in layer.inputs if s is not None] + layer.requant.stages
+    if width is None:
+        return stages
+    return [
+        Stage(np.resize(s.bias, width), np.resize(s.multiplier, width), np.resize(s.shift, width),
+              s.double_round)
+        for s in stages
+    ]  # fmt: skip
+
+
+def vector_shape(layer: VectorLayer, cols: int) -> tuple[int, int]:
+    uniform = all(
+        np.all(s.multiplier == s.multiplier[0])
+        and np.all(s.shift == s.shift[0])
+        and not np.any(s.bias)
+        for s in vector_stages(layer)
+    )
+    return _flat(layer.shape, uniform, cols)
+
+
+def _chunk_rows(st: Stream, per_row: int, extra_cap: int) -> int:
+    """Rows per step of a row-streamed layer: two input and two output slots."""
+    mc = st.machine
+    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
+    cap = min(MAX_M, extra_cap, out_rows // 2, in_rows // (2 * per_row))
+    if cap < 1:
+        raise ValueError("the buffers cannot hold two rows of this layer")
+    return cap
+
+
+def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int) -> None:
+    mc = st.machine
+    cols = mc.mac_cols
+    m_total, c = vector_shape(layer, cols)
+    ni = len(layer.inputs)
+    stages = vector_stages(layer)
+    sets = len(stages)
+    mt = _chunk_rows(st, ni, mc.buffer("accumulator").rows // ni)
+    nb = _ceil(c, cols)
+    p_count = _slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
+    p_slots = Slots(p_count, sets * cols)
+    in_slots = Slots(2, ni * mt)
+    set_of = []
+    k = 0
+    for _, _, stage in layer.inputs:
+        set_of.append(k if stage is not None else None)
+        k += stage is not None
+    for chunk in range(_ceil(m_total, mt)):
+        m0 = chunk * mt
+        rows = min(mt, m_total - m0)
+        for j in range(nb):
+            width = min(cols, c - j * cols)
+            in_slot, ib, _ = in_slots.get((chunk, j), st)
+            loads = [_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
+                     for i, a in enumerate(xs)]  # fmt: skip
+            p_slot, pb, miss = p_slots.get(j, st)
+            if miss:
+                loads.append(_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                                   RECORD_BYTES, RECORD_BYTES))  # fmt: skip
+            st.deliver(loads)
+            ob = st.out_slot(2, mt)
+            for i, (_, zp, stage) in enumerate(layer.inputs):
+                st.lines.append(
+                    f"widen buf=input in={ib + i * mt} acc={i * mt} rows={rows} zp={zp} shift=0"
+                )
+                if stage is not None:
+                    st.lines.append(
+                        f"scale acc={i * mt} rows={rows} params={pb + set_of[i] * cols} "
+                        f"double_round={int(stage.double_round)}"
+                    )
+            if layer.op is not None:
+                st.lines.append(f"alu op={layer.op} dst=0 src={mt} rows={rows} use_imm=0 imm=0")
+            _epilogue(st.lines, layer.requant, k, 0, rows, pb, ob, cols)
+            release = st.release()
+            in_slots.used(in_slot, release)
+            p_slots.used(p_slot, release)
+            st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
+                      f"row_bytes={width} stride={c}"])  # fmt: skip
+    st.end_layer()
+
+
+def emit_table(st: Stream, layer: TableLayer, x: int, table: int, out: int) -> None:
+    mc = st.machine
+    cols = mc.mac_cols
+    m_total, c = _flat(layer.shape, True, cols)
+    mt = _chunk_rows(st, 1, MAX_M)
+    in_slots = Slots(2, mt)
+    first = [_load("lut", 0, table, 1, 256, 256)]
+    for chunk in range(_ceil(m_total, mt)):
+        m0 = chunk * mt
+        rows = min(mt, m_total - m0)
+        for j in range(_ceil(c, cols)):
+            width = min(cols, c - j * cols)
+            in_slot, ib, _ = in_slots.get((chunk, j), st)
+            st.deliver([*first, _load("input", ib, x + m0 * c + j * cols, rows, width, c)])
+            first = []
+            ob = st.out_slot(2, mt)
+            st.lines.append(f"lut buf=input in={ib} out={ob} rows={rows} table=0")
+            in_slots.used(in_slot, st.release())
+            st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
+                      f"row_bytes={width} stride={c}"])  # fmt: skip
+    st.end_layer()
