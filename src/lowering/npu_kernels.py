@@ -128,16 +128,31 @@ class Slots:
         self.free_after[slot] = release
 
 
-def _load(buf, row, dram, rows, row_bytes, stride, pad=0, top=0, bottom=0) -> str:
-    return (
-        f"load buf={buf} row={row} dram={dram} rows={rows} row_bytes={row_bytes} stride={stride} "
-        f"pad={pad} pad_top={top} pad_bottom={bottom} pad_left=0"
-    )
+MAX_DMA_ROWS = 1023  # the load's rows field
+
+
+def _load(buf, row, dram, rows, row_bytes, stride, pad=0, top=0, bottom=0) -> list[str]:
+    """One DMA, split into several when it moves more rows than the field holds."""
+    lines = []
+    start = 0
+    while True:
+        count = min(MAX_DMA_ROWS, rows - start)
+        last = start + count == rows
+        lines.append(
+            f"load buf={buf} row={row + (top if start else 0) + start} dram={dram + start * stride} "
+            f"rows={count} row_bytes={row_bytes} stride={stride} pad={pad} "
+            f"pad_top={0 if start else top} pad_bottom={bottom if last else 0} pad_left=0"
+        )
+        start += count
+        if last:
+            return lines
 
 
 def _pad_rows(row: int, count: int, pad: int) -> list[str]:
     return [
-        _load("input", row + s, 0, 0, 0, 0, pad, min(15, count - s)) for s in range(0, count, 15)
+        line
+        for s in range(0, count, 15)
+        for line in _load("input", row + s, 0, 0, 0, 0, pad, min(15, count - s))
     ]
 
 
@@ -192,7 +207,8 @@ def _slot_count(want: int, rows: int, have: int, what: str) -> int:
 
 
 def fc_weight_bytes(layer: MacLayer, cols: int) -> bytes:
-    """Block j of output columns: K (padded to whole tiles) rows of `cols` bytes."""
+    """Block j of output columns: K (padded to whole tiles) rows of `cols` bytes, so any
+    run of K tiles of a block is one DMA."""
     k, n = layer.weight.shape
     padded = np.zeros((_ceil(k, cols) * cols, _ceil(n, cols) * cols), np.int8)
     padded[:k, :n] = layer.weight
@@ -201,71 +217,78 @@ def fc_weight_bytes(layer: MacLayer, cols: int) -> bytes:
 
 
 def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_total: int) -> None:
+    """M x K times K x N. K is split into groups when it does not fit one matmul (255
+    tiles) or the weight buffer; then every column block keeps its partial sums in its
+    own accumulator rows while the groups go by, so each input group loads once."""
     mc = st.machine
     cols = mc.mac_cols
     k, n = layer.weight.shape
     kt, nb = _ceil(k, cols), _ceil(n, cols)
-    if kt > 255:
-        raise ValueError(f"K = {k} exceeds the matmul's 255 tiles of {cols}")
     sets = len(layer.requant.stages)
     in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
-    cap = min(MAX_M, mc.buffer("accumulator").rows, out_rows)
-    if m_total * kt <= in_rows and m_total <= cap:
+    w_rows, acc_rows = mc.buffer("weight").rows, mc.buffer("accumulator").rows
+    gk = min(kt, 255, w_rows // cols)
+    if gk < kt:
+        gk = min(gk, w_rows // (2 * cols), in_rows // 2)
+    if gk < 1:
+        raise ValueError(f"the weight buffer's {w_rows} rows hold no {cols}-row K tile")
+    groups = _ceil(kt, gk)
+    cap = min(MAX_M, acc_rows // (nb if groups > 1 else 1), out_rows)
+    if groups == 1 and m_total * kt <= in_rows and m_total <= cap:
         mt, in_count = m_total, 1
     else:
-        mt = min(cap, out_rows // 2, in_rows // (2 * kt))
-        if mt < 1:
-            raise ValueError(f"K = {k} needs {kt * cols * 2} input rows per two rows")
+        mt = min(cap, out_rows // 2, in_rows // (2 * gk))
         in_count = 2
+    if mt < 1:
+        raise ValueError(f"{nb} column blocks of partial sums exceed the accumulator")
     chunks = _ceil(m_total, mt)
-    block = kt * cols
-    w_count = min(
-        _slot_count(nb, block, mc.buffer("weight").rows, "weight"),
-        _slot_count(nb, sets * cols, mc.buffer("params").rows, "params"),
-    )
-    w_slots = Slots(w_count, block)
-    p_slots = Slots(w_count, sets * cols)
-    in_slots = Slots(in_count, kt * mt)
+    w_count = _slot_count(nb * groups, gk * cols, w_rows, "weight")
+    p_count = _slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
+    w_slots, p_slots = Slots(w_count, gk * cols), Slots(p_count, sets * cols)
+    in_slots = Slots(in_count, gk * mt)
     out_count = 2 if 2 * mt <= out_rows else 1
-    resident = nb <= w_count
-    rows_outer = (
-        resident or m_total * k + block * cols * nb * chunks <= block * cols * nb + m_total * k * nb
-    )
-    steps = (
-        [(c, j) for c in range(chunks) for j in range(nb)]
-        if rows_outer
-        else [(c, j) for j in range(nb) for c in range(chunks)]
-    )
-    for c, j in steps:
+    if groups > 1:
+        steps = [(c, g, j) for c in range(chunks) for g in range(groups) for j in range(nb)]
+    elif nb <= w_count or m_total * k + kt * cols * n * chunks <= kt * cols * n + m_total * k * nb:
+        steps = [(c, 0, j) for c in range(chunks) for j in range(nb)]
+    else:
+        steps = [(c, 0, j) for j in range(nb) for c in range(chunks)]
+    for c, g, j in steps:
         m0 = c * mt
         rows = min(mt, m_total - m0)
         width = min(cols, n - j * cols)
+        tiles = min(gk, kt - g * gk)
         loads = []
-        in_slot, ib, miss = in_slots.get(c, st)
+        in_slot, ib, miss = in_slots.get((c, g), st)
         if miss:
-            for t in range(kt):
-                loads.append(_load("input", ib + t * mt, x + m0 * k + t * cols, rows,
-                                   min(cols, k - t * cols), k))  # fmt: skip
-        w_slot, wb, miss = w_slots.get(j, st)
-        _, pb, _ = p_slots.get(j, st)
+            for t in range(tiles):
+                kk = (g * gk + t) * cols
+                loads += _load("input", ib + t * mt, x + m0 * k + kk, rows, min(cols, k - kk), k)
+        w_slot, wb, miss = w_slots.get((j, g), st)
         if miss:
-            loads += [
-                _load("weight", wb, w + j * block * cols, block, cols, cols),
-                _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
-                      RECORD_BYTES, RECORD_BYTES),
-            ]  # fmt: skip
+            dram = w + (j * kt + g * gk) * cols * cols
+            loads += _load("weight", wb, dram, tiles * cols, cols, cols)
+        p_slot, pb, miss = p_slots.get(j, st)
+        if miss:
+            loads += _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                               RECORD_BYTES, RECORD_BYTES)  # fmt: skip
         st.deliver(loads)
-        ob = st.out_slot(out_count, mt)
+        acc = j * mt if groups > 1 else 0
         st.lines.append(
-            f"matmul in={ib} w={wb} acc=0 m={rows} k_tiles={kt} accumulate=0 in_step=1 k_step={mt}"
+            f"matmul in={ib} w={wb} acc={acc} m={rows} k_tiles={tiles} accumulate={int(g > 0)} "
+            f"in_step=1 k_step={mt}"
         )
-        _epilogue(st.lines, layer.requant, 0, 0, rows, pb, ob, cols)
+        last = g == groups - 1
+        if last:
+            ob = st.out_slot(out_count, mt)
+            _epilogue(st.lines, layer.requant, 0, acc, rows, pb, ob, cols)
         release = st.release()
         in_slots.used(in_slot, release)
         w_slots.used(w_slot, release)
-        p_slots.used(w_slot, release)
-        st.store([f"store buf=output row={ob} dram={out + m0 * n + j * cols} rows={rows} "
-                  f"row_bytes={width} stride={n}"])  # fmt: skip
+        p_slots.used(p_slot, release)
+        if last:
+            st.store([f"store buf=output row={ob} dram={out + m0 * n + j * cols} rows={rows} "
+                      f"row_bytes={width} stride={n}"])  # fmt: skip
     st.end_layer()
 
 
@@ -334,28 +357,85 @@ def block_tiles(layer: MacLayer | PoolLayer, j: int, cols: int) -> list[int]:
     return list(range(first // layer.depthwise // cols, last // layer.depthwise // cols + 1))
 
 
-def conv_weight_bytes(layer: MacLayer, cols: int) -> bytes:
-    """Per output block j, kernel row, input tile and kernel column: a cols x cols block
-    (row = input channel of the tile, column = output channel of the block). Depthwise
-    blocks are zero except where output o reads input o // M."""
+def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
+    """Per output block j, group of `group` input tiles, kernel row, input tile and kernel
+    column: a cols x cols block (row = input channel of the tile, column = output
+    channel of the block). Depthwise blocks are zero except where output o reads input o // M."""
     kh, kw = layer.weight.shape[:2]
     n = layer.channels
     nb = _ceil(n, cols)
+    tiles = [block_tiles(layer, j, cols) for j in range(nb)]
+    groups = _ceil(max(len(t) for t in tiles), group)
+    blocks = np.zeros((nb, groups * group, kh, kw, cols, cols), np.int8)
     if not layer.depthwise:
         c = layer.weight.shape[2]
-        ct = _ceil(c, cols)
-        padded = np.zeros((kh, kw, ct * cols, nb * cols), np.int8)
+        padded = np.zeros((kh, kw, groups * group * cols, nb * cols), np.int8)
         padded[:, :, :c, :n] = layer.weight
-        blocks = padded.reshape(kh, kw, ct, cols, nb, cols).transpose(4, 0, 2, 1, 3, 5)
-        return np.ascontiguousarray(blocks).tobytes()  # nb, kh, ct, kw, cols(in), cols(out)
-    most = max(len(block_tiles(layer, j, cols)) for j in range(nb))
-    blocks = np.zeros((nb, kh, most, kw, cols, cols), np.int8)
-    for o in range(n):
-        j, lane = divmod(o, cols)
-        c = o // layer.depthwise
-        t = block_tiles(layer, j, cols).index(c // cols)
-        blocks[j, :, t, :, c % cols, lane] = layer.weight[:, :, o]
-    return blocks.tobytes()
+        blocks = padded.reshape(kh, kw, groups * group, cols, nb, cols).transpose(4, 2, 0, 1, 3, 5)
+    else:
+        for o in range(n):
+            j, lane = divmod(o, cols)
+            c = o // layer.depthwise
+            blocks[j, tiles[j].index(c // cols), :, :, c % cols, lane] = layer.weight[:, :, o]
+    # nb, groups, kh, group, kw, cols(in), cols(out)
+    blocks = blocks.reshape(nb, groups, group, kh, kw, cols, cols).transpose(0, 1, 3, 2, 4, 5, 6)
+    return np.ascontiguousarray(blocks).tobytes()
+
+
+@dataclass(frozen=True)
+class WindowPlan:
+    """How a window layer is cut: input tiles per group, output rows per input tile."""
+
+    geo: _Geometry
+    group: int  # input channel tiles per group (a block's tiles split when too many)
+    tile_rows: int  # output rows whose input one input slot holds
+    in_count: int  # input slots
+    band_cap: int  # output rows per matmul
+
+
+def plan_window(layer: MacLayer | PoolLayer, mc: Machine) -> WindowPlan:
+    cols = mc.mac_cols
+    g = layer.window
+    pool = isinstance(layer, PoolLayer)
+    pitch = _ceil(g.w + g.pad[2] + g.pad[3], g.stride[1])
+    most = max(len(block_tiles(layer, j, cols)) for j in range(_ceil(layer.channels, cols)))
+    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
+    w_rows = mc.buffer("weight").rows
+    acc_rows = mc.buffer("accumulator").rows // (2 if pool else 1)
+    band_cap = min(MAX_M, acc_rows, out_rows) // pitch
+    if band_cap < 1:
+        raise ValueError(f"an output row needs {pitch} accumulator and output rows")
+
+    def weight_rows(group: int) -> int:
+        return 0 if pool else g.kh * group * g.kw * cols
+
+    whole = _Geometry(g, pitch, most)
+    if weight_rows(most) <= w_rows and (
+        whole.region(g.oh) <= in_rows or whole.region(1) <= in_rows // 2
+    ):
+        group = most
+    else:  # split the input channels; partial sums stay in the accumulator
+        group = max(
+            (
+                t
+                for t in range(1, most + 1)
+                if _Geometry(g, pitch, t).region(1) <= in_rows // 2 and weight_rows(t) <= w_rows
+            ),
+            default=0,
+        )
+        if group < 1:
+            raise ValueError(
+                f"one output row of one channel tile needs {_Geometry(g, pitch, 1).region(1)} "
+                f"input rows per slot and {weight_rows(1)} weight rows"
+            )
+    geo = _Geometry(g, pitch, group)
+    if group == most and geo.region(g.oh) <= in_rows:
+        conv = isinstance(layer, MacLayer) and not layer.depthwise
+        in_count = 2 if 2 * geo.region(g.oh) <= in_rows and not conv else 1
+        return WindowPlan(geo, group, g.oh, in_count, band_cap)
+    limit = g.oh if group == most else band_cap  # split groups: one band per input tile
+    tile_rows = max(t for t in range(1, limit + 1) if geo.region(t) <= in_rows // 2 or t == 1)
+    return WindowPlan(geo, group, tile_rows, 2, band_cap)
 
 
 def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int) -> None:
@@ -363,149 +443,132 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     mc = st.machine
     cols = mc.mac_cols
     g = layer.window
-    assert g is not None
     sh, sw = g.stride
     dh, dw = g.dilation
-    top, _, left, right = g.pad
+    top = g.pad[0]
     n = layer.channels
     nb = _ceil(n, cols)
     conv = isinstance(layer, MacLayer) and not layer.depthwise
     pool = isinstance(layer, PoolLayer)
     pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
-    pitch = _ceil(g.w + left + right, sw)
-    tiles_of = [block_tiles(layer, j, cols) for j in range(nb)]
-    most = max(len(t) for t in tiles_of)
-    geo = _Geometry(g, pitch, most)
+    plan = plan_window(layer, mc)
+    geo, group, tile_rows = plan.geo, plan.group, plan.tile_rows
+    pitch = geo.pitch
+    groups_of = []
+    for j in range(nb):
+        tiles = block_tiles(layer, j, cols)
+        groups_of.append([tiles[i : i + group] for i in range(0, len(tiles), group)])
+    split = any(len(gs) > 1 for gs in groups_of)
     stages, count_set = window_stages(layer)
     sets = len(stages)
-    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
-    acc_rows = mc.buffer("accumulator").rows // (2 if pool else 1)
-    band_cap = min(MAX_M, acc_rows, out_rows) // pitch
-    if band_cap < 1:
-        raise ValueError(f"an output row needs {pitch} accumulator and output rows")
-    if geo.region(g.oh) <= in_rows:
-        tile_rows = g.oh
-        in_count = 2 if 2 * geo.region(g.oh) <= in_rows and not conv else 1
-    else:
-        tile_rows = max((t for t in range(1, g.oh + 1) if geo.region(t) <= in_rows // 2), default=0)
-        if tile_rows < 1:
-            raise ValueError(f"one output row needs {geo.region(1)} input rows per slot")
-        in_count = 2
-    tiles = _ceil(g.oh, tile_rows)
-    block = 0 if pool else g.kh * most * g.kw * cols
-    w_count = min(
-        _slot_count(nb, block, mc.buffer("weight").rows, "weight") if block else nb,
-        _slot_count(nb, sets * cols, mc.buffer("params").rows, "params"),
+    out_rows = mc.buffer("output").rows
+    block = 0 if pool else g.kh * group * g.kw * cols
+    w_count = (
+        _slot_count(nb * len(groups_of[0]), block, mc.buffer("weight").rows, "weight")
+        if block
+        else 1
     )
-    w_slots, p_slots = Slots(w_count, block), Slots(w_count, sets * cols)
-    in_slots = Slots(in_count, geo.region(tile_rows))
+    p_count = _slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
+    w_slots, p_slots = Slots(w_count, block), Slots(p_count, sets * cols)
+    in_slots = Slots(plan.in_count, geo.region(tile_rows))
+    band_cap = plan.band_cap
     out_count = 2 if 2 * band_cap * pitch <= out_rows else 1
     out_size = (out_rows // out_count) // pitch * pitch
     band_cap = min(band_cap, out_size // pitch)
+    tiles = _ceil(g.oh, tile_rows)
     tile_bytes = g.w * g.c * min(g.h, (tile_rows - 1) * sh + (g.kh - 1) * dh + 1)
+    weight_bytes = block * cols * nb * len(groups_of[0])
     rows_outer = (
         tiles == 1
-        or nb <= w_count
         or not conv
-        or tile_bytes * tiles + block * cols * nb * tiles
-        <= block * cols * nb + tile_bytes * tiles * nb
+        or nb * len(groups_of[0]) <= w_count
+        or tile_bytes * tiles + weight_bytes * tiles <= weight_bytes + tile_bytes * tiles * nb
     )
     steps = (
         [(t, j) for t in range(tiles) for j in range(nb)]
         if rows_outer
         else [(t, j) for j in range(nb) for t in range(tiles)]
     )
+    span = (g.kh - 1) * dh + 1
     loaded: dict[int, int] = {}  # input slot -> padded rows loaded so far
     for t, j in steps:
         o0 = t * tile_rows
         o1 = min(g.oh, o0 + tile_rows)
         width = min(cols, n - j * cols)
-        loads: list[str] = []
-        key_tiles = tiles_of[j]
-        in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
-        if miss:
-            loaded[in_slot] = 0
-        w_slot, wb, miss = w_slots.get(j, st)
-        _, pb, _ = p_slots.get(j, st)
-        if miss:
-            if block:
-                loads.append(_load("weight", wb, w + j * block * cols, block, cols, cols))
-            loads.append(_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
-                               RECORD_BYTES, RECORD_BYTES))  # fmt: skip
-        s0 = o0
-        while s0 < o1:
-            full = loaded[in_slot] >= (o1 - 1 - o0) * sh + (g.kh - 1) * dh + 1
-            size = band_cap if full else max(1, min(band_cap, _ceil(o1 - o0, 4)))
-            s1 = min(o1, s0 + size)
-            need = (s1 - 1 - o0) * sh + (g.kh - 1) * dh + 1
-            for lr in range(loaded[in_slot], need):
-                h = o0 * sh + lr - top
-                for ti, ci in enumerate(key_tiles):
-                    for ph in range(sw):
-                        loads += _image_row(geo, tile_rows, ib + geo.row(tile_rows, ti, lr, ph), x,
-                                            h, ci, ph, pad_value, cols)  # fmt: skip
-            loaded[in_slot] = max(loaded[in_slot], need)
-            st.deliver(loads)
-            loads = []
-            m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are not computed
-            lines = st.lines
-            for kh in range(g.kh):
-                lr0 = (s0 - o0) * sh + kh * dh
-                for ti in range(len(key_tiles)):
-                    base = ib + geo.row(tile_rows, ti, lr0, 0)
-                    taps = (
-                        [(base, g.kw, dw, 0)]
-                        if sw == 1
-                        else [
-                            (
-                                base
-                                + (i * dw % sw) * geo.phase_rows(tile_rows) * pitch
-                                + i * dw // sw,
-                                1,
-                                1,
-                                i,
+        p_slot, pb, p_miss = p_slots.get(j, st)
+        groups = groups_of[j]
+        for gi, key_tiles in enumerate(groups):
+            loads: list[str] = []
+            in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
+            if miss:
+                loaded[in_slot] = 0
+            w_slot, wb, miss = w_slots.get((j, gi), st)
+            if miss and block:
+                dram = w + (j * len(groups) + gi) * block * cols
+                loads += _load("weight", wb, dram, block, cols, cols)
+            if p_miss:
+                loads += _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                               RECORD_BYTES, RECORD_BYTES)  # fmt: skip
+                p_miss = False
+            last = gi == len(groups) - 1
+            s0 = o0
+            while s0 < o1:
+                full = loaded[in_slot] >= (o1 - 1 - o0) * sh + span
+                size = band_cap if full or split else max(1, min(band_cap, _ceil(o1 - o0, 4)))
+                s1 = min(o1, s0 + size)
+                need = (s1 - 1 - o0) * sh + span
+                for lr in range(loaded[in_slot], need):
+                    h = o0 * sh + lr - top
+                    for ti, ci in enumerate(key_tiles):
+                        for ph in range(sw):
+                            row = ib + geo.row(tile_rows, ti, lr, ph)
+                            loads += _image_row(geo, row, x, h, ci, ph, pad_value, cols)
+                loaded[in_slot] = max(loaded[in_slot], need)
+                st.deliver(loads)
+                loads = []
+                m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are skipped
+                for kh in range(g.kh):
+                    lr0 = (s0 - o0) * sh + kh * dh
+                    for ti in range(len(key_tiles)):
+                        base = ib + geo.row(tile_rows, ti, lr0, 0)
+                        if sw == 1:
+                            taps = [(base, g.kw, dw, 0)]
+                        else:
+                            phase = geo.phase_rows(tile_rows) * pitch
+                            taps = [(base + (i * dw) % sw * phase + i * dw // sw, 1, 1, i)
+                                    for i in range(g.kw)]  # fmt: skip
+                        for row, count, step, tap in taps:
+                            if pool:
+                                first = kh == 0 and tap == 0
+                                _pool_taps(st.lines, layer.kind, row, m, count, step, first)
+                                continue
+                            w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
+                            accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
+                            st.lines.append(
+                                f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
+                                f"accumulate={accumulate} in_step=1 k_step={step}"
                             )
-                            for i in range(g.kw)
-                        ]
-                    )
-                    for row, count, step, first_tap in taps:
-                        if pool:
-                            _pool_taps(
-                                lines,
-                                layer.kind,
-                                row,
-                                m,
-                                count,
-                                step,
-                                first=kh == 0 and first_tap == 0,
-                            )
-                            continue
-                        w_row = wb + ((kh * most + ti) * g.kw + first_tap) * cols
-                        accumulate = int(kh > 0 or ti > 0 or first_tap > 0)
-                        lines.append(
-                            f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
-                            f"accumulate={accumulate} in_step=1 k_step={step}"
-                        )
-            ob = st.out_slot(out_count, out_size)
-            if count_set:
-                _average(lines, layer, count_set, s0, s1, pitch, pb, ob, cols)
-            else:
-                _epilogue(lines, layer.requant, 0, 0, m, pb, ob, cols)
-            st.store([
-                f"store buf=output row={ob + (oh - s0) * pitch} dram={out + oh * g.ow * n + j * cols} "
-                f"rows={g.ow} row_bytes={width} stride={n}"
-                for oh in range(s0, s1)
-            ])  # fmt: skip
-            s0 = s1
-        release = st.release()
-        in_slots.used(in_slot, release)
-        w_slots.used(w_slot, release)
-        p_slots.used(w_slot, release)
+                if last:
+                    ob = st.out_slot(out_count, out_size)
+                    if count_set:
+                        _average(st.lines, layer, count_set, s0, s1, pitch, pb, ob, cols)
+                    else:
+                        _epilogue(st.lines, layer.requant, 0, 0, m, pb, ob, cols)
+                    st.store([
+                        f"store buf=output row={ob + (oh - s0) * pitch} "
+                        f"dram={out + oh * g.ow * n + j * cols} rows={g.ow} row_bytes={width} stride={n}"
+                        for oh in range(s0, s1)
+                    ])  # fmt: skip
+                s0 = s1
+            release = st.release()
+            in_slots.used(in_slot, release)
+            w_slots.used(w_slot, release)
+            p_slots.used(p_slot, release)
     st.end_layer()
 
 
-def _image_row(geo: _Geometry, band: int, row: int, x: int, h: int, ci: int, ph: int,
-               pad: int, cols: int) -> list[str]:  # fmt: skip
+def _image_row(geo: _Geometry, row: int, x: int, h: int, ci: int, ph: int, pad: int,
+               cols: int) -> list[str]:  # fmt: skip
     """Column phase `ph` of image row h, channel tile ci: its pixels at `row` on, padding around."""
     g = geo.g
     sw, left = g.stride[1], g.pad[2]
@@ -516,8 +579,8 @@ def _image_row(geo: _Geometry, band: int, row: int, x: int, h: int, ci: int, ph:
         return _pad_rows(row, geo.pitch, pad)
     column = ph + sw * first - left
     cw = min(cols, g.c - ci * cols)
-    return [_load("input", row, x + (h * g.w + column) * g.c + ci * cols, valid, cw, sw * g.c,
-                  pad, first, geo.pitch - first - valid)]  # fmt: skip
+    return _load("input", row, x + (h * g.w + column) * g.c + ci * cols, valid, cw, sw * g.c,
+                 pad, first, geo.pitch - first - valid)  # fmt: skip
 
 
 def _pool_taps(lines, kind: str, row: int, m: int, taps: int, step: int, first: bool) -> None:
@@ -618,12 +681,15 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int)
         for j in range(nb):
             width = min(cols, c - j * cols)
             in_slot, ib, _ = in_slots.get((chunk, j), st)
-            loads = [_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
-                     for i, a in enumerate(xs)]  # fmt: skip
+            loads = [
+                line
+                for i, a in enumerate(xs)
+                for line in _load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
+            ]
             p_slot, pb, miss = p_slots.get(j, st)
             if miss:
-                loads.append(_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
-                                   RECORD_BYTES, RECORD_BYTES))  # fmt: skip
+                loads += _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                                   RECORD_BYTES, RECORD_BYTES)  # fmt: skip
             st.deliver(loads)
             ob = st.out_slot(2, mt)
             for i, (_, zp, stage) in enumerate(layer.inputs):
@@ -652,14 +718,14 @@ def emit_table(st: Stream, layer: TableLayer, x: int, table: int, out: int) -> N
     m_total, c = _flat(layer.shape, True, cols)
     mt = _chunk_rows(st, 1, MAX_M)
     in_slots = Slots(2, mt)
-    first = [_load("lut", 0, table, 1, 256, 256)]
+    first = _load("lut", 0, table, 1, 256, 256)
     for chunk in range(_ceil(m_total, mt)):
         m0 = chunk * mt
         rows = min(mt, m_total - m0)
         for j in range(_ceil(c, cols)):
             width = min(cols, c - j * cols)
             in_slot, ib, _ = in_slots.get((chunk, j), st)
-            st.deliver([*first, _load("input", ib, x + m0 * c + j * cols, rows, width, c)])
+            st.deliver([*first, *_load("input", ib, x + m0 * c + j * cols, rows, width, c)])
             first = []
             ob = st.out_slot(2, mt)
             st.lines.append(f"lut buf=input in={ib} out={ob} rows={rows} table=0")

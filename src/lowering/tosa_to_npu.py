@@ -91,13 +91,14 @@ def _nbytes(v: SSAValue) -> int:
     return int(np.prod(ht.shape_of(v.type), dtype=np.int64))
 
 
-def _constants(layer: Layer, cols: int) -> dict[str, bytes]:
+def _constants(layer: Layer, machine: Machine) -> dict[str, bytes]:
     """A layer's constant bytes by binary section: weights, per-channel records, tables."""
+    cols = machine.mac_cols
     if isinstance(layer, MacLayer):
         data = (
             kernels.fc_weight_bytes(layer, cols)
             if layer.window is None
-            else kernels.conv_weight_bytes(layer, cols)
+            else kernels.conv_weight_bytes(layer, cols, kernels.plan_window(layer, machine).group)
         )
         return {
             "weights": data,
@@ -117,7 +118,6 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
     if not layers:
         raise OpError(func, f"{PASS_NAME}: '@{func.sym_name.data}' has no layer to run")
     plan = DramPlan(machine)
-    cols = machine.mac_cols
     address: dict[SSAValue, int] = {}
     io_inputs = []
     for i, arg in enumerate(func.body.block.args):
@@ -132,7 +132,7 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
     placed = []
     for layer in layers:
         offsets = {}
-        for name, data in _constants(layer, cols).items():
+        for name, data in _constants(layer, machine).items():
             offsets[name] = len(blobs[name])
             blobs[name] += data + bytes(-len(data) % ALIGN)
         placed.append(offsets)

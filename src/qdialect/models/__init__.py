@@ -1,0 +1,1 @@
+"""Reference networks for end-to-end checks and benchmarks."""
