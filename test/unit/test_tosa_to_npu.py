@@ -16,8 +16,10 @@ from qdialect.interpreter import Interpreter
 from qdialect.ir.errors import OpError
 from qdialect.ir.parser import QParser
 from qdialect.lowering.tosa_to_npu import TosaToNpu
+from qdialect.models import networks
 from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, check_synchronization
+from qdialect.transforms.legalize_to_tosa import LegalizeToTosa
 
 
 def dense(a: np.ndarray) -> str:
@@ -125,16 +127,29 @@ def test_unsupported_op_names_the_op(body: str, message: str) -> None:
         TosaToNpu().apply(ctx, module)
 
 
-def conv_program(h, w, c, cout, k, stride, pad, seed, relu=True) -> str:
+def conv_program(h, w, c, cout, k, stride, pad, seed, relu=True, dilation=(1, 1),
+                 depthwise=0, zp_w=0) -> str:  # fmt: skip
+    """One TOSA convolution layer (depthwise with multiplier `depthwise` when non-zero),
+    its per-channel rescale to i8 and optionally a ReLU clamp."""
     rng = np.random.default_rng(seed)
-    weights = rng.integers(-127, 128, (cout, k, k, c)).astype(np.int8)
+    sh, sw = (stride, stride) if isinstance(stride, int) else stride
+    if depthwise:
+        cout = c * depthwise
+        w_shape = (k, k, c, depthwise)
+    else:
+        w_shape = (cout, k, k, c)
+    lo, hi = (-128 + max(zp_w, 0), 127 + min(zp_w, 0))  # w - zp_w fits int8
+    weights = rng.integers(lo, hi + 1, w_shape).astype(np.int8)
     bias = rng.integers(-2000, 2000, cout)
     zp_x, zp_out = int(rng.integers(-20, 20)), int(rng.integers(-10, 10))
-    oh = (h + pad[0] + pad[1] - k) // stride + 1
-    ow = (w + pad[2] + pad[3] - k) // stride + 1
-    scales = rng.uniform(0.5, 2.0, cout) / (k * k * c * 64)
+    oh = (h + pad[0] + pad[1] - (k - 1) * dilation[0] - 1) // sh + 1
+    ow = (w + pad[2] + pad[3] - (k - 1) * dilation[1] - 1) // sw + 1
+    fan_in = k * k * (1 if depthwise else c)
+    scales = rng.uniform(0.5, 2.0, cout) / (fan_in * 64)
     mult, shift = zip(*(numerics.quantize_multiplier(float(s)) for s in scales), strict=True)
     out_t = f"tensor<1x{oh}x{ow}x{cout}xi8>"
+    w_t = f"tensor<{'x'.join(map(str, w_shape))}xi8>"
+    op = "tosa.depthwise_conv2d" if depthwise else "tosa.conv2d"
     clamp = (
         f"  %c = tosa.clamp %r min_val({zp_out} : i8) max_val(127 : i8) : ({out_t}) -> {out_t}\n"
         if relu
@@ -142,12 +157,12 @@ def conv_program(h, w, c, cout, k, stride, pad, seed, relu=True) -> str:
     )
     return (
         f"func.func @main(%x: tensor<1x{h}x{w}x{c}xi8>) -> {out_t} {{\n"
-        f"  %w = tosa.const values({dense(weights)} : tensor<{cout}x{k}x{k}x{c}xi8>) : () -> tensor<{cout}x{k}x{k}x{c}xi8>\n"
+        f"  %w = tosa.const values({dense(weights)} : {w_t}) : () -> {w_t}\n"
         f"  %b = tosa.const values({dense(bias)} : tensor<{cout}xi32>) : () -> tensor<{cout}xi32>\n"
         f"  %zx = tosa.const values(dense<{zp_x}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
-        f"  %zw = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>\n"
-        f"  %acc = tosa.conv2d %x, %w, %b, %zx, %zw pad({list(pad)}) stride([{stride}, {stride}]) dilation([1, 1]) acc_type(i32)  : "
-        f"(tensor<1x{h}x{w}x{c}xi8>, tensor<{cout}x{k}x{k}x{c}xi8>, tensor<{cout}xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x{oh}x{ow}x{cout}xi32>\n"
+        f"  %zw = tosa.const values(dense<{zp_w}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+        f"  %acc = {op} %x, %w, %b, %zx, %zw pad({list(pad)}) stride([{sh}, {sw}]) dilation({list(dilation)}) acc_type(i32)  : "
+        f"(tensor<1x{h}x{w}x{c}xi8>, {w_t}, tensor<{cout}xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x{oh}x{ow}x{cout}xi32>\n"
         f"  %m = tosa.const values({dense(np.array(mult))} : tensor<{cout}xi32>) : () -> tensor<{cout}xi32>\n"
         f"  %s = tosa.const values({dense(np.array(shift))} : tensor<{cout}xi8>) : () -> tensor<{cout}xi8>\n"
         f"  %iz = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>\n"
@@ -199,3 +214,98 @@ def test_conv_then_fully_connected_network(machine: str) -> None:
     x = np.random.default_rng(4).integers(-128, 128, (1, h, w, c)).astype(np.int8)
     got, want = compile_and_run(src, machine, x)
     assert np.array_equal(got, want)
+
+
+CONV_VARIANTS = {
+    "dilated": dict(h=9, w=9, c=5, cout=6, k=3, stride=1, pad=(2, 2, 2, 2), dilation=(2, 2)),
+    "dilated-strided-asymmetric": dict(
+        h=10, w=11, c=3, cout=4, k=3, stride=(1, 2), pad=(0, 1, 3, 2), dilation=(1, 3)
+    ),
+    "weight-zero-point": dict(h=6, w=6, c=5, cout=7, k=3, stride=1, pad=(1, 1, 1, 1), zp_w=9),
+    "depthwise": dict(h=8, w=8, c=20, cout=0, k=3, stride=1, pad=(1, 1, 1, 1), depthwise=1),
+    "depthwise-strided": dict(h=9, w=7, c=6, cout=0, k=3, stride=2, pad=(1, 1, 0, 1), depthwise=1),
+    "depthwise-multiplier": dict(
+        h=6, w=6, c=3, cout=0, k=3, stride=1, pad=(0, 0, 1, 1), depthwise=3
+    ),
+    # 96 input channels: 24 tiles on the small machine, of which one output row's input
+    # needs more than half its input buffer, so they are split into accumulating groups.
+    "channel-groups": dict(h=6, w=6, c=96, cout=8, k=3, stride=1, pad=(1, 1, 1, 1)),
+}
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize("variant", sorted(CONV_VARIANTS))
+def test_conv_variants_are_bit_exact(machine: str, variant: str) -> None:
+    params = CONV_VARIANTS[variant]
+    src = conv_program(**params, seed=len(variant))
+    shape = (1, params["h"], params["w"], params["c"])
+    x = np.random.default_rng(5).integers(-128, 128, shape).astype(np.int8)
+    got, want = compile_and_run(src, machine, x)
+    assert np.array_equal(got, want)
+
+
+def test_weight_zero_point_that_does_not_fit_int8_is_an_error() -> None:
+    src = conv_program(4, 4, 2, 2, 1, 1, (0, 0, 0, 0), seed=1, zp_w=20)
+    ctx = make_context()
+    module = QParser(ctx, src.replace("values(dense<20>", "values(dense<-100>")).parse_module()
+    with pytest.raises(OpError, match="do not fit int8"):
+        TosaToNpu().apply(ctx, module)
+
+
+def pool_program(kind, h, w, c, kernel, stride, pad, seed) -> str:
+    rng = np.random.default_rng(seed)
+    oh = (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
+    ow = (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
+    x_t, out_t = f"tensor<1x{h}x{w}x{c}xi8>", f"tensor<1x{oh}x{ow}x{c}xi8>"
+    attrs = f"kernel({list(kernel)}) stride({list(stride)}) pad({list(pad)})"
+    if kind == "max":
+        body = f"  %p = tosa.max_pool2d %x {attrs} : ({x_t}) -> {out_t}\n"
+    else:
+        zi, zo = (int(z) for z in rng.integers(-20, 20, 2))
+        body = (
+            f"  %zi = tosa.const values(dense<{zi}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+            f"  %zo = tosa.const values(dense<{zo}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
+            f"  %p = tosa.avg_pool2d %x, %zi, %zo {attrs} acc_type(i32) : "
+            f"({x_t}, tensor<1xi8>, tensor<1xi8>) -> {out_t}\n"
+        )
+    return f"func.func @main(%x: {x_t}) -> {out_t} {{\n{body}  func.return %p : {out_t}\n}}"
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize("kind", ["max", "avg"])
+@pytest.mark.parametrize(
+    "h, w, c, kernel, stride, pad",
+    [
+        (8, 8, 5, (2, 2), (2, 2), (0, 0, 0, 0)),
+        (7, 9, 20, (3, 3), (2, 2), (1, 1, 1, 1)),  # edge windows count fewer taps
+        (6, 5, 3, (3, 2), (1, 2), (2, 0, 1, 1)),  # asymmetric everything
+        (5, 5, 4, (5, 5), (1, 1), (0, 0, 0, 0)),  # a global pool
+    ],
+)
+def test_pooling_is_bit_exact(machine, kind, h, w, c, kernel, stride, pad) -> None:
+    src = pool_program(kind, h, w, c, kernel, stride, pad, seed=h * w)
+    x = np.random.default_rng(c).integers(-128, 128, (1, h, w, c)).astype(np.int8)
+    got, want = compile_and_run(src, machine, x)
+    assert np.array_equal(got, want)
+
+
+def test_fully_connected_with_k_split_into_groups() -> None:
+    """K = 1100 is 275 tiles on the small machine: over the matmul's 255 and its weight
+    buffer, so K runs in groups with partial sums kept per column block."""
+    x = np.random.default_rng(9).integers(-128, 128, (3, 1100)).astype(np.int8)
+    got, want = compile_and_run(mlp(3, [1100, 9], seed=2), "small", x)
+    assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize("name", networks.NETWORKS)
+def test_network_from_stablehlo_is_bit_exact(machine: str, name: str) -> None:
+    """A quantized StableHLO block through stablehlo-legalize-to-tosa and tosa-to-npu:
+    the simulator's output equals the TOSA interpreter's on the legalized program."""
+    net = networks.build(name, "small", seed=1)
+    ctx = make_context()
+    module = QParser(ctx, net.source).parse_module()
+    LegalizeToTosa().apply(ctx, module)
+    got, want = compile_and_run(str(module), machine, *net.inputs)
+    assert np.array_equal(got, np.asarray(want).view(np.int8))
+    assert len(np.unique(want)) > 4  # the block's output is not saturated to a few values
