@@ -6,10 +6,14 @@ into each layer what the hardware does on the way out of the accumulator:
 
 * `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d` (constant weights) ->
   a MAC layer; input and weight zero points fold into the bias;
-* `tosa.max_pool2d`, `tosa.avg_pool2d` -> a window layer without weights;
+* `tosa.max_pool2d`, `tosa.avg_pool2d`, and `tosa.reduce_sum` over H and W of
+  a centred i8 tensor (a global sum, then the mean's rescale) -> a window
+  layer without weights;
 * `tosa.rescale` i8 -> i32 of each operand, then `tosa.add` / `sub` / `mul`
   -> a vector layer (widen, scale, alu); a lone i8 -> i8 rescale or clamp is a
-  one-input vector layer; `tosa.table` on i8 -> a table layer.
+  one-input vector layer; `tosa.table` on i8 -> a table layer;
+* `tosa.transpose`, `slice`, `pad`, `concat` on i8 -> a move layer, DMA only
+  (a transpose of constant weights is folded at compile time instead).
 
 After an accumulation come any i32 -> i32 rescales (each an on-chip `scale`),
 the rescale to i8 (the `requant`), and clamps (its bounds). Reshapes and
@@ -105,12 +109,12 @@ class MacLayer:
 
 @dataclass
 class PoolLayer:
-    """Max or average pooling; average divides by the count of in-bounds taps (TOSA)."""
+    """Max, average or sum pooling; average divides by the count of in-bounds taps (TOSA)."""
 
     x: SSAValue
     out: SSAValue
     window: Window
-    kind: str  # "max" or "avg"
+    kind: str  # "max", "avg", or "sum" (a spatial reduce_sum)
     zp_in: int
     requant: Requant  # avg: zp and bounds; stages are built per tap count
 
@@ -138,12 +142,26 @@ class TableLayer:
     shape: tuple[int, ...]
 
 
-Layer = MacLayer | PoolLayer | VectorLayer | TableLayer
+@dataclass
+class MoveLayer:
+    """Transpose, slice, pad or concat: output byte i is byte `code[i] & (2**40 - 1)`
+    of input `code[i] >> 40`, or the pad value where code[i] is -1."""
+
+    inputs: list[SSAValue]
+    out: SSAValue
+    code: np.ndarray
+    pad: int = 0
+
+
+Layer = MacLayer | PoolLayer | VectorLayer | TableLayer | MoveLayer
+SOURCE_BITS = 40
 
 
 def sources(layer: Layer) -> list[SSAValue]:
     if isinstance(layer, VectorLayer):
         return [v for v, _, _ in layer.inputs]
+    if isinstance(layer, MoveLayer):
+        return layer.inputs
     return [layer.x]
 
 
@@ -377,12 +395,46 @@ def _elementwise(walk: _Walk, op: tosa.AddOp | tosa.SubOp | tosa.MulOp) -> None:
     walk.layers.append(VectorLayer(inputs, kind, requant, out, shape))
 
 
+_WIDENED_USERS = (tosa.AddOp, tosa.SubOp, tosa.MulOp, tosa.ReduceSumOp)
+
+
+def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
+    """reduce_sum over H and/or W of a centred NHWC i8 tensor: a sum pool over the whole
+    extent of those axes, the zero point folded into the bias as -zp x count."""
+    rescale = op.operands[0].owner
+    x_shape = ht.shape_of(rescale.operands[0].type) if isinstance(rescale, tosa.RescaleOp) else None
+    if x_shape is None or ht.element_type(rescale.operands[0].type) != I8 or len(x_shape) != 4:
+        raise OpError(
+            op, f"{PASS_NAME}: 'tosa.reduce_sum' must sum a rescaled i8 NHWC tensor over H and W"
+        )
+    stage, zp, ozp = _rescale_params(rescale, x_shape[-1])
+    if not stage.is_identity() or ozp:
+        raise OpError(rescale, f"{PASS_NAME}: 'tosa.reduce_sum' of a scaled input is not supported")
+    walk.folded.add(rescale)
+    axes, last = {op.axis.value.data}, op
+    user = _only_user(op.output, op)
+    while isinstance(user, tosa.ReduceSumOp):
+        axes.add(user.axis.value.data)
+        walk.folded.add(user)
+        last, user = user, _only_user(user.output, user)
+    if not axes <= {1, 2} or x_shape[0] != 1:
+        raise OpError(op, f"{PASS_NAME}: 'tosa.reduce_sum' on the NPU sums over H and W of batch 1")
+    kernel = (x_shape[1] if 1 in axes else 1, x_shape[2] if 2 in axes else 1)
+    out_shape = (1, x_shape[1] // kernel[0], x_shape[2] // kernel[1], x_shape[3])
+    window = _window(op, x_shape, kernel, kernel, (1, 1), (0, 0, 0, 0), out_shape)
+    requant, out = _epilogue(walk, last, last.output, x_shape[3])
+    requant.stages[0].bias = np.full(x_shape[3], -zp * kernel[0] * kernel[1])
+    walk.layers.append(PoolLayer(alias(rescale.operands[0]), out, window, "sum", zp, requant))
+
+
 def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
     shape = ht.shape_of(op.output.type)
     if ht.element_type(op.output.type) != I8:
-        # i8 -> i32: the operand of an add, sub or mul, folded there.
-        if not isinstance(_only_user(op.output, op), tosa.AddOp | tosa.SubOp | tosa.MulOp):
-            raise OpError(op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub or mul")
+        # i8 -> i32: the operand of an add, sub, mul or reduce_sum, folded there.
+        if not isinstance(_only_user(op.output, op), _WIDENED_USERS):
+            raise OpError(
+                op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub, mul or reduce_sum"
+            )
         walk.widened.add(op)
         return
     if ht.element_type(op.operands[0].type) != I8:
@@ -414,6 +466,40 @@ def _table(walk: _Walk, op: tosa.TableOp) -> None:
     walk.layers.append(TableLayer(alias(op.operands[0]), op.output, table.astype(np.int8), shape))
 
 
+def _shape_values(op: Operation, v: SSAValue, what: str) -> list[int]:
+    owner = v.owner
+    if not isinstance(owner, tosa.ConstShapeOp):
+        raise OpError(op, f"{PASS_NAME}: '{op.name}' needs a constant {what}")
+    return [int(x) for x in owner.values.get_values()]
+
+
+def _move(walk: _Walk, op: Operation) -> None:
+    """Data movement as a byte gather, worked out on element numbers at compile time."""
+    inputs = list(op.operands) if isinstance(op, tosa.ConcatOp) else [op.operands[0]]
+    ids = []
+    for i, v in enumerate(inputs):
+        shape = ht.shape_of(v.type)
+        if not storage_i8(v.type) or shape is None or any(d < 0 for d in shape):
+            raise OpError(op, f"{PASS_NAME}: '{op.name}' must move i8 tensors of static shape")
+        size = int(np.prod(shape, dtype=np.int64))
+        ids.append((np.arange(size, dtype=np.int64) + (i << SOURCE_BITS)).reshape(shape))
+    pad = 0
+    if isinstance(op, tosa.TransposeOp):
+        code = np.transpose(ids[0], op.array("perms"))
+    elif isinstance(op, tosa.ConcatOp):
+        code = np.concatenate(ids, axis=op.axis.value.data)
+    elif isinstance(op, tosa.SliceOp):
+        start = _shape_values(op, op.operands[1], "start")
+        size = _shape_values(op, op.operands[2], "size")
+        code = ids[0][tuple(slice(a, a + n) for a, n in zip(start, size, strict=True))]
+    else:
+        amounts = _shape_values(op, op.operands[1], "padding")
+        pad = _scalar(op, op.operands[2], "pad value")
+        pairs = [(amounts[2 * i], amounts[2 * i + 1]) for i in range(ids[0].ndim)]
+        code = np.pad(ids[0], pairs, constant_values=-1)
+    walk.layers.append(MoveLayer([alias(v) for v in inputs], op.results[0], code.reshape(-1), pad))
+
+
 _HANDLERS = {
     tosa.MatMulOp: _matmul,
     tosa.Conv2DOp: _conv,
@@ -426,6 +512,11 @@ _HANDLERS = {
     tosa.RescaleOp: _lone_rescale,
     tosa.ClampOp: _lone_clamp,
     tosa.TableOp: _table,
+    tosa.ReduceSumOp: _reduce_sum,
+    tosa.TransposeOp: _move,
+    tosa.ConcatOp: _move,
+    tosa.SliceOp: _move,
+    tosa.PadOp: _move,
 }
 _VIEWS = (
     tosa.ConstOp,
@@ -453,5 +544,7 @@ def layers_of(func: FuncOp) -> list[Layer]:
         except numerics.QuantizationError as err:
             raise OpError(op, f"{PASS_NAME}: {err}") from None
     for op in walk.widened - walk.folded:
-        raise OpError(op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub or mul")
+        raise OpError(
+            op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub, mul or reduce_sum"
+        )
     return walk.layers

@@ -32,7 +32,9 @@ import numpy as np
 
 from qdialect import numerics
 from qdialect.lowering.npu_graph import (
+    SOURCE_BITS,
     MacLayer,
+    MoveLayer,
     PoolLayer,
     Requant,
     Stage,
@@ -334,7 +336,7 @@ def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
 
 def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, int]]:
     """The record sets of a window layer, and for average pooling each tap count's set."""
-    if isinstance(layer, MacLayer) or layer.kind == "max":
+    if isinstance(layer, MacLayer) or layer.kind != "avg":
         return layer.requant.stages, {}
     rows, cols = _count_map(layer.window)
     counts = sorted({int(r * c) for r in rows for c in cols})
@@ -732,4 +734,103 @@ def emit_table(st: Stream, layer: TableLayer, x: int, table: int, out: int) -> N
             in_slots.used(in_slot, st.release())
             st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
                       f"row_bytes={width} stride={c}"])  # fmt: skip
+    st.end_layer()
+
+
+# ---- data movement ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Block:
+    """`rows` rows of `row_bytes` bytes: from input `source` at `src` (stride `src_stride`),
+    or the pad value when `source` is None, to the output at `dst` (stride `dst_stride`)."""
+
+    source: int | None
+    src: int
+    src_stride: int
+    dst: int
+    dst_stride: int
+    rows: int
+    row_bytes: int
+
+
+MAX_STRIDE = (1 << 20) - 1  # the DMA stride fields
+
+
+def move_blocks(code: np.ndarray, width: int) -> list[_Block]:
+    """Cut a byte gather into 2-D DMA blocks: runs contiguous in both tensors (at most
+    `width` bytes, a buffer row), then runs of equal length and equal strides."""
+    if code.size == 0:
+        return []
+    pad = code < 0
+    step = np.diff(code)
+    joined = np.where(pad[1:], pad[:-1], ~pad[:-1] & (step == 1))
+    starts = np.concatenate([[0], np.nonzero(~joined)[0] + 1])
+    ends = np.concatenate([starts[1:], [code.size]])
+    pieces = []  # (dst, length, source, src)
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+        for s in range(start, end, width):
+            c = int(code[s])
+            src = None if c < 0 else c >> SOURCE_BITS
+            pieces.append((s, min(width, end - s), src, c & ((1 << SOURCE_BITS) - 1)))
+    blocks: list[_Block] = []
+    i = 0
+    while i < len(pieces):
+        dst, length, source, src = pieces[i]
+        rows, dst_stride, src_stride = 1, length, length
+        while i + rows < len(pieces) and rows < MAX_DMA_ROWS:
+            d, n, s_id, s = pieces[i + rows]
+            ds, ss = d - pieces[i + rows - 1][0], s - pieces[i + rows - 1][3]
+            if n != length or s_id != source:
+                break
+            if rows == 1:
+                if ds > MAX_STRIDE or (source is not None and not 0 <= ss <= MAX_STRIDE):
+                    break
+                dst_stride, src_stride = ds, ss
+            elif ds != dst_stride or (source is not None and ss != src_stride):
+                break
+            rows += 1
+        blocks.append(_Block(source, src, src_stride, dst, dst_stride, rows, length))
+        i += rows
+    return blocks
+
+
+def emit_move(st: Stream, layer: MoveLayer, xs: list[int], out: int) -> None:
+    """DMA only: loads stage the blocks in an input slot, the store engine writes them out
+    (compute just passes the tokens along). Two slots let a batch load while the last stores."""
+    mc = st.machine
+    slot_rows = mc.buffer("input").rows // 2
+    blocks = move_blocks(layer.code, mc.buffer("input").row_bytes)
+    batches: list[list[_Block]] = [[]]
+    used = 0
+    for block in blocks:
+        if used + block.rows > slot_rows:
+            batches.append([])
+            used = 0
+        batches[-1].append(block)
+        used += block.rows
+    in_slots = Slots(2, slot_rows)
+    previous = None
+    for index, batch in enumerate(batches):
+        slot, row, _ = in_slots.get(index, st)
+        loads, stores = [], []
+        for b in batch:
+            if b.source is None:
+                loads += _pad_rows(row, b.rows, layer.pad)
+            else:
+                loads += _load(
+                    "input", row, xs[b.source] + b.src, b.rows, b.row_bytes, b.src_stride
+                )
+            stores.append(
+                f"store buf=input row={row} dram={out + b.dst} rows={b.rows} "
+                f"row_bytes={b.row_bytes} stride={b.dst_stride}"
+            )
+            row += b.rows
+        st.deliver(loads)
+        st.store(stores)
+        if previous is not None:  # the previous batch's stores are done: its slot is free
+            st.lines.append("wait queue=st2cp")
+            st.pending -= 1
+            in_slots.used(previous, st.release())
+        previous = slot
     st.end_layer()

@@ -43,6 +43,7 @@ from qdialect.lowering.npu_graph import (
     PASS_NAME,
     Layer,
     MacLayer,
+    MoveLayer,
     PoolLayer,
     VectorLayer,
     alias,
@@ -110,6 +111,8 @@ def _constants(layer: Layer, machine: Machine) -> dict[str, bytes]:
     if isinstance(layer, VectorLayer):
         _, width = kernels.vector_shape(layer, cols)
         return {"params": kernels.param_bytes(kernels.vector_stages(layer, width), width, cols)}
+    if isinstance(layer, MoveLayer):
+        return {}
     return {"luts": layer.table.tobytes()}
 
 
@@ -163,6 +166,8 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
             kernels.emit_window(stream, layer, xs[0], w, p, out)
         elif isinstance(layer, VectorLayer):
             kernels.emit_vector(stream, layer, xs, p, out)
+        elif isinstance(layer, MoveLayer):
+            kernels.emit_move(stream, layer, xs, out)
         else:
             kernels.emit_table(stream, layer, xs[0], t, out)
         for v in {alias(v) for v in sources(layer)}:

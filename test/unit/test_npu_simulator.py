@@ -244,7 +244,7 @@ def test_load_padding_pool_and_fill_against_numpy() -> None:
             ],
             "reads buffer 'accumulator' byte 0, which was never written",
         ),
-        ([store("input", 0, 0, 1, 4, 4)], "the store engine may not read buffer 'input'"),
+        ([store("weight", 0, 0, 1, 4, 4)], "the store engine may not read buffer 'weight'"),
         (
             [load("accumulator", 0, 0, 1, 4, 4)],
             "the load engine may not write buffer 'accumulator'",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import test_legalize_to_tosa as legalize_cases
+from xdsl.transforms.canonicalize import CanonicalizePass
 
 from qdialect import numerics
 from qdialect.context import make_context
@@ -67,11 +69,11 @@ def mlp(m: int, sizes: list[int], seed: int) -> str:
     )
 
 
-def compile_and_run(src: str, machine_name: str, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def compile_and_run(src: str, machine_name: str, *xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ctx = make_context()
     reference = QParser(ctx, src).parse_module()
     reference.verify()
-    want = Interpreter(reference).call("main", [x])[0]
+    want = Interpreter(reference).call("main", list(xs))[0]
     module = QParser(ctx, src).parse_module()
     TosaToNpu(machine=machine_name).apply(ctx, module)
     module.verify()
@@ -81,7 +83,7 @@ def compile_and_run(src: str, machine_name: str, x: np.ndarray) -> tuple[np.ndar
 
     def setup(sim: Simulator) -> None:
         sim.load_sections(binary)
-        sim.set_inputs(binary, {"arg0": x})
+        sim.set_inputs(binary, {f"arg{i}": x for i, x in enumerate(xs)})
 
     out = binary.outputs[0]
     raw = check_synchronization(machine, binary.code, setup, [(out.address, out.nbytes)], orders=3)
@@ -309,3 +311,30 @@ def test_network_from_stablehlo_is_bit_exact(machine: str, name: str) -> None:
     got, want = compile_and_run(str(module), machine, *net.inputs)
     assert np.array_equal(got, np.asarray(want).view(np.int8))
     assert len(np.unique(want)) > 4  # the block's output is not saturated to a few values
+
+
+LEGALIZED_KINDS = sorted(set(legalize_cases.KINDS) - {"batched_dot"})
+
+
+def run_legalized(src: str, machine: str, inputs: list[np.ndarray]):
+    ctx = make_context()
+    module = QParser(ctx, src).parse_module()
+    LegalizeToTosa().apply(ctx, module)
+    CanonicalizePass().apply(ctx, module)  # cancels the transpose pairs around NCHW rescales
+    return compile_and_run(str(module), machine, *inputs)
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize("kind", LEGALIZED_KINDS)
+def test_every_legalized_layer_kind_is_bit_exact(machine: str, kind: str) -> None:
+    """Each layer stablehlo-legalize-to-tosa produces (conv in NHWC and NCHW, depthwise,
+    dot, add, multiply, pools, reductions, ReLUs, tables, data movement) runs on the NPU."""
+    src, inputs, _ = legalize_cases.layer(kind, np.random.default_rng(len(kind)))
+    got, want = run_legalized(src, machine, inputs)
+    assert np.array_equal(got, np.asarray(want).view(np.int8))
+
+
+def test_matmul_by_a_runtime_operand_is_an_error() -> None:
+    src, inputs, _ = legalize_cases.layer("batched_dot", np.random.default_rng(0))
+    with pytest.raises(OpError, match=r"'tosa\.matmul' needs a constant weight"):
+        run_legalized(src, "default", inputs)

@@ -225,7 +225,7 @@ class ReshapeCanonicalization(_Canonicalization):
 
 
 class TransposeCanonicalization(_Canonicalization):
-    PATTERNS = ("FoldConstTranspose",)
+    PATTERNS = ("FoldConstTranspose", "FoldTransposeChain", "DropIdentityTranspose")
 
 
 def _is_default(name: str, kind: str, value: Attribute) -> bool:

@@ -15,7 +15,7 @@ from qdialect.npu.machine import BUFFERS, Machine
 
 ACCESS = {
     "load": {"write": {"input", "weight", "params", "lut"}, "read": set()},
-    "store": {"read": {"output", "accumulator"}, "write": set()},
+    "store": {"read": {"input", "output", "accumulator"}, "write": set()},  # input: DMA moves
     "compute": {
         "read": {"input", "weight", "params", "lut", "accumulator", "output"},
         "write": {"accumulator", "output"},

@@ -100,7 +100,7 @@ OPCODES: tuple[Opcode, ...] = (
         "store",
         "DMA buffer -> DRAM: `rows` rows of `row_bytes` bytes from `row` on, `stride` bytes apart in DRAM.",
         (
-            _buf("source buffer (output or accumulator)"),
+            _buf("source buffer (input for DRAM-to-DRAM moves, output or accumulator)"),
             _row("row", "first source row"),
             Field("dram", 32, "DRAM byte address of the first row"),
             Field("rows", 10, "rows to copy"),

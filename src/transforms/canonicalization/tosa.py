@@ -8,13 +8,22 @@ Each pattern rewrites only when the result is bit-identical for every input:
   zero point 0, no clamping possible) followed by a rescale of that value
   becomes one rescale: `(x - zp1) * M >> s` is what the second computed anyway;
 * a `tosa.clamp` whose bounds cover its type's whole range is dropped;
-* `tosa.reshape` and `tosa.transpose` of a `tosa.const` become a `tosa.const`.
+* `tosa.reshape` and `tosa.transpose` of a `tosa.const` become a `tosa.const`;
+* a transpose of a transpose becomes one transpose, and one that keeps every
+  axis in place is dropped (layout converters leave such pairs around rescales).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -135,3 +144,30 @@ class FoldConstTranspose(RewritePattern):
         values = _const(op.operands[0])
         if values is not None:
             _replace_with_const(op, np.transpose(values, op.array("perms")), rewriter)
+
+
+class FoldTransposeChain(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tosa.TransposeOp, rewriter: PatternRewriter) -> None:
+        inner = op.operands[0].owner
+        if not isinstance(inner, tosa.TransposeOp):
+            return
+        # out[i] = mid[outer[i]] and mid[j] = x[first[j]], so out[i] = x[first[outer[i]]].
+        first, outer = inner.array("perms"), op.array("perms")
+        perms = [first[i] for i in outer]
+        rewriter.replace(
+            op,
+            tosa.TransposeOp.create(
+                operands=[inner.operands[0]],
+                result_types=[op.results[0].type],
+                properties={"perms": DenseArrayBase.from_list(i32, perms)},
+            ),
+        )
+
+
+class DropIdentityTranspose(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tosa.TransposeOp, rewriter: PatternRewriter) -> None:
+        perms = op.array("perms")
+        if list(perms) == list(range(len(perms))) and op.operands[0].type == op.results[0].type:
+            rewriter.replace(op, [], [op.operands[0]])

@@ -68,3 +68,18 @@ func.func @keep(%x: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>, tensor<4xi8>) 
   %cl = tosa.clamp %x min_val(-100 : i8) max_val(127 : i8) : (tensor<4xi8>) -> tensor<4xi8>
   func.return %0, %r, %cl : tensor<4xi8>, tensor<4xi8>, tensor<4xi8>
 }
+
+// -----
+
+// Transpose chains: NHWC -> NCHW -> NHWC cancels; two transposes compose into
+// one: out[i] = x[first[outer[i]]], so [0, 3, 2, 1] after [0, 3, 1, 2] is [0, 2, 1, 3].
+// CHECK-LABEL: func.func @transposes
+// CHECK-NEXT: %[[T:.*]] = tosa.transpose %y perms([0, 2, 1, 3])
+// CHECK-NEXT: func.return %x, %[[T]]
+func.func @transposes(%x: tensor<1x4x5x3xi32>, %y: tensor<1x4x5x3xi8>) -> (tensor<1x4x5x3xi32>, tensor<1x5x4x3xi8>) {
+  %a = tosa.transpose %x perms([0, 3, 1, 2]) : (tensor<1x4x5x3xi32>) -> tensor<1x3x4x5xi32>
+  %b = tosa.transpose %a perms([0, 2, 3, 1]) : (tensor<1x3x4x5xi32>) -> tensor<1x4x5x3xi32>
+  %c = tosa.transpose %y perms([0, 3, 1, 2]) : (tensor<1x4x5x3xi8>) -> tensor<1x3x4x5xi8>
+  %d = tosa.transpose %c perms([0, 3, 2, 1]) : (tensor<1x3x4x5xi8>) -> tensor<1x5x4x3xi8>
+  func.return %b, %d : tensor<1x4x5x3xi32>, tensor<1x5x4x3xi8>
+}

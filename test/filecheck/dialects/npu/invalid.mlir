@@ -10,8 +10,8 @@ npu.program machine = "small" {
 // -----
 
 npu.program machine = "small" {
-  // expected-error @+1 {{'npu.store': the store engine may not read buffer 'input'}}
-  npu.store [buf = input, row = 0, dram = 0, rows = 1, row_bytes = 4, stride = 4]
+  // expected-error @+1 {{'npu.store': the store engine may not read buffer 'weight'}}
+  npu.store [buf = weight, row = 0, dram = 0, rows = 1, row_bytes = 4, stride = 4]
   npu.halt
 }
 
