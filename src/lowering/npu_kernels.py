@@ -74,7 +74,7 @@ class Stream:
 
     def deliver(self, loads: list[str]) -> None:
         if loads:
-            self.lines += [*loads, "signal queue=ld2cp", "wait queue=ld2cp"]
+            self.lines += [*_coalesce(loads), "signal queue=ld2cp", "wait queue=ld2cp"]
 
     def release(self) -> int:
         self.lines.append("signal queue=cp2ld")
@@ -148,6 +148,42 @@ def _load(buf, row, dram, rows, row_bytes, stride, pad=0, top=0, bottom=0) -> li
         start += count
         if last:
             return lines
+
+
+def _fields(line: str) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in line.split()[1:])
+
+
+def _coalesce(loads: list[str]) -> list[str]:
+    """Merge each load into the one before it when it continues it: the next buffer row
+    and the next DRAM row at the same stride, no padding between (a DMA's latency is paid
+    once per instruction, so unpadded image rows go in one)."""
+    out: list[str] = []
+    previous: dict[str, str] | None = None
+    for line in loads:
+        f = _fields(line)
+        if previous is not None:
+            p = {k: int(v) for k, v in previous.items() if k != "buf"}
+            n = {k: int(v) for k, v in f.items() if k != "buf"}
+            if (
+                f["buf"] == previous["buf"]
+                and p["pad_bottom"] == 0
+                and n["pad_top"] == 0
+                and p["rows"] > 0
+                and n["rows"] > 0
+                and (n["row_bytes"], n["stride"], n["pad"])
+                == (p["row_bytes"], p["stride"], p["pad"])
+                and n["row"] == p["row"] + p["pad_top"] + p["rows"]
+                and n["dram"] == p["dram"] + p["rows"] * p["stride"]
+                and p["rows"] + n["rows"] <= MAX_DMA_ROWS
+            ):
+                previous["rows"] = str(p["rows"] + n["rows"])
+                previous["pad_bottom"] = f["pad_bottom"]
+                out[-1] = "load " + " ".join(f"{k}={v}" for k, v in previous.items())
+                continue
+        out.append(line)
+        previous = f
+    return out
 
 
 def _pad_rows(row: int, count: int, pad: int) -> list[str]:
@@ -519,11 +555,11 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                 size = band_cap if full or split else max(1, min(band_cap, _ceil(o1 - o0, 4)))
                 s1 = min(o1, s0 + size)
                 need = (s1 - 1 - o0) * sh + span
-                for lr in range(loaded[in_slot], need):
-                    h = o0 * sh + lr - top
-                    for ti, ci in enumerate(key_tiles):
-                        for ph in range(sw):
+                for ti, ci in enumerate(key_tiles):  # row innermost, so loads coalesce
+                    for ph in range(sw):
+                        for lr in range(loaded[in_slot], need):
                             row = ib + geo.row(tile_rows, ti, lr, ph)
+                            h = o0 * sh + lr - top
                             loads += _image_row(geo, row, x, h, ci, ph, pad_value, cols)
                 loaded[in_slot] = max(loaded[in_slot], need)
                 st.deliver(loads)

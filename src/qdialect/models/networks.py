@@ -195,3 +195,13 @@ def build(name: str, size: str = "small", seed: int = 0) -> Network:
         out = b.dense(flat, 10)
     data = rng.integers(-128, 128, x.shape).astype(np.int8)
     return Network(name, _function(b, x, out), [data])
+
+
+def conv_layer(hw: int, c: int, cout: int, k: int, stride: int = 1, seed: int = 0) -> Network:
+    """One convolution with ReLU on a hw x hw x c input (same padding)."""
+    rng = np.random.default_rng(seed)
+    b = Builder(rng)
+    x = Act("%input", (1, hw, hw, c), 0.05, 3)
+    out = b.clamp(b.conv(x, cout, k, stride), None)
+    data = rng.integers(-128, 128, x.shape).astype(np.int8)
+    return Network(f"conv{k}x{k} {hw}x{hw}x{c}->{cout} s{stride}", _function(b, x, out), [data])
