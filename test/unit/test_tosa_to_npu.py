@@ -17,7 +17,7 @@ from qdialect.dialects.npu import ProgramOp, program_binary
 from qdialect.interpreter import Interpreter
 from qdialect.ir.errors import OpError
 from qdialect.ir.parser import QParser
-from qdialect.lowering.tosa_to_npu import TosaToNpu
+from qdialect.lowering.tosa_to_npu import DramPlan, TosaToNpu
 from qdialect.models import networks
 from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, check_synchronization
@@ -338,3 +338,18 @@ def test_matmul_by_a_runtime_operand_is_an_error() -> None:
     src, inputs, _ = legalize_cases.layer("batched_dot", np.random.default_rng(0))
     with pytest.raises(OpError, match=r"'tosa\.matmul' needs a constant weight"):
         run_legalized(src, "default", inputs)
+
+
+def test_dram_plan_reuses_freed_intermediates() -> None:
+    plan = DramPlan(load_machine("small"))
+    a, b = plan.take(100), plan.take(64)
+    assert (a, b) == (0, 128)  # 64-byte aligned, first fit
+    plan.give(a, 100)
+    assert plan.take(64) == 0  # the freed block is reused
+    assert plan.take(64) == 64  # and the rest of it
+    assert plan.take(1) == 192
+    plan.give(b, 64)
+    plan.give(0, 128)
+    assert plan.take(192) == 0  # neighbouring free blocks merge
+    with pytest.raises(ValueError, match="bytes of DRAM"):
+        plan.take(load_machine("small").dram_bytes)

@@ -1,11 +1,14 @@
 """`qsim`: run an `.npub` binary on the bit-exact NPU simulator.
 
     qsim model.npub --inputs in.npz --read 0x400:64 --outputs out.npz --stats [--trace]
+    qsim model.npub --random-inputs 0 --stats
 
 The binary's weights, params and luts are copied to DRAM first. When the
 binary has an io manifest (what the compiler emits), `--inputs` holds the
 arrays by input name (`arg0`, ...; shape and dtype checked) and `--outputs`
-receives the outputs by name. Without one, each array of `--inputs` is named by
+receives the outputs by name (without `--outputs` they are printed);
+`--random-inputs SEED` fills the manifest's inputs with uniform random values
+instead. Without a manifest, each array of `--inputs` is named by
 its DRAM byte address (`0x1000`, or decimal) and written as raw bytes. Either
 way, `--read ADDR:BYTES` regions are also saved to `--outputs` (as uint8
 arrays named by address). `--stats` prints cycles, each engine's
@@ -41,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="qsim", description=__doc__.splitlines()[0])
     p.add_argument("binary", help="an .npub file")
     p.add_argument("--machine", default="default", help="machine description (name or JSON file)")
-    p.add_argument("--inputs", help=".npz of arrays named by DRAM address")
+    p.add_argument("--inputs", help=".npz of arrays by input name (or by DRAM address)")
+    p.add_argument("--random-inputs", type=int, metavar="SEED", help="random manifest inputs")
     p.add_argument("--read", type=_region, action="append", default=[], metavar="ADDR:BYTES")
     p.add_argument("--outputs", help=".npz to write the --read regions to")
     p.add_argument("--stats", action="store_true", help="print cycle and traffic figures")
@@ -69,14 +73,27 @@ def _by_address(arrays: dict[str, np.ndarray], path: str | None) -> dict[int, by
     return out
 
 
+def _random(tensor, rng: np.random.Generator) -> np.ndarray:
+    dtype = np.dtype(tensor.dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max + 1, tensor.shape).astype(dtype)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         machine = load_machine(args.machine)
         binary = load_binary(Path(args.binary).read_bytes(), machine, args.binary)
         inputs = _inputs(args.inputs)
-
         manifest = bool(binary.inputs or binary.outputs)
+        if args.random_inputs is not None:
+            if args.inputs or not manifest:
+                raise EncodingError(
+                    "--random-inputs needs a binary with an io manifest and no --inputs"
+                )
+            rng = np.random.default_rng(args.random_inputs)
+            inputs = {t.name: _random(t, rng) for t in binary.inputs}
+
         raw = {} if manifest else _by_address(inputs, args.inputs)
 
         def setup(sim: Simulator) -> None:
@@ -102,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read
             }
             np.savez(args.outputs, **named, **regions)
+        elif manifest:
+            for name, value in sim.get_outputs(binary).items():
+                print(f"{name}: {value.dtype}{list(value.shape)}")
+                print(np.array2string(value, threshold=64))
         if args.stats:
             print(
                 f"cycles: {stats.cycles} ({stats.cycles / machine.clock_mhz:.2f} us at {machine.clock_mhz} MHz)"
