@@ -314,7 +314,7 @@ def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_tot
         acc = j * mt if groups > 1 else 0
         st.lines.append(
             f"matmul in={ib} w={wb} acc={acc} m={rows} k_tiles={tiles} accumulate={int(g > 0)} "
-            f"in_step=1 k_step={mt}"
+            f"in_step=1 k_step={mt} buf=input"
         )
         last = g == groups - 1
         if last:
@@ -489,6 +489,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     conv = isinstance(layer, MacLayer) and not layer.depthwise
     pool = isinstance(layer, PoolLayer)
     pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
+    source = "input"
     plan = plan_window(layer, mc)
     geo, group, tile_rows = plan.geo, plan.group, plan.tile_rows
     pitch = geo.pitch
@@ -584,7 +585,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                             accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
                             st.lines.append(
                                 f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
-                                f"accumulate={accumulate} in_step=1 k_step={step}"
+                                f"accumulate={accumulate} in_step=1 k_step={step} buf={source}"
                             )
                 if last:
                     ob = st.out_slot(out_count, out_size)

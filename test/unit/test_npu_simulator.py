@@ -68,7 +68,7 @@ def test_tiled_matmul_with_requantization(machine, double_round: int) -> None:
         load("params", 0, 0x20000, n, 16, 16),
         "signal queue=ld2cp",
         "wait queue=ld2cp",
-        f"matmul in=0 w=0 acc=0 m={m} k_tiles={k_tiles} accumulate=0 in_step={k_tiles} k_step=1",
+        f"matmul in=0 w=0 acc=0 m={m} k_tiles={k_tiles} accumulate=0 in_step={k_tiles} k_step=1 buf=input",
         f"requant acc=0 out=0 rows={m} params=0 zp=-3 lo=-100 hi=120 double_round={double_round}",
         "signal queue=cp2st",
         "wait queue=cp2st",

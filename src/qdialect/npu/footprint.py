@@ -66,7 +66,7 @@ def accesses(inst: Instruction, machine: Machine) -> list[Access]:
             v["in"] + max(v["m"] - 1, 0) * v["in_step"] + max(v["k_tiles"] - 1, 0) * v["k_step"]
         )
         out = [
-            Access("input", "read", v["in"], last_in + 1),
+            Access(BUFFERS[v["buf"]], "read", v["in"], last_in + 1),
             Access("weight", "read", v["w"], v["w"] + v["k_tiles"] * cols),
             Access("accumulator", "write", v["acc"], v["acc"] + v["m"]),
         ]

@@ -124,9 +124,10 @@ OPCODES: tuple[Opcode, ...] = (
         "matmul",
         0x21,
         "compute",
-        "acc[acc + i] (+)= sum over t < k_tiles of input[in + i*in_step + t*k_step] x "
+        "acc[acc + i] (+)= sum over t < k_tiles of buf[in + i*in_step + t*k_step] x "
         "W_t, for i < m; W_t is the cols x cols weight block at weight row w + t*cols "
-        "(row = input channel). int8 x int8 -> int32; `accumulate` adds to the accumulator.",
+        "(row = input channel). int8 x int8 -> int32; `accumulate` adds to the accumulator. "
+        "`buf` is the input buffer, or the output buffer for a layer input kept on chip.",
         (
             _row("in", "first input row"),
             _row("w", "first weight row"),
@@ -136,6 +137,7 @@ OPCODES: tuple[Opcode, ...] = (
             Field("accumulate", 1, "1: add to the accumulator, 0: overwrite"),
             Field("in_step", 8, "input rows between output rows (convolution stride)"),
             _row("k_step", "input rows between k tiles"),
+            _buf("source of the activations (input or output)"),
         ),
     ),
     Opcode(

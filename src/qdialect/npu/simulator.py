@@ -218,7 +218,7 @@ class Simulator:
                 w = self._read_rows("weight", v["w"] + t * cols, cols, "compute", what, np.int8)
                 for i in range(v["m"]):
                     x = self._read_rows(
-                        "input",
+                        BUFFERS[v["buf"]],
                         v["in"] + i * v["in_step"] + t * v["k_step"],
                         1,
                         "compute",

@@ -44,7 +44,7 @@ npu.program machine = "small" {
 
 npu.program machine = "small" {
   // expected-error @+1 {{'npu.matmul' on machine 'qnpu-4x4-small': rows [1020, 1028) of buffer 'weight' exceed its 1024 rows}}
-  npu.matmul [in = 0, w = 1020, acc = 0, m = 1, k_tiles = 2, accumulate = 0, in_step = 1, k_step = 1]
+  npu.matmul [in = 0, w = 1020, acc = 0, m = 1, k_tiles = 2, accumulate = 0, in_step = 1, k_step = 1, buf = input]
   npu.halt
 }
 
