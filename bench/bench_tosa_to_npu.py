@@ -15,6 +15,8 @@ Figures per run:
   vs network    DRAM over the network lower bound: network inputs and constants
                 read once, outputs written once (intermediates never leave the chip)
   compile       wall time of tosa-to-npu in this process
+  on-chip gain  DRAM bytes without keeping intermediates on chip (tosa-to-npu's
+                keep_on_chip=false, run in this process) over DRAM bytes with it
 
     python bench/bench_tosa_to_npu.py [--machine default] [--quick]
 """
@@ -46,7 +48,7 @@ def _bytes(v) -> int:
     return int(np.prod(ht.shape_of(v.type), dtype=np.int64))
 
 
-def run(net: networks.Network, machine_name: str) -> dict[str, float]:
+def run(net: networks.Network, machine_name: str, keep_on_chip: bool = True) -> dict[str, float]:
     ctx = make_context()
     module = QParser(ctx, net.source).parse_module()
     LegalizeToTosa().apply(ctx, module)
@@ -58,7 +60,7 @@ def run(net: networks.Network, machine_name: str) -> dict[str, float]:
         sum(_bytes(alias(v)) for v in sources(layer)) + _bytes(layer.out) for layer in layers
     )
     start = time.perf_counter()
-    TosaToNpu(machine=machine_name).apply(ctx, module)
+    TosaToNpu(machine=machine_name, keep_on_chip=keep_on_chip).apply(ctx, module)
     compile_s = time.perf_counter() - start
     program = next(op for op in module.walk() if isinstance(op, ProgramOp))
     machine = load_machine(machine_name)
@@ -100,16 +102,17 @@ def main() -> None:
             networks.conv_layer(28, 64, 64, 1),
         ]
     print(f"{'case':<32} {'machine':<8} {'layers':>6} {'cycles':>10} {'MAC util':>8} "
-          f"{'DRAM B':>9} {'vs layers':>9} {'vs net':>7} {'compile':>8}")  # fmt: skip
+          f"{'DRAM B':>9} {'vs layers':>9} {'vs net':>7} {'compile':>8} {'on-chip gain':>12}")  # fmt: skip
     for machine_name in args.machine or ["default", "small"]:
         for net in cases:
             if machine_name == "small" and net.name.startswith("conv") and not args.quick:
                 continue  # the single-layer figures are for the default machine
             r = run(net, machine_name)
+            gain = run(net, machine_name, keep_on_chip=False)["dram"] / r["dram"]
             print(
                 f"{net.name:<32} {machine_name:<8} {r['layers']:>6} {r['cycles']:>10,} "
                 f"{r['util']:>8.1%} {r['dram']:>9,} {r['vs_layers']:>8.2f}x {r['vs_network']:>6.2f}x "
-                f"{r['compile']:>7.2f}s"
+                f"{r['compile']:>7.2f}s {gain:>11.2f}x"
             )
 
 

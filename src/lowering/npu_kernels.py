@@ -220,8 +220,9 @@ def param_bytes(stages: list[Stage], n: int, cols: int) -> bytes:
 
 
 def _epilogue(lines, requant: Requant, first_set: int, acc: int, rows: int, params: int,
-              out: int, cols: int) -> None:  # fmt: skip
-    """`scale` for every stage but the last (identity ones skipped), then `requant`."""
+              out: int, cols: int, pieces: list[tuple[int, int, int]] | None = None) -> None:  # fmt: skip
+    """`scale` for every stage but the last (identity ones skipped), then `requant` of the
+    rows to `out`, or of each (accumulator offset, output row, rows) piece."""
     *middle, last = requant.stages
     for i, stage in enumerate(middle):
         if not stage.is_identity():
@@ -229,10 +230,12 @@ def _epilogue(lines, requant: Requant, first_set: int, acc: int, rows: int, para
                 f"scale acc={acc} rows={rows} params={params + (first_set + i) * cols} "
                 f"double_round={int(stage.double_round)}"
             )
-    lines.append(
-        f"requant acc={acc} out={out} rows={rows} params={params + (first_set + len(middle)) * cols} "
-        f"zp={requant.zp} lo={requant.lo} hi={requant.hi} double_round={int(last.double_round)}"
-    )
+    for offset, row, count in pieces or [(0, out, rows)]:
+        lines.append(
+            f"requant acc={acc + offset} out={row} rows={count} "
+            f"params={params + (first_set + len(middle)) * cols} zp={requant.zp} "
+            f"lo={requant.lo} hi={requant.hi} double_round={int(last.double_round)}"
+        )
 
 
 def _slot_count(want: int, rows: int, have: int, what: str) -> int:
@@ -431,13 +434,17 @@ class WindowPlan:
     band_cap: int  # output rows per matmul
 
 
-def plan_window(layer: MacLayer | PoolLayer, mc: Machine) -> WindowPlan:
+def plan_window(
+    layer: MacLayer | PoolLayer, mc: Machine, out_rows: int | None = None
+) -> WindowPlan:
+    """The layer's cut. `out_rows`: output buffer rows its results may use (default all)."""
     cols = mc.mac_cols
     g = layer.window
     pool = isinstance(layer, PoolLayer)
     pitch = _ceil(g.w + g.pad[2] + g.pad[3], g.stride[1])
     most = max(len(block_tiles(layer, j, cols)) for j in range(_ceil(layer.channels, cols)))
-    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
+    in_rows = mc.buffer("input").rows
+    out_rows = mc.buffer("output").rows if out_rows is None else out_rows
     w_rows = mc.buffer("weight").rows
     acc_rows = mc.buffer("accumulator").rows // (2 if pool else 1)
     band_cap = min(MAX_M, acc_rows, out_rows) // pitch
@@ -476,8 +483,66 @@ def plan_window(layer: MacLayer | PoolLayer, mc: Machine) -> WindowPlan:
     return WindowPlan(geo, group, tile_rows, 2, band_cap)
 
 
-def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int) -> None:
-    """A convolution, depthwise convolution or pooling layer (see the module docstring)."""
+@dataclass(frozen=True)
+class OnChip:
+    """A tensor kept in the output buffer between two window layers, in the consumer's
+    input layout (stride 1 along rows: no column phases), padding included."""
+
+    base: int  # first output-buffer row
+    geo: _Geometry  # the consumer's geometry (its whole input is one tile)
+    tiles: int  # channel tiles of the tensor
+    pad: int  # the consumer's padding value
+
+    @property
+    def tile_rows(self) -> int:
+        g = self.geo.g
+        return g.stride[0] * self.geo.phase_rows(g.oh) * self.geo.pitch
+
+    @property
+    def rows(self) -> int:
+        return self.tiles * self.tile_rows
+
+    def pixel(self, tile: int, h: int, w: int) -> int:
+        """Output-buffer row of pixel (h, w) of channel tile `tile`."""
+        g = self.geo.g
+        return (
+            self.base
+            + tile * self.tile_rows
+            + self.geo.row(g.oh, 0, h + g.pad[0], 0)
+            + w
+            + g.pad[2]
+        )
+
+
+def on_chip_layout(consumer: MacLayer | PoolLayer, mc: Machine, base: int) -> OnChip | None:
+    """The layout `consumer` would read its input in from the output buffer, or None when it
+    cannot (column stride above 1, or its input would not be one tile of one channel group)."""
+    g = consumer.window
+    if g.stride[1] != 1:
+        return None
+    try:
+        plan = plan_window(consumer, mc)
+    except ValueError:
+        return None
+    cols = mc.mac_cols
+    most = max(len(block_tiles(consumer, j, cols)) for j in range(_ceil(consumer.channels, cols)))
+    if plan.tile_rows != g.oh or plan.group != most:
+        return None
+    pool = isinstance(consumer, PoolLayer)
+    pad = -128 if pool and consumer.kind == "max" else 0 if pool else consumer.zp_x
+    return OnChip(base, plan.geo, _ceil(g.c, cols), pad)
+
+
+def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int,
+                chip_in: OnChip | None = None, chip_out: OnChip | None = None,
+                out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
+    """A convolution, depthwise convolution or pooling layer (see the module docstring).
+
+    `chip_in`: the input is already in the output buffer (no loads; matmul and pool read
+    `buf=output`). `chip_out`: the result goes into the output buffer in the next layer's
+    layout (one requant per output row, padding filled first; no stores). `out_area`:
+    (first row, rows) of the output buffer this layer's output slots may use.
+    """
     mc = st.machine
     cols = mc.mac_cols
     g = layer.window
@@ -489,9 +554,12 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     conv = isinstance(layer, MacLayer) and not layer.depthwise
     pool = isinstance(layer, PoolLayer)
     pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
-    source = "input"
-    plan = plan_window(layer, mc)
+    source = "output" if chip_in else "input"
+    out_base, out_rows = out_area or (0, mc.buffer("output").rows)
+    plan = plan_window(layer, mc, (1 << 30) if chip_out else out_rows)
     geo, group, tile_rows = plan.geo, plan.group, plan.tile_rows
+    if chip_in is not None:
+        geo = chip_in.geo  # the same cut, read from where the producer left it
     pitch = geo.pitch
     groups_of = []
     for j in range(nb):
@@ -500,7 +568,6 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     split = any(len(gs) > 1 for gs in groups_of)
     stages, count_set = window_stages(layer)
     sets = len(stages)
-    out_rows = mc.buffer("output").rows
     block = 0 if pool else g.kh * group * g.kw * cols
     w_count = (
         _slot_count(nb * len(groups_of[0]), block, mc.buffer("weight").rows, "weight")
@@ -529,7 +596,11 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
         else [(t, j) for j in range(nb) for t in range(tiles)]
     )
     span = (g.kh - 1) * dh + 1
-    loaded: dict[int, int] = {}  # input slot -> padded rows loaded so far
+    loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
+    if chip_out is not None:  # padding first; the layer's requants then fill in the pixels
+        st.lines.append(
+            f"fill buf=output row={chip_out.base} rows={chip_out.rows} value={chip_out.pad}"
+        )
     for t, j in steps:
         o0 = t * tile_rows
         o1 = min(g.oh, o0 + tile_rows)
@@ -538,9 +609,12 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
         groups = groups_of[j]
         for gi, key_tiles in enumerate(groups):
             loads: list[str] = []
-            in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
-            if miss:
-                loaded[in_slot] = 0
+            if chip_in is not None:
+                in_slot, ib = None, chip_in.base + key_tiles[0] * chip_in.tile_rows
+            else:
+                in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
+                if miss:
+                    loaded[in_slot] = 0
             w_slot, wb, miss = w_slots.get((j, gi), st)
             if miss and block:
                 dram = w + (j * len(groups) + gi) * block * cols
@@ -558,7 +632,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                 need = (s1 - 1 - o0) * sh + span
                 for ti, ci in enumerate(key_tiles):  # row innermost, so loads coalesce
                     for ph in range(sw):
-                        for lr in range(loaded[in_slot], need):
+                        for lr in range(loaded[in_slot], need if in_slot is not None else 0):
                             row = ib + geo.row(tile_rows, ti, lr, ph)
                             h = o0 * sh + lr - top
                             loads += _image_row(geo, row, x, h, ci, ph, pad_value, cols)
@@ -587,10 +661,20 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                                 f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
                                 f"accumulate={accumulate} in_step=1 k_step={step} buf={source}"
                             )
-                if last:
-                    ob = st.out_slot(out_count, out_size)
+                if last and chip_out is not None:
+                    pieces = [
+                        ((oh - s0) * pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
+                    ]
                     if count_set:
-                        _average(st.lines, layer, count_set, s0, s1, pitch, pb, ob, cols)
+                        _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                                 lambda oh, ow, j=j: chip_out.pixel(j, oh, ow), cols)  # fmt: skip
+                    else:
+                        _epilogue(st.lines, layer.requant, 0, 0, m, pb, 0, cols, pieces)
+                elif last:
+                    ob = out_base + st.out_slot(out_count, out_size)
+                    if count_set:
+                        _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                                 lambda oh, ow, ob=ob, s0=s0: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
                     else:
                         _epilogue(st.lines, layer.requant, 0, 0, m, pb, ob, cols)
                     st.store([
@@ -600,7 +684,8 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                     ])  # fmt: skip
                 s0 = s1
             release = st.release()
-            in_slots.used(in_slot, release)
+            if in_slot is not None:
+                in_slots.used(in_slot, release)
             w_slots.used(w_slot, release)
             p_slots.used(p_slot, release)
     st.end_layer()
@@ -633,8 +718,9 @@ def _pool_taps(lines, kind: str, row: int, m: int, taps: int, step: int, first: 
         lines.append(f"alu op={alu} dst=0 src={m} rows={m} use_imm=0 imm=0")
 
 
-def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, ob, cols) -> None:
-    """One requant per run of output columns with the same count of in-bounds taps."""
+def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, out_row, cols) -> None:
+    """One requant per run of output columns with the same count of in-bounds taps;
+    `out_row(oh, ow)` is where output pixel (oh, ow) goes."""
     rows, columns = _count_map(layer.window)
     requant = layer.requant
     for oh in range(s0, s1):
@@ -646,7 +732,7 @@ def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, ob, cols) ->
                 end += 1
             r = (oh - s0) * pitch + start
             lines.append(
-                f"requant acc={r} out={ob + r} rows={end - start} "
+                f"requant acc={r} out={out_row(oh, start)} rows={end - start} "
                 f"params={pb + count_set[count] * cols} zp={requant.zp} lo={requant.lo} "
                 f"hi={requant.hi} double_round=0"
             )

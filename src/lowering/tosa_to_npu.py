@@ -116,7 +116,78 @@ def _constants(layer: Layer, machine: Machine) -> dict[str, bytes]:
     return {"luts": layer.table.tobytes()}
 
 
-def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> ProgramOp:
+@dataclass(frozen=True)
+class Residency:
+    """Where a layer's input and output live when they stay on chip, and the output-buffer
+    rows (first, count) left for its output slots."""
+
+    chip_in: kernels.OnChip | None
+    chip_out: kernels.OnChip | None
+    out_area: tuple[int, int]
+
+
+def _window_layer(layer: Layer) -> bool:
+    return isinstance(layer, PoolLayer) or (
+        isinstance(layer, MacLayer) and layer.window is not None
+    )
+
+
+def plan_residency(layers: list[Layer], machine: Machine, keep: set[SSAValue],
+                   enabled: bool = True) -> list[Residency]:  # fmt: skip
+    """Keep a window layer's output in the output buffer when the next layer, a window layer,
+    is its only reader and can take it from there (TPU-MLIR's layer groups, for pairs and
+    chains): the tensor then never goes to DRAM. Consecutive on-chip tensors sit at opposite
+    ends of the buffer, so a layer reads one while it writes the other."""
+    rows = machine.buffer("output").rows
+    readers: dict[SSAValue, int] = {}
+    for layer in layers:
+        for v in sources(layer):
+            readers[alias(v)] = readers.get(alias(v), 0) + 1
+    out: list[Residency] = []
+    chip_in: kernels.OnChip | None = None
+    for i, layer in enumerate(layers):
+        chip_out = None
+        nxt = layers[i + 1] if i + 1 < len(layers) else None
+        if (
+            enabled
+            and nxt is not None
+            and _window_layer(layer)
+            and _window_layer(nxt)
+            and readers.get(layer.out) == 1
+            and layer.out not in keep
+            and [alias(v) for v in sources(nxt)] == [layer.out]
+        ):
+            at_top = chip_in is not None and chip_in.base == 0
+            layout = kernels.on_chip_layout(nxt, machine, 0)
+            if layout is not None:
+                used = chip_in.rows if chip_in is not None else 0
+                base = rows - layout.rows if at_top else 0
+                layout = kernels.on_chip_layout(nxt, machine, base)
+                if layout.rows + used <= rows and _slots_fit(nxt, machine, rows - layout.rows):
+                    chip_out = layout
+        if chip_in is None:
+            area = (0, rows)
+        else:
+            area = (
+                (chip_in.rows, rows - chip_in.rows)
+                if chip_in.base == 0
+                else (0, rows - chip_in.rows)
+            )
+        out.append(Residency(chip_in, chip_out, area))
+        chip_in = chip_out
+    return out
+
+
+def _slots_fit(layer: Layer, machine: Machine, rows: int) -> bool:
+    try:
+        kernels.plan_window(layer, machine, rows)
+    except ValueError:
+        return False
+    return True
+
+
+def compile_function(func: FuncOp, machine: Machine, machine_name: str,
+                     keep_on_chip: bool = True) -> ProgramOp:  # fmt: skip
     layers = layers_of(func)
     if not layers:
         raise OpError(func, f"{PASS_NAME}: '@{func.sym_name.data}' has no layer to run")
@@ -146,24 +217,32 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
     for index, layer in enumerate(layers):
         for v in sources(layer):
             last_read[alias(v)] = index
+    residency = plan_residency(layers, machine, set(results), keep_on_chip)
     stream = kernels.Stream(machine)
     for index, (layer, offsets) in enumerate(zip(layers, placed, strict=True)):
+        where = residency[index]
         xs = []
         for v in sources(layer):
+            if where.chip_in is not None:
+                xs.append(-1)  # read from the output buffer, never from DRAM
+                continue
             if alias(v) not in address:
                 raise OpError(
                     func,
                     f"{PASS_NAME}: a layer reads a value that is neither an argument nor computed on the NPU",
                 )
             xs.append(address[alias(v)])
-        out = address[layer.out] = plan.take(_nbytes(layer.out))
+        out = -1 if where.chip_out else plan.take(_nbytes(layer.out))
+        if where.chip_out is None:
+            address[layer.out] = out
         w, p, t = (bases.get(name, 0) + offsets.get(name, 0) for name in SECTIONS)
         stream.begin_layer()
         if isinstance(layer, MacLayer) and layer.window is None:
             m_total = _nbytes(alias(layer.x)) // layer.weight.shape[0]
             kernels.emit_fc(stream, layer, xs[0], w, p, out, m_total)
         elif isinstance(layer, MacLayer | PoolLayer):
-            kernels.emit_window(stream, layer, xs[0], w, p, out)
+            kernels.emit_window(stream, layer, xs[0], w, p, out,
+                                where.chip_in, where.chip_out, where.out_area)  # fmt: skip
         elif isinstance(layer, VectorLayer):
             kernels.emit_vector(stream, layer, xs, p, out)
         elif isinstance(layer, MoveLayer):
@@ -171,7 +250,12 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str) -> Progr
         else:
             kernels.emit_table(stream, layer, xs[0], t, out)
         for v in {alias(v) for v in sources(layer)}:
-            if last_read[v] == index and v not in results and v not in func.body.block.args:
+            if (
+                last_read[v] == index
+                and v in address
+                and v not in results
+                and v not in func.body.block.args
+            ):
                 plan.give(address[v], _nbytes(v))
     io_outputs = []
     for i, source in enumerate(results):
@@ -212,6 +296,9 @@ class TosaToNpu(ModulePass):
     entry: str = "main"
     """The function to compile."""
 
+    keep_on_chip: bool = True
+    """Keep a layer's output in the output buffer for the next layer when it fits."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         try:
             machine = load_machine(self.machine)
@@ -222,7 +309,7 @@ class TosaToNpu(ModulePass):
         if entry is None:
             raise ValueError(f"{PASS_NAME}: no function '@{self.entry}' to compile")
         try:
-            program = compile_function(entry, machine, self.machine)
+            program = compile_function(entry, machine, self.machine, self.keep_on_chip)
         except ValueError as err:
             raise OpError(entry, f"{PASS_NAME}: {err}") from None
         for f in funcs:
