@@ -26,6 +26,7 @@ read never reaches past the last row's own pixels, so it only reads loaded rows)
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,7 +92,12 @@ class Stream:
         return slot * rows
 
     def store(self, stores: list[str]) -> None:
-        self.lines += ["signal queue=cp2st", "wait queue=cp2st", *stores, "signal queue=st2cp"]
+        self.lines += [
+            "signal queue=cp2st",
+            "wait queue=cp2st",
+            *_coalesce(stores),
+            "signal queue=st2cp",
+        ]
         self.pending += 1
 
     def end_layer(self) -> None:
@@ -154,15 +160,19 @@ def _fields(line: str) -> dict[str, str]:
     return dict(part.split("=", 1) for part in line.split()[1:])
 
 
-def _coalesce(loads: list[str]) -> list[str]:
-    """Merge each load into the one before it when it continues it: the next buffer row
-    and the next DRAM row at the same stride, no padding between (a DMA's latency is paid
-    once per instruction, so unpadded image rows go in one)."""
+def _coalesce(dmas: list[str]) -> list[str]:
+    """Merge each load or store into the one before it when it continues it: the next
+    buffer row and the next DRAM row at the same stride, no padding between (a DMA's
+    latency is paid once per instruction, so unpadded image rows go in one)."""
     out: list[str] = []
     previous: dict[str, str] | None = None
-    for line in loads:
+    for line in dmas:
+        kind = line.split(" ", 1)[0]
         f = _fields(line)
-        if previous is not None:
+        f.setdefault("pad_top", "0")
+        f.setdefault("pad_bottom", "0")
+        f.setdefault("pad", "0")
+        if previous is not None and out[-1].startswith(kind + " "):
             p = {k: int(v) for k, v in previous.items() if k != "buf"}
             n = {k: int(v) for k, v in f.items() if k != "buf"}
             if (
@@ -179,11 +189,17 @@ def _coalesce(loads: list[str]) -> list[str]:
             ):
                 previous["rows"] = str(p["rows"] + n["rows"])
                 previous["pad_bottom"] = f["pad_bottom"]
-                out[-1] = "load " + " ".join(f"{k}={v}" for k, v in previous.items())
+                out[-1] = _dma_text(kind, previous)
                 continue
         out.append(line)
         previous = f
     return out
+
+
+def _dma_text(kind: str, f: dict[str, str]) -> str:
+    if kind == "store":  # stores have no padding fields
+        f = {k: v for k, v in f.items() if k not in ("pad", "pad_top", "pad_bottom", "pad_left")}
+    return f"{kind} " + " ".join(f"{k}={v}" for k, v in f.items())
 
 
 def _pad_rows(row: int, count: int, pad: int) -> list[str]:
@@ -418,9 +434,38 @@ def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
             j, lane = divmod(o, cols)
             c = o // layer.depthwise
             blocks[j, tiles[j].index(c // cols), :, :, c % cols, lane] = layer.weight[:, :, o]
+    blocks = blocks[:, :, :, tap_order(layer.window)]  # taps grouped by column phase
     # nb, groups, kh, group, kw, cols(in), cols(out)
     blocks = blocks.reshape(nb, groups, group, kh, kw, cols, cols).transpose(0, 1, 3, 2, 4, 5, 6)
     return np.ascontiguousarray(blocks).tobytes()
+
+
+def tap_order(g: Window) -> list[int]:
+    """Kernel columns in weight order: grouped by the column phase they read, so the taps
+    of one phase are consecutive weight blocks and one matmul can sum them."""
+    return sorted(range(g.kw), key=lambda i: ((i * g.dilation[1]) % g.stride[1], i))
+
+
+def tap_runs(g: Window) -> list[tuple[int, int, int, int]]:
+    """(column phase, first column offset in the phase, taps, offset step) per matmul:
+    runs of taps consecutive in `tap_order` whose offsets step evenly."""
+    sw, dw = g.stride[1], g.dilation[1]
+    runs: list[list[int]] = []
+    for i in tap_order(g):
+        run = runs[-1] if runs else None
+        if run and (i * dw) % sw == (run[0] * dw) % sw:
+            offsets = [t * dw // sw for t in [*run, i]]
+            steps = {b - a for a, b in itertools.pairwise(offsets)}
+            if len(steps) == 1 and len(run) < 255:
+                run.append(i)
+                continue
+        runs.append([i])
+    out = []
+    for run in runs:
+        offsets = [t * dw // sw for t in run]
+        step = offsets[1] - offsets[0] if len(run) > 1 else 1
+        out.append(((run[0] * dw) % sw, offsets[0], len(run), step))
+    return out
 
 
 @dataclass(frozen=True)
@@ -547,7 +592,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     cols = mc.mac_cols
     g = layer.window
     sh, sw = g.stride
-    dh, dw = g.dilation
+    dh = g.dilation[0]
     top = g.pad[0]
     n = layer.channels
     nb = _ceil(n, cols)
@@ -596,98 +641,129 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
         else [(t, j) for j in range(nb) for t in range(tiles)]
     )
     span = (g.kh - 1) * dh + 1
+    runs = tap_runs(g)
     loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
     if chip_out is not None:  # padding first; the layer's requants then fill in the pixels
         st.lines.append(
             f"fill buf=output row={chip_out.base} rows={chip_out.rows} value={chip_out.pad}"
         )
-    for t, j in steps:
+
+    def band(t: int, j: int, gi: int, key_tiles: list[int], in_slot: int | None, ib: int,
+             wb: int, pb: int, s0: int, s1: int, loads: list[str]) -> None:  # fmt: skip
+        """Output rows [s0, s1) of block j (group gi): missing input rows, matmuls or pool
+        taps, and (after the last group) requantization and stores."""
         o0 = t * tile_rows
-        o1 = min(g.oh, o0 + tile_rows)
-        width = min(cols, n - j * cols)
-        p_slot, pb, p_miss = p_slots.get(j, st)
-        groups = groups_of[j]
-        for gi, key_tiles in enumerate(groups):
-            loads: list[str] = []
-            if chip_in is not None:
-                in_slot, ib = None, chip_in.base + key_tiles[0] * chip_in.tile_rows
+        need = (s1 - 1 - o0) * sh + span
+        for ti, ci in enumerate(key_tiles):  # row innermost, so loads coalesce
+            for ph in range(sw):
+                for lr in range(loaded[in_slot], need if in_slot is not None else 0):
+                    row = ib + geo.row(tile_rows, ti, lr, ph)
+                    h = o0 * sh + lr - top
+                    loads += _image_row(geo, row, x, h, ci, ph, pad_value, cols)
+        loaded[in_slot] = max(loaded[in_slot], need)
+        st.deliver(loads)
+        m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are skipped
+        for kh in range(g.kh):
+            lr0 = (s0 - o0) * sh + kh * dh
+            for ti in range(len(key_tiles)):
+                base = ib + geo.row(tile_rows, ti, lr0, 0)
+                phase = geo.phase_rows(tile_rows) * pitch
+                tap = 0  # position in tap order of the run's first tap
+                for ph, offset, count, step in runs:
+                    row = base + ph * phase + offset
+                    if pool:
+                        first = kh == 0 and tap == 0
+                        _pool_taps(st.lines, layer.kind, row, m, count, step, first)
+                    else:
+                        w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
+                        accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
+                        st.lines.append(
+                            f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
+                            f"accumulate={accumulate} in_step=1 k_step={step} buf={source}"
+                        )
+                    tap += count
+        if gi < len(groups_of[j]) - 1:
+            return
+        if chip_out is not None:
+            if count_set:
+                _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                         lambda oh, ow: chip_out.pixel(j, oh, ow), cols)  # fmt: skip
             else:
-                in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
-                if miss:
-                    loaded[in_slot] = 0
-            w_slot, wb, miss = w_slots.get((j, gi), st)
-            if miss and block:
-                dram = w + (j * len(groups) + gi) * block * cols
-                loads += _load("weight", wb, dram, block, cols, cols)
-            if p_miss:
-                loads += _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
-                               RECORD_BYTES, RECORD_BYTES)  # fmt: skip
-                p_miss = False
-            last = gi == len(groups) - 1
+                pieces = [
+                    ((oh - s0) * pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
+                ]
+                _epilogue(st.lines, layer.requant, 0, 0, m, pb, 0, cols, pieces)
+            return
+        ob = out_base + st.out_slot(out_count, out_size)
+        if count_set:
+            _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                     lambda oh, ow: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
+        else:
+            _epilogue(st.lines, layer.requant, 0, 0, m, pb, ob, cols)
+        width = min(cols, n - j * cols)
+        st.store([
+            f"store buf=output row={ob + (oh - s0) * pitch} "
+            f"dram={out + oh * g.ow * n + j * cols} rows={g.ow} row_bytes={width} stride={n}"
+            for oh in range(s0, s1)
+        ])  # fmt: skip
+
+    def acquire(t: int, j: int, gi: int, key_tiles: list[int]):
+        """The slots step (t, j, gi) uses, and the loads of those that miss."""
+        loads: list[str] = []
+        if chip_in is not None:
+            in_slot, ib = None, chip_in.base + key_tiles[0] * chip_in.tile_rows
+        else:
+            in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
+            if miss:
+                loaded[in_slot] = 0
+        w_slot, wb, miss = w_slots.get((j, gi), st)
+        if miss and block:
+            dram = w + (j * len(groups_of[j]) + gi) * block * cols
+            loads += _load("weight", wb, dram, block, cols, cols)
+        p_slot, pb, miss = p_slots.get(j, st)
+        if miss:
+            loads += _load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                           RECORD_BYTES, RECORD_BYTES)  # fmt: skip
+        return (in_slot, w_slot, p_slot), ib, wb, pb, loads
+
+    def release(slots) -> None:
+        mark = st.release()
+        in_slot, w_slot, p_slot = slots
+        if in_slot is not None:
+            in_slots.used(in_slot, mark)
+        w_slots.used(w_slot, mark)
+        p_slots.used(p_slot, mark)
+
+    quarter = max(1, min(band_cap, _ceil(tile_rows, 4)))
+    band_major = (
+        tiles == 1 and not split and nb > 1 and chip_in is None
+        and nb <= min(w_count if block else nb, p_count)
+    )  # fmt: skip
+    if band_major:
+        # The whole image and every block's weights fit: go band by band across all blocks,
+        # so compute starts after the first quarter of the rows while the rest loads.
+        s0 = 0
+        while s0 < g.oh:
+            s1 = min(g.oh, s0 + (quarter if s0 == 0 else band_cap))
+            for j in range(nb):
+                slots, ib, wb, pb, loads = acquire(0, j, 0, groups_of[j][0])
+                band(0, j, 0, groups_of[j][0], slots[0], ib, wb, pb, s0, s1, loads)
+                release(slots)
+            s0 = s1
+        st.end_layer()
+        return
+    for t, j in steps:
+        o0, o1 = t * tile_rows, min(g.oh, (t + 1) * tile_rows)
+        for gi, key_tiles in enumerate(groups_of[j]):
+            slots, ib, wb, pb, loads = acquire(t, j, gi, key_tiles)
             s0 = o0
             while s0 < o1:
-                full = loaded[in_slot] >= (o1 - 1 - o0) * sh + span
-                size = band_cap if full or split else max(1, min(band_cap, _ceil(o1 - o0, 4)))
-                s1 = min(o1, s0 + size)
-                need = (s1 - 1 - o0) * sh + span
-                for ti, ci in enumerate(key_tiles):  # row innermost, so loads coalesce
-                    for ph in range(sw):
-                        for lr in range(loaded[in_slot], need if in_slot is not None else 0):
-                            row = ib + geo.row(tile_rows, ti, lr, ph)
-                            h = o0 * sh + lr - top
-                            loads += _image_row(geo, row, x, h, ci, ph, pad_value, cols)
-                loaded[in_slot] = max(loaded[in_slot], need)
-                st.deliver(loads)
+                full = loaded[slots[0]] >= (o1 - 1 - o0) * sh + span
+                s1 = min(o1, s0 + (band_cap if full or split else quarter))
+                band(t, j, gi, key_tiles, slots[0], ib, wb, pb, s0, s1, loads)
                 loads = []
-                m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are skipped
-                for kh in range(g.kh):
-                    lr0 = (s0 - o0) * sh + kh * dh
-                    for ti in range(len(key_tiles)):
-                        base = ib + geo.row(tile_rows, ti, lr0, 0)
-                        if sw == 1:
-                            taps = [(base, g.kw, dw, 0)]
-                        else:
-                            phase = geo.phase_rows(tile_rows) * pitch
-                            taps = [(base + (i * dw) % sw * phase + i * dw // sw, 1, 1, i)
-                                    for i in range(g.kw)]  # fmt: skip
-                        for row, count, step, tap in taps:
-                            if pool:
-                                first = kh == 0 and tap == 0
-                                _pool_taps(st.lines, layer.kind, row, m, count, step, first)
-                                continue
-                            w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
-                            accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
-                            st.lines.append(
-                                f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
-                                f"accumulate={accumulate} in_step=1 k_step={step} buf={source}"
-                            )
-                if last and chip_out is not None:
-                    pieces = [
-                        ((oh - s0) * pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
-                    ]
-                    if count_set:
-                        _average(st.lines, layer, count_set, s0, s1, pitch, pb,
-                                 lambda oh, ow, j=j: chip_out.pixel(j, oh, ow), cols)  # fmt: skip
-                    else:
-                        _epilogue(st.lines, layer.requant, 0, 0, m, pb, 0, cols, pieces)
-                elif last:
-                    ob = out_base + st.out_slot(out_count, out_size)
-                    if count_set:
-                        _average(st.lines, layer, count_set, s0, s1, pitch, pb,
-                                 lambda oh, ow, ob=ob, s0=s0: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
-                    else:
-                        _epilogue(st.lines, layer.requant, 0, 0, m, pb, ob, cols)
-                    st.store([
-                        f"store buf=output row={ob + (oh - s0) * pitch} "
-                        f"dram={out + oh * g.ow * n + j * cols} rows={g.ow} row_bytes={width} stride={n}"
-                        for oh in range(s0, s1)
-                    ])  # fmt: skip
                 s0 = s1
-            release = st.release()
-            if in_slot is not None:
-                in_slots.used(in_slot, release)
-            w_slots.used(w_slot, release)
-            p_slots.used(p_slot, release)
+            release(slots)
     st.end_layer()
 
 
