@@ -39,6 +39,7 @@ from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.npu import INSTRUCTION_OPS, ProgramOp
 from qdialect.ir.errors import OpError
 from qdialect.lowering import npu_kernels as kernels
+from qdialect.lowering import npu_window as window
 from qdialect.lowering.npu_graph import (
     PASS_NAME,
     Layer,
@@ -51,6 +52,7 @@ from qdialect.lowering.npu_graph import (
     sources,
     storage_i8,
 )
+from qdialect.lowering.npu_stream import Stream, param_bytes
 from qdialect.npu.encoding import assemble
 from qdialect.npu.machine import Machine, MachineError, load_machine
 
@@ -99,18 +101,18 @@ def _constants(layer: Layer, machine: Machine) -> dict[str, bytes]:
         data = (
             kernels.fc_weight_bytes(layer, cols)
             if layer.window is None
-            else kernels.conv_weight_bytes(layer, cols, kernels.plan_window(layer, machine).group)
+            else window.conv_weight_bytes(layer, cols, window.plan_window(layer, machine).group)
         )
         return {
             "weights": data,
-            "params": kernels.param_bytes(layer.requant.stages, layer.channels, cols),
+            "params": param_bytes(layer.requant.stages, layer.channels, cols),
         }
     if isinstance(layer, PoolLayer):
-        stages, _ = kernels.window_stages(layer)
-        return {"params": kernels.param_bytes(stages, layer.channels, cols)}
+        stages, _ = window.window_stages(layer)
+        return {"params": param_bytes(stages, layer.channels, cols)}
     if isinstance(layer, VectorLayer):
         _, width = kernels.vector_shape(layer, cols)
-        return {"params": kernels.param_bytes(kernels.vector_stages(layer, width), width, cols)}
+        return {"params": param_bytes(kernels.vector_stages(layer, width), width, cols)}
     if isinstance(layer, MoveLayer):
         return {}
     return {"luts": layer.table.tobytes()}
@@ -121,8 +123,8 @@ class Residency:
     """Where a layer's input and output live when they stay on chip, and the output-buffer
     rows (first, count) left for its output slots."""
 
-    chip_in: kernels.OnChip | None
-    chip_out: kernels.OnChip | None
+    chip_in: window.OnChip | None
+    chip_out: window.OnChip | None
     out_area: tuple[int, int]
 
 
@@ -144,7 +146,7 @@ def plan_residency(layers: list[Layer], machine: Machine, keep: set[SSAValue],
         for v in sources(layer):
             readers[alias(v)] = readers.get(alias(v), 0) + 1
     out: list[Residency] = []
-    chip_in: kernels.OnChip | None = None
+    chip_in: window.OnChip | None = None
     for i, layer in enumerate(layers):
         chip_out = None
         nxt = layers[i + 1] if i + 1 < len(layers) else None
@@ -158,11 +160,11 @@ def plan_residency(layers: list[Layer], machine: Machine, keep: set[SSAValue],
             and [alias(v) for v in sources(nxt)] == [layer.out]
         ):
             at_top = chip_in is not None and chip_in.base == 0
-            layout = kernels.on_chip_layout(nxt, machine, 0)
+            layout = window.on_chip_layout(nxt, machine, 0)
             if layout is not None:
                 used = chip_in.rows if chip_in is not None else 0
                 base = rows - layout.rows if at_top else 0
-                layout = kernels.on_chip_layout(nxt, machine, base)
+                layout = window.on_chip_layout(nxt, machine, base)
                 if layout.rows + used <= rows and _slots_fit(nxt, machine, rows - layout.rows):
                     chip_out = layout
         if chip_in is None:
@@ -180,7 +182,7 @@ def plan_residency(layers: list[Layer], machine: Machine, keep: set[SSAValue],
 
 def _slots_fit(layer: Layer, machine: Machine, rows: int) -> bool:
     try:
-        kernels.plan_window(layer, machine, rows)
+        window.plan_window(layer, machine, rows)
     except ValueError:
         return False
     return True
@@ -218,7 +220,7 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
         for v in sources(layer):
             last_read[alias(v)] = index
     residency = plan_residency(layers, machine, set(results), keep_on_chip)
-    stream = kernels.Stream(machine)
+    stream = Stream(machine)
     for index, (layer, offsets) in enumerate(zip(layers, placed, strict=True)):
         where = residency[index]
         xs = []
@@ -241,7 +243,7 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
             m_total = _nbytes(alias(layer.x)) // layer.weight.shape[0]
             kernels.emit_fc(stream, layer, xs[0], w, p, out, m_total)
         elif isinstance(layer, MacLayer | PoolLayer):
-            kernels.emit_window(stream, layer, xs[0], w, p, out,
+            window.emit_window(stream, layer, xs[0], w, p, out,
                                 where.chip_in, where.chip_out, where.out_area)  # fmt: skip
         elif isinstance(layer, VectorLayer):
             kernels.emit_vector(stream, layer, xs, p, out)

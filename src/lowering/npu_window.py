@@ -1,0 +1,497 @@
+"""Window layers of `tosa-to-npu`: convolution, depthwise convolution, pooling.
+
+Input pixels sit one per buffer row, channel tile by channel tile, split by
+stride phase (`[tile][row phase][column phase][row][column]`), so an output
+row band is a single run of rows: one matmul covers many output rows (`m` =
+rows x pitch, computing `pitch - OW` throwaway columns between rows that are
+never stored; a read never reaches past the last row's own pixels, so it
+only reads loaded rows). A layer's input may instead already sit in the
+output buffer (`OnChip`), left there by the layer before.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from qdialect import numerics
+from qdialect.lowering.npu_graph import MacLayer, PoolLayer, Stage, Window
+from qdialect.lowering.npu_stream import (
+    MAX_M,
+    RECORD_BYTES,
+    Slots,
+    Stream,
+    ceil_div,
+    dma_load,
+    epilogue,
+    pad_rows,
+    slot_count,
+)
+from qdialect.npu.machine import Machine
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Where padded input pixel (row, column) of channel tile `t` lives in a tile's region."""
+
+    g: Window
+    pitch: int  # columns per row within a column phase
+    tiles: int  # channel tiles per region
+
+    def phase_rows(self, band: int) -> int:
+        """Rows per (row phase) of a region for `band` output rows."""
+        span = (band - 1) * self.g.stride[0] + (self.g.kh - 1) * self.g.dilation[0] + 1
+        return ceil_div(span, self.g.stride[0])
+
+    def region(self, band: int) -> int:
+        sh, sw = self.g.stride
+        return self.tiles * sh * sw * self.phase_rows(band) * self.pitch
+
+    def row(self, band: int, tile: int, lr: int, col_phase: int) -> int:
+        sh, sw = self.g.stride
+        return (
+            ((tile * sh + lr % sh) * sw + col_phase) * self.phase_rows(band) + lr // sh
+        ) * self.pitch
+
+
+def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
+    """In-bounds taps per output row and per output column (average pooling's divisor)."""
+
+    def counts(n_out, stride, pad, k, size):
+        return np.array(
+            [sum(0 <= o * stride - pad + i < size for i in range(k)) for o in range(n_out)]
+        )
+
+    return counts(g.oh, g.stride[0], g.pad[0], g.kh, g.h), counts(
+        g.ow, g.stride[1], g.pad[2], g.kw, g.w
+    )
+
+
+def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, int]]:
+    """The record sets of a window layer, and for average pooling each tap count's set."""
+    if isinstance(layer, MacLayer) or layer.kind != "avg":
+        return layer.requant.stages, {}
+    rows, cols = _count_map(layer.window)
+    counts = sorted({int(r * c) for r in rows for c in cols})
+    n = layer.window.c
+    stages = []
+    for count in counts:
+        m, s = numerics.reciprocal_scale(count)
+        stages.append(Stage(np.full(n, -layer.zp_in * count), np.full(n, m), np.full(n, s), False))
+    return stages, {c: i for i, c in enumerate(counts)}
+
+
+def block_tiles(layer: MacLayer | PoolLayer, j: int, cols: int) -> list[int]:
+    """The input channel tiles output block j reads."""
+    g = layer.window
+    if isinstance(layer, PoolLayer):
+        return [j]
+    if not layer.depthwise:
+        return list(range(ceil_div(g.c, cols)))
+    first, last = j * cols, min(layer.channels, (j + 1) * cols) - 1
+    return list(range(first // layer.depthwise // cols, last // layer.depthwise // cols + 1))
+
+
+def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
+    """Per output block j, group of `group` input tiles, kernel row, input tile and kernel
+    column: a cols x cols block (row = input channel of the tile, column = output
+    channel of the block). Depthwise blocks are zero except where output o reads input o // M."""
+    kh, kw = layer.weight.shape[:2]
+    n = layer.channels
+    nb = ceil_div(n, cols)
+    tiles = [block_tiles(layer, j, cols) for j in range(nb)]
+    groups = ceil_div(max(len(t) for t in tiles), group)
+    blocks = np.zeros((nb, groups * group, kh, kw, cols, cols), np.int8)
+    if not layer.depthwise:
+        c = layer.weight.shape[2]
+        padded = np.zeros((kh, kw, groups * group * cols, nb * cols), np.int8)
+        padded[:, :, :c, :n] = layer.weight
+        blocks = padded.reshape(kh, kw, groups * group, cols, nb, cols).transpose(4, 2, 0, 1, 3, 5)
+    else:
+        for o in range(n):
+            j, lane = divmod(o, cols)
+            c = o // layer.depthwise
+            blocks[j, tiles[j].index(c // cols), :, :, c % cols, lane] = layer.weight[:, :, o]
+    blocks = blocks[:, :, :, tap_order(layer.window)]  # taps grouped by column phase
+    # nb, groups, kh, group, kw, cols(in), cols(out)
+    blocks = blocks.reshape(nb, groups, group, kh, kw, cols, cols).transpose(0, 1, 3, 2, 4, 5, 6)
+    return np.ascontiguousarray(blocks).tobytes()
+
+
+def tap_order(g: Window) -> list[int]:
+    """Kernel columns in weight order: grouped by the column phase they read, so the taps
+    of one phase are consecutive weight blocks and one matmul can sum them."""
+    return sorted(range(g.kw), key=lambda i: ((i * g.dilation[1]) % g.stride[1], i))
+
+
+def tap_runs(g: Window) -> list[tuple[int, int, int, int]]:
+    """(column phase, first column offset in the phase, taps, offset step) per matmul:
+    runs of taps consecutive in `tap_order` whose offsets step evenly."""
+    sw, dw = g.stride[1], g.dilation[1]
+    runs: list[list[int]] = []
+    for i in tap_order(g):
+        run = runs[-1] if runs else None
+        if run and (i * dw) % sw == (run[0] * dw) % sw:
+            offsets = [t * dw // sw for t in [*run, i]]
+            steps = {b - a for a, b in itertools.pairwise(offsets)}
+            if len(steps) == 1 and len(run) < 255:
+                run.append(i)
+                continue
+        runs.append([i])
+    out = []
+    for run in runs:
+        offsets = [t * dw // sw for t in run]
+        step = offsets[1] - offsets[0] if len(run) > 1 else 1
+        out.append(((run[0] * dw) % sw, offsets[0], len(run), step))
+    return out
+
+
+@dataclass(frozen=True)
+class WindowPlan:
+    """How a window layer is cut: input tiles per group, output rows per input tile."""
+
+    geo: _Geometry
+    group: int  # input channel tiles per group (a block's tiles split when too many)
+    tile_rows: int  # output rows whose input one input slot holds
+    in_count: int  # input slots
+    band_cap: int  # output rows per matmul
+
+
+def plan_window(
+    layer: MacLayer | PoolLayer, mc: Machine, out_rows: int | None = None
+) -> WindowPlan:
+    """The layer's cut. `out_rows`: output buffer rows its results may use (default all)."""
+    cols = mc.mac_cols
+    g = layer.window
+    pool = isinstance(layer, PoolLayer)
+    pitch = ceil_div(g.w + g.pad[2] + g.pad[3], g.stride[1])
+    most = max(len(block_tiles(layer, j, cols)) for j in range(ceil_div(layer.channels, cols)))
+    in_rows = mc.buffer("input").rows
+    out_rows = mc.buffer("output").rows if out_rows is None else out_rows
+    w_rows = mc.buffer("weight").rows
+    acc_rows = mc.buffer("accumulator").rows // (2 if pool else 1)
+    band_cap = min(MAX_M, acc_rows, out_rows) // pitch
+    if band_cap < 1:
+        raise ValueError(f"an output row needs {pitch} accumulator and output rows")
+
+    def weight_rows(group: int) -> int:
+        return 0 if pool else g.kh * group * g.kw * cols
+
+    whole = _Geometry(g, pitch, most)
+    if weight_rows(most) <= w_rows and (
+        whole.region(g.oh) <= in_rows or whole.region(1) <= in_rows // 2
+    ):
+        group = most
+    else:  # split the input channels; partial sums stay in the accumulator
+        group = max(
+            (
+                t
+                for t in range(1, most + 1)
+                if _Geometry(g, pitch, t).region(1) <= in_rows // 2 and weight_rows(t) <= w_rows
+            ),
+            default=0,
+        )
+        if group < 1:
+            raise ValueError(
+                f"one output row of one channel tile needs {_Geometry(g, pitch, 1).region(1)} "
+                f"input rows per slot and {weight_rows(1)} weight rows"
+            )
+    geo = _Geometry(g, pitch, group)
+    if group == most and geo.region(g.oh) <= in_rows:
+        conv = isinstance(layer, MacLayer) and not layer.depthwise
+        in_count = 2 if 2 * geo.region(g.oh) <= in_rows and not conv else 1
+        return WindowPlan(geo, group, g.oh, in_count, band_cap)
+    limit = g.oh if group == most else band_cap  # split groups: one band per input tile
+    tile_rows = max(t for t in range(1, limit + 1) if geo.region(t) <= in_rows // 2 or t == 1)
+    return WindowPlan(geo, group, tile_rows, 2, band_cap)
+
+
+@dataclass(frozen=True)
+class OnChip:
+    """A tensor kept in the output buffer between two window layers, in the consumer's
+    input layout (stride 1 along rows: no column phases), padding included."""
+
+    base: int  # first output-buffer row
+    geo: _Geometry  # the consumer's geometry (its whole input is one tile)
+    tiles: int  # channel tiles of the tensor
+    pad: int  # the consumer's padding value
+
+    @property
+    def tile_rows(self) -> int:
+        g = self.geo.g
+        return g.stride[0] * self.geo.phase_rows(g.oh) * self.geo.pitch
+
+    @property
+    def rows(self) -> int:
+        return self.tiles * self.tile_rows
+
+    def pixel(self, tile: int, h: int, w: int) -> int:
+        """Output-buffer row of pixel (h, w) of channel tile `tile`."""
+        g = self.geo.g
+        return (
+            self.base
+            + tile * self.tile_rows
+            + self.geo.row(g.oh, 0, h + g.pad[0], 0)
+            + w
+            + g.pad[2]
+        )
+
+
+def on_chip_layout(consumer: MacLayer | PoolLayer, mc: Machine, base: int) -> OnChip | None:
+    """The layout `consumer` would read its input in from the output buffer, or None when it
+    cannot (column stride above 1, or its input would not be one tile of one channel group)."""
+    g = consumer.window
+    if g.stride[1] != 1:
+        return None
+    try:
+        plan = plan_window(consumer, mc)
+    except ValueError:
+        return None
+    cols = mc.mac_cols
+    most = max(
+        len(block_tiles(consumer, j, cols)) for j in range(ceil_div(consumer.channels, cols))
+    )
+    if plan.tile_rows != g.oh or plan.group != most:
+        return None
+    pool = isinstance(consumer, PoolLayer)
+    pad = -128 if pool and consumer.kind == "max" else 0 if pool else consumer.zp_x
+    return OnChip(base, plan.geo, ceil_div(g.c, cols), pad)
+
+
+def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int,
+                chip_in: OnChip | None = None, chip_out: OnChip | None = None,
+                out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
+    """A convolution, depthwise convolution or pooling layer (see the module docstring).
+
+    `chip_in`: the input is already in the output buffer (no loads; matmul and pool read
+    `buf=output`). `chip_out`: the result goes into the output buffer in the next layer's
+    layout (one requant per output row, padding filled first; no stores). `out_area`:
+    (first row, rows) of the output buffer this layer's output slots may use.
+    """
+    mc = st.machine
+    cols = mc.mac_cols
+    g = layer.window
+    sh, sw = g.stride
+    dh = g.dilation[0]
+    top = g.pad[0]
+    n = layer.channels
+    nb = ceil_div(n, cols)
+    conv = isinstance(layer, MacLayer) and not layer.depthwise
+    pool = isinstance(layer, PoolLayer)
+    pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
+    source = "output" if chip_in else "input"
+    out_base, out_rows = out_area or (0, mc.buffer("output").rows)
+    plan = plan_window(layer, mc, (1 << 30) if chip_out else out_rows)
+    geo, group, tile_rows = plan.geo, plan.group, plan.tile_rows
+    if chip_in is not None:
+        geo = chip_in.geo  # the same cut, read from where the producer left it
+    pitch = geo.pitch
+    groups_of = []
+    for j in range(nb):
+        tiles = block_tiles(layer, j, cols)
+        groups_of.append([tiles[i : i + group] for i in range(0, len(tiles), group)])
+    split = any(len(gs) > 1 for gs in groups_of)
+    stages, count_set = window_stages(layer)
+    sets = len(stages)
+    block = 0 if pool else g.kh * group * g.kw * cols
+    w_count = (
+        slot_count(nb * len(groups_of[0]), block, mc.buffer("weight").rows, "weight")
+        if block
+        else 1
+    )
+    p_count = slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
+    w_slots, p_slots = Slots(w_count, block), Slots(p_count, sets * cols)
+    in_slots = Slots(plan.in_count, geo.region(tile_rows))
+    band_cap = plan.band_cap
+    out_count = 2 if 2 * band_cap * pitch <= out_rows else 1
+    out_size = (out_rows // out_count) // pitch * pitch
+    band_cap = min(band_cap, out_size // pitch)
+    tiles = ceil_div(g.oh, tile_rows)
+    tile_bytes = g.w * g.c * min(g.h, (tile_rows - 1) * sh + (g.kh - 1) * dh + 1)
+    weight_bytes = block * cols * nb * len(groups_of[0])
+    rows_outer = (
+        tiles == 1
+        or not conv
+        or nb * len(groups_of[0]) <= w_count
+        or tile_bytes * tiles + weight_bytes * tiles <= weight_bytes + tile_bytes * tiles * nb
+    )
+    steps = (
+        [(t, j) for t in range(tiles) for j in range(nb)]
+        if rows_outer
+        else [(t, j) for j in range(nb) for t in range(tiles)]
+    )
+    span = (g.kh - 1) * dh + 1
+    runs = tap_runs(g)
+    loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
+    if chip_out is not None:  # padding first; the layer's requants then fill in the pixels
+        st.lines.append(
+            f"fill buf=output row={chip_out.base} rows={chip_out.rows} value={chip_out.pad}"
+        )
+
+    def band(t: int, j: int, gi: int, key_tiles: list[int], in_slot: int | None, ib: int,
+             wb: int, pb: int, s0: int, s1: int, loads: list[str]) -> None:  # fmt: skip
+        """Output rows [s0, s1) of block j (group gi): missing input rows, matmuls or pool
+        taps, and (after the last group) requantization and stores."""
+        o0 = t * tile_rows
+        need = (s1 - 1 - o0) * sh + span
+        for ti, ci in enumerate(key_tiles):  # row innermost, so loads coalesce
+            for ph in range(sw):
+                for lr in range(loaded[in_slot], need if in_slot is not None else 0):
+                    row = ib + geo.row(tile_rows, ti, lr, ph)
+                    h = o0 * sh + lr - top
+                    loads += _image_row(geo, row, x, h, ci, ph, pad_value, cols)
+        loaded[in_slot] = max(loaded[in_slot], need)
+        st.deliver(loads)
+        m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are skipped
+        for kh in range(g.kh):
+            lr0 = (s0 - o0) * sh + kh * dh
+            for ti in range(len(key_tiles)):
+                base = ib + geo.row(tile_rows, ti, lr0, 0)
+                phase = geo.phase_rows(tile_rows) * pitch
+                tap = 0  # position in tap order of the run's first tap
+                for ph, offset, count, step in runs:
+                    row = base + ph * phase + offset
+                    if pool:
+                        first = kh == 0 and tap == 0
+                        _pool_taps(st.lines, layer.kind, row, m, count, step, first)
+                    else:
+                        w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
+                        accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
+                        st.lines.append(
+                            f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
+                            f"accumulate={accumulate} in_step=1 k_step={step} buf={source}"
+                        )
+                    tap += count
+        if gi < len(groups_of[j]) - 1:
+            return
+        if chip_out is not None:
+            if count_set:
+                _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                         lambda oh, ow: chip_out.pixel(j, oh, ow), cols)  # fmt: skip
+            else:
+                pieces = [
+                    ((oh - s0) * pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
+                ]
+                epilogue(st.lines, layer.requant, 0, 0, m, pb, 0, cols, pieces)
+            return
+        ob = out_base + st.out_slot(out_count, out_size)
+        if count_set:
+            _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                     lambda oh, ow: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
+        else:
+            epilogue(st.lines, layer.requant, 0, 0, m, pb, ob, cols)
+        width = min(cols, n - j * cols)
+        st.store([
+            f"store buf=output row={ob + (oh - s0) * pitch} "
+            f"dram={out + oh * g.ow * n + j * cols} rows={g.ow} row_bytes={width} stride={n}"
+            for oh in range(s0, s1)
+        ])  # fmt: skip
+
+    def acquire(t: int, j: int, gi: int, key_tiles: list[int]):
+        """The slots step (t, j, gi) uses, and the loads of those that miss."""
+        loads: list[str] = []
+        if chip_in is not None:
+            in_slot, ib = None, chip_in.base + key_tiles[0] * chip_in.tile_rows
+        else:
+            in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
+            if miss:
+                loaded[in_slot] = 0
+        w_slot, wb, miss = w_slots.get((j, gi), st)
+        if miss and block:
+            dram = w + (j * len(groups_of[j]) + gi) * block * cols
+            loads += dma_load("weight", wb, dram, block, cols, cols)
+        p_slot, pb, miss = p_slots.get(j, st)
+        if miss:
+            loads += dma_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                           RECORD_BYTES, RECORD_BYTES)  # fmt: skip
+        return (in_slot, w_slot, p_slot), ib, wb, pb, loads
+
+    def release(slots) -> None:
+        mark = st.release()
+        in_slot, w_slot, p_slot = slots
+        if in_slot is not None:
+            in_slots.used(in_slot, mark)
+        w_slots.used(w_slot, mark)
+        p_slots.used(p_slot, mark)
+
+    quarter = max(1, min(band_cap, ceil_div(tile_rows, 4)))
+    band_major = (
+        tiles == 1 and not split and nb > 1 and chip_in is None
+        and nb <= min(w_count if block else nb, p_count)
+    )  # fmt: skip
+    if band_major:
+        # The whole image and every block's weights fit: go band by band across all blocks,
+        # so compute starts after the first quarter of the rows while the rest loads.
+        s0 = 0
+        while s0 < g.oh:
+            s1 = min(g.oh, s0 + (quarter if s0 == 0 else band_cap))
+            for j in range(nb):
+                slots, ib, wb, pb, loads = acquire(0, j, 0, groups_of[j][0])
+                band(0, j, 0, groups_of[j][0], slots[0], ib, wb, pb, s0, s1, loads)
+                release(slots)
+            s0 = s1
+        st.end_layer()
+        return
+    for t, j in steps:
+        o0, o1 = t * tile_rows, min(g.oh, (t + 1) * tile_rows)
+        for gi, key_tiles in enumerate(groups_of[j]):
+            slots, ib, wb, pb, loads = acquire(t, j, gi, key_tiles)
+            s0 = o0
+            while s0 < o1:
+                full = loaded[slots[0]] >= (o1 - 1 - o0) * sh + span
+                s1 = min(o1, s0 + (band_cap if full or split else quarter))
+                band(t, j, gi, key_tiles, slots[0], ib, wb, pb, s0, s1, loads)
+                loads = []
+                s0 = s1
+            release(slots)
+    st.end_layer()
+
+
+def _image_row(geo: _Geometry, row: int, x: int, h: int, ci: int, ph: int, pad: int,
+               cols: int) -> list[str]:  # fmt: skip
+    """Column phase `ph` of image row h, channel tile ci: its pixels at `row` on, padding around."""
+    g = geo.g
+    sw, left = g.stride[1], g.pad[2]
+    first = max(0, ceil_div(left - ph, sw))
+    end = min(geo.pitch, max(0, ceil_div(left + g.w - ph, sw)))
+    valid = max(0, end - first)
+    if not 0 <= h < g.h or valid == 0:
+        return pad_rows(row, geo.pitch, pad)
+    column = ph + sw * first - left
+    cw = min(cols, g.c - ci * cols)
+    return dma_load("input", row, x + (h * g.w + column) * g.c + ci * cols, valid, cw, sw * g.c,
+                 pad, first, geo.pitch - first - valid)  # fmt: skip
+
+
+def _pool_taps(lines, kind: str, row: int, m: int, taps: int, step: int, first: bool) -> None:
+    op = "max" if kind == "max" else "sum"
+    lines.append(
+        f"pool op={op} buf=input in={row} acc={0 if first else m} rows={m} taps={taps} "
+        f"row_step=1 tap_step={step}"
+    )
+    if not first:
+        alu = "max" if kind == "max" else "add"
+        lines.append(f"alu op={alu} dst=0 src={m} rows={m} use_imm=0 imm=0")
+
+
+def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, out_row, cols) -> None:
+    """One requant per run of output columns with the same count of in-bounds taps;
+    `out_row(oh, ow)` is where output pixel (oh, ow) goes."""
+    rows, columns = _count_map(layer.window)
+    requant = layer.requant
+    for oh in range(s0, s1):
+        start = 0
+        while start < layer.window.ow:
+            count = int(rows[oh] * columns[start])
+            end = start + 1
+            while end < layer.window.ow and int(rows[oh] * columns[end]) == count:
+                end += 1
+            r = (oh - s0) * pitch + start
+            lines.append(
+                f"requant acc={r} out={out_row(oh, start)} rows={end - start} "
+                f"params={pb + count_set[count] * cols} zp={requant.zp} lo={requant.lo} "
+                f"hi={requant.hi} double_round=0"
+            )
+            start = end
