@@ -305,11 +305,11 @@ class TosaToNpu(ModulePass):
         try:
             machine = load_machine(self.machine)
         except MachineError as err:
-            raise ValueError(str(err)) from None
+            raise OpError(op, f"{PASS_NAME}: {err}") from None
         funcs = [f for f in op.body.block.ops if isinstance(f, FuncOp)]
         entry = next((f for f in funcs if f.sym_name.data == self.entry), None)
         if entry is None:
-            raise ValueError(f"{PASS_NAME}: no function '@{self.entry}' to compile")
+            raise OpError(op, f"{PASS_NAME}: no function '@{self.entry}' to compile")
         try:
             program = compile_function(entry, machine, self.machine, self.keep_on_chip)
         except ValueError as err:

@@ -9,6 +9,11 @@
 // RUN: qopt %S/Inputs/tosa-to-npu-fc.mlir -p 'tosa-to-npu{machine=small}' -t npu-bin -o %t.1.npub
 // RUN: qopt %S/Inputs/tosa-to-npu-fc.mlir -p 'tosa-to-npu{machine=small}' | qopt -t npu-bin -o %t.2.npub
 // RUN: cmp %t.1.npub %t.2.npub
+// Bad options are errors with exit status 1, not tracebacks.
+// RUN: not qopt %S/Inputs/tosa-to-npu-fc.mlir -p 'tosa-to-npu{machine=nope}' 2>&1 | FileCheck %s --check-prefix=MACHINE
+// RUN: not qopt %S/Inputs/tosa-to-npu-fc.mlir -p 'tosa-to-npu{entry=other}' 2>&1 | FileCheck %s --check-prefix=ENTRY
+// MACHINE: error: tosa-to-npu: cannot read machine description 'nope'{{.*}}(shipped: default, small)
+// ENTRY: error: tosa-to-npu: no function '@other' to compile
 
 // Inputs/tosa-to-npu-fc.mlir: x (2x6) times a constant 6x5 weight, input zero
 // point 3, rescale by 2^30 >> 33 to zero point -4, clamp to [-4, 100].
