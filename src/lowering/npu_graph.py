@@ -124,10 +124,20 @@ class PoolLayer:
 
 
 @dataclass
+class VectorInput:
+    """An elementwise operand: (x - zp) << shift, then each stage's scale, in int32."""
+
+    value: SSAValue
+    zp: int
+    shift: int = 0
+    stages: list[Stage] = field(default_factory=list)
+
+
+@dataclass
 class VectorLayer:
     """Elementwise: each input widened (minus its zero point) and scaled, combined by `op`."""
 
-    inputs: list[tuple[SSAValue, int, Stage | None]]
+    inputs: list[VectorInput]
     op: str | None  # "add", "sub", "mul", or None for one input
     requant: Requant
     out: SSAValue
@@ -159,7 +169,7 @@ SOURCE_BITS = 40
 
 def sources(layer: Layer) -> list[SSAValue]:
     if isinstance(layer, VectorLayer):
-        return [v for v, _, _ in layer.inputs]
+        return [i.value for i in layer.inputs]
     if isinstance(layer, MoveLayer):
         return layer.inputs
     return [layer.x]
@@ -251,6 +261,15 @@ def _epilogue(walk: _Walk, op: Operation, acc: SSAValue, n: int) -> tuple[Requan
     """Fold the rescales and clamps after an int32 result into a Requant."""
     stages: list[Stage] = []
     user = _only_user(acc, op)
+    bias = np.zeros(n, np.int64)
+    if isinstance(user, tosa.AddOp):  # a bias added in i32 (TFLite's FULLY_CONNECTED)
+        constants = [const_array(v) for v in user.operands]
+        values = [c for c in constants if c is not None]
+        if len(values) != 1 or values[0].size not in (1, n):
+            raise OpError(user, f"{PASS_NAME}: only a constant bias may be added to an accumulator")
+        bias = np.broadcast_to(values[0].reshape(-1), (n,)).astype(np.int64)
+        walk.folded.add(user)
+        op, user = user, _only_user(user.output, user)
     while isinstance(user, tosa.RescaleOp) and ht.element_type(user.output.type) != I8:
         stage, izp, ozp = _rescale_params(user, n)
         if izp or ozp:
@@ -265,6 +284,7 @@ def _epilogue(walk: _Walk, op: Operation, acc: SSAValue, n: int) -> tuple[Requan
         raise OpError(user, f"{PASS_NAME}: a rescale of an i32 value must have input zero point 0")
     stages.append(stage)
     walk.folded.add(user)
+    stages[0].bias = bias
     requant = Requant(stages, ozp)
     return requant, _fold_clamps(walk, user.output, requant)
 
@@ -320,7 +340,7 @@ def _matmul(walk: _Walk, op: tosa.MatMulOp) -> None:
     zp_x, zp_w = _scalar(op, a_zp, "input zero point"), _scalar(op, b_zp, "weight zero point")
     weight = _centred_weights(op, w.reshape(b_shape[1], b_shape[2]), zp_w)
     requant, out = _epilogue(walk, op, op.output, weight.shape[1])
-    requant.stages[0].bias = -zp_x * weight.sum(axis=0)
+    requant.stages[0].bias = requant.stages[0].bias + -zp_x * weight.sum(axis=0)
     walk.layers.append(MacLayer(alias(a), out, weight, requant, zp_x=zp_x))
 
 
@@ -347,7 +367,9 @@ def _conv(walk: _Walk, op: tosa.Conv2DOp | tosa.DepthwiseConv2DOp) -> None:
     requant, out = _epilogue(walk, op, op.output, n)
     # Padding holds the input zero point, so every tap is centred by the same bias term.
     taps = weight.reshape(-1, n).sum(axis=0)
-    requant.stages[0].bias = b.reshape(-1) * np.ones(n, np.int64) - zp_x * taps
+    requant.stages[0].bias = (
+        requant.stages[0].bias + b.reshape(-1) * np.ones(n, np.int64) - zp_x * taps
+    )
     walk.layers.append(MacLayer(alias(x), out, weight, requant, window, zp_x, depthwise))
 
 
@@ -370,24 +392,7 @@ def _pool(walk: _Walk, op: tosa.MaxPool2dOp | tosa.AvgPool2dOp) -> None:
 
 def _elementwise(walk: _Walk, op: tosa.AddOp | tosa.SubOp | tosa.MulOp) -> None:
     shape = ht.shape_of(op.output.type)
-    inputs = []
-    for v in op.operands[:2]:
-        rescale = v.owner
-        if (
-            not isinstance(rescale, tosa.RescaleOp)
-            or ht.element_type(rescale.operands[0].type) != I8
-            or ht.shape_of(v.type) != shape
-        ):
-            raise OpError(
-                op,
-                f"{PASS_NAME}: '{op.name}' needs both operands rescaled from i8 tensors of its "
-                "own shape (no broadcasting on the NPU)",
-            )
-        stage, izp, ozp = _rescale_params(rescale, shape[-1])
-        if ozp:
-            raise OpError(rescale, f"{PASS_NAME}: a rescale to i32 must have output zero point 0")
-        walk.folded.add(rescale)
-        inputs.append((alias(rescale.operands[0]), izp, None if stage.is_identity() else stage))
+    inputs = [_vector_input(walk, op, v, shape) for v in op.operands[:2]]
     if isinstance(op, tosa.MulOp) and _scalar(op, op.operands[2], "shift") != 0:
         raise OpError(op, f"{PASS_NAME}: 'tosa.mul' with a shift is not supported on the NPU")
     kind = {tosa.AddOp: "add", tosa.SubOp: "sub", tosa.MulOp: "mul"}[type(op)]
@@ -395,7 +400,55 @@ def _elementwise(walk: _Walk, op: tosa.AddOp | tosa.SubOp | tosa.MulOp) -> None:
     walk.layers.append(VectorLayer(inputs, kind, requant, out, shape))
 
 
+def _vector_input(walk: _Walk, op: Operation, v: SSAValue, shape) -> VectorInput:
+    """An operand built as rescale(i8 -> i32) then any i32 -> i32 rescales. A first rescale
+    that only shifts left (TFLite's `<< 20` before an add) becomes the widen's shift."""
+    chain: list[tosa.RescaleOp] = []
+    while isinstance(v.owner, tosa.RescaleOp) and ht.element_type(v.owner.operands[0].type) != I8:
+        chain.append(v.owner)
+        v = v.owner.operands[0]
+    first = v.owner
+    if (
+        not isinstance(first, tosa.RescaleOp)
+        or ht.element_type(first.operands[0].type) != I8
+        or ht.shape_of(first.output.type) != shape
+    ):
+        raise OpError(
+            op,
+            f"{PASS_NAME}: '{op.name}' needs both operands rescaled from i8 tensors of its "
+            "own shape (no broadcasting on the NPU)",
+        )
+    stage, zp, ozp = _rescale_params(first, shape[-1])
+    if ozp:
+        raise OpError(first, f"{PASS_NAME}: a rescale to i32 must have output zero point 0")
+    walk.folded.add(first)
+    left = IDENTITY[1] - int(stage.shift[0])
+    pure_shift = (
+        not np.any(stage.bias)
+        and np.all(stage.multiplier == IDENTITY[0])
+        and np.all(stage.shift == stage.shift[0])
+        and 0 <= left <= 23  # (x - zp) << left stays in int32
+    )
+    stages = [] if pure_shift else [stage]
+    for rescale in reversed(chain):
+        later, izp, ozp = _rescale_params(rescale, shape[-1])
+        if izp or ozp:
+            raise OpError(rescale, f"{PASS_NAME}: an i32 -> i32 rescale must have zero points 0")
+        walk.folded.add(rescale)
+        stages.append(later)
+    return VectorInput(alias(first.operands[0]), zp, left if pure_shift else 0,
+                       [s for s in stages if not s.is_identity()])  # fmt: skip
+
+
 _WIDENED_USERS = (tosa.AddOp, tosa.SubOp, tosa.MulOp, tosa.ReduceSumOp)
+
+
+def _widened_user(v: SSAValue, op: Operation) -> Operation:
+    """The op an i32 operand chain ends in, through i32 -> i32 rescales."""
+    user = _only_user(v, op)
+    while isinstance(user, tosa.RescaleOp) and ht.element_type(user.output.type) != I8:
+        user = _only_user(user.output, user)
+    return user
 
 
 def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
@@ -423,15 +476,17 @@ def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
     out_shape = (1, x_shape[1] // kernel[0], x_shape[2] // kernel[1], x_shape[3])
     window = _window(op, x_shape, kernel, kernel, (1, 1), (0, 0, 0, 0), out_shape)
     requant, out = _epilogue(walk, last, last.output, x_shape[3])
-    requant.stages[0].bias = np.full(x_shape[3], -zp * kernel[0] * kernel[1])
+    requant.stages[0].bias = requant.stages[0].bias + np.full(
+        x_shape[3], -zp * kernel[0] * kernel[1]
+    )
     walk.layers.append(PoolLayer(alias(rescale.operands[0]), out, window, "sum", zp, requant))
 
 
 def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
     shape = ht.shape_of(op.output.type)
     if ht.element_type(op.output.type) != I8:
-        # i8 -> i32: the operand of an add, sub, mul or reduce_sum, folded there.
-        if not isinstance(_only_user(op.output, op), _WIDENED_USERS):
+        # An i32 operand of an add, sub, mul or reduce_sum, folded there.
+        if not isinstance(_widened_user(op.output, op), _WIDENED_USERS):
             raise OpError(
                 op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub, mul or reduce_sum"
             )
@@ -446,7 +501,9 @@ def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
     stage, izp, ozp = _rescale_params(op, shape[-1])
     requant = Requant([stage], ozp)
     out = _fold_clamps(walk, op.output, requant)
-    walk.layers.append(VectorLayer([(alias(op.operands[0]), izp, None)], None, requant, out, shape))
+    walk.layers.append(
+        VectorLayer([VectorInput(alias(op.operands[0]), izp)], None, requant, out, shape)
+    )
 
 
 def _lone_clamp(walk: _Walk, op: tosa.ClampOp) -> None:
@@ -455,7 +512,9 @@ def _lone_clamp(walk: _Walk, op: tosa.ClampOp) -> None:
         raise OpError(op, f"{PASS_NAME}: 'tosa.clamp' on the NPU must be on i8")
     requant = Requant([Stage.identity(shape[-1])], 0, op.min_val.value.data, op.max_val.value.data)
     out = _fold_clamps(walk, op.output, requant)
-    walk.layers.append(VectorLayer([(alias(op.operands[0]), 0, None)], None, requant, out, shape))
+    walk.layers.append(
+        VectorLayer([VectorInput(alias(op.operands[0]), 0)], None, requant, out, shape)
+    )
 
 
 def _table(walk: _Walk, op: tosa.TableOp) -> None:

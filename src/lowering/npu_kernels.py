@@ -135,7 +135,7 @@ def _flat(shape: tuple[int, ...], uniform: bool, cols: int) -> tuple[int, int]:
 
 def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
     """The layer's record sets (input scales, then the requantization), each `width` lanes."""
-    stages = [s for _, _, s in layer.inputs if s is not None] + layer.requant.stages
+    stages = [s for i in layer.inputs for s in i.stages] + layer.requant.stages
     if width is None:
         return stages
     return [
@@ -177,11 +177,11 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int)
     p_count = slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
     p_slots = Slots(p_count, sets * cols)
     in_slots = Slots(2, ni * mt)
-    set_of = []
+    first_set = []  # each input's first record set
     k = 0
-    for _, _, stage in layer.inputs:
-        set_of.append(k if stage is not None else None)
-        k += stage is not None
+    for operand in layer.inputs:
+        first_set.append(k)
+        k += len(operand.stages)
     for chunk in range(ceil_div(m_total, mt)):
         m0 = chunk * mt
         rows = min(mt, m_total - m0)
@@ -199,13 +199,14 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int)
                                    RECORD_BYTES, RECORD_BYTES)  # fmt: skip
             st.deliver(loads)
             ob = st.out_slot(2, mt)
-            for i, (_, zp, stage) in enumerate(layer.inputs):
+            for i, operand in enumerate(layer.inputs):
                 st.lines.append(
-                    f"widen buf=input in={ib + i * mt} acc={i * mt} rows={rows} zp={zp} shift=0"
+                    f"widen buf=input in={ib + i * mt} acc={i * mt} rows={rows} "
+                    f"zp={operand.zp} shift={operand.shift}"
                 )
-                if stage is not None:
+                for n, stage in enumerate(operand.stages):
                     st.lines.append(
-                        f"scale acc={i * mt} rows={rows} params={pb + set_of[i] * cols} "
+                        f"scale acc={i * mt} rows={rows} params={pb + (first_set[i] + n) * cols} "
                         f"double_round={int(stage.double_round)}"
                     )
             if layer.op is not None:

@@ -1,0 +1,1 @@
+"""Importers of quantized models from other frameworks."""

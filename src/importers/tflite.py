@@ -1,0 +1,438 @@
+"""Import int8 TFLite models as TOSA programs that compute TFLite's integers exactly.
+
+The flatbuffer is read with the schema module ai-edge-litert ships
+(`ai_edge_litert.schema_py_generated`, object API). Each operator becomes the
+TOSA ops that reproduce TFLite's reference kernel bit for bit:
+
+* CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED: the integer convolution or
+  matmul with the input zero point as an operand and the int32 bias, then a
+  `tosa.rescale` (DOUBLE_ROUND) by the multiplier and shift TFLite derives
+  from `double(s_in) * double(s_w[c]) / double(s_out)` (QuantizeMultiplier),
+  then a `tosa.clamp` to the fused activation's range computed as TFLite does;
+* ADD, SUB: each input centred and shifted left by 20 bits (a pure rescale),
+  rescaled by TFLite's `s_i / (2 max(s_1, s_2))` multiplier, added in i32,
+  rescaled by `2 max(s_1, s_2) / (2^20 s_out)` — the chain of
+  `MultiplyByQuantizedMultiplierSmallerThanOneExp` steps, double rounding
+  being exactly gemmlowp's rounding-doubling-high-multiply-then-divide;
+* MAX_POOL_2D -> `tosa.max_pool2d` and the activation's clamp; QUANTIZE of
+  an int8 tensor -> a rescale by `s_in / s_out`; RESHAPE -> `tosa.reshape`.
+
+Inputs and outputs are the int8 tensors of the model (quantize it with int8
+input and output types); float boundaries are not imported. Anything else
+is a `TFLiteImportError` naming the operator and its index.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from qdialect import numerics
+
+MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
+
+
+class TFLiteImportError(ValueError):
+    """A model this importer cannot read or does not support; the message says which part."""
+
+
+def _schema():
+    try:
+        from ai_edge_litert import schema_py_generated
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise TFLiteImportError(
+            "reading .tflite files needs the schema module of ai-edge-litert "
+            "(pip install 'qdialect[oracle]')"
+        ) from None
+    return schema_py_generated
+
+
+@dataclass
+class _Tensor:
+    name: str
+    shape: tuple[int, ...]
+    dtype: int
+    scale: np.ndarray | None
+    zero_point: np.ndarray | None
+    axis: int
+    data: np.ndarray | None
+
+
+def _type_name(t: int, s) -> str:
+    names = {v: k for k, v in vars(s.TensorType).items() if k.isupper()}
+    return names.get(t, str(t))
+
+
+class _Importer:
+    def __init__(self, data: bytes):
+        self.s = _schema()
+        s = self.s
+        if len(data) < 8 or data[4:8] != b"TFL3":
+            raise TFLiteImportError("not a TFLite flatbuffer (no 'TFL3' identifier)")
+        try:
+            self.model = s.ModelT.InitFromPackedBuf(data, 0)
+        except Exception as err:  # the generated reader raises struct/index errors
+            raise TFLiteImportError(f"malformed TFLite flatbuffer: {err}") from None
+        self.raw = data
+        if not self.model.subgraphs:
+            raise TFLiteImportError("the model has no subgraph")
+        self.graph = self.model.subgraphs[0]
+        self.tensors = [self._tensor(i, t) for i, t in enumerate(self.graph.tensors or [])]
+        self.lines: list[str] = []
+        self.names: dict[int, str] = {}
+        self.count = 0
+
+    # ---- tensors ----------------------------------------------------------------------
+
+    def _tensor(self, index: int, t) -> _Tensor:
+        shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
+        if any(d < 0 for d in shape):
+            raise TFLiteImportError(f"tensor {index} has a dynamic shape {list(shape)}")
+        if math.prod(shape) > MAX_ELEMENTS:
+            raise TFLiteImportError(f"tensor {index} declares {math.prod(shape)} elements")
+        q = t.quantization
+        scale = zp = None
+        axis = 0
+        if q is not None and q.scale is not None and len(q.scale):
+            scale = np.asarray(q.scale, np.float32)
+            zp = np.asarray(q.zeroPoint, np.int64)
+            axis = int(q.quantizedDimension)
+        data = None
+        buffers = self.model.buffers or []
+        if t.buffer >= len(buffers):
+            raise TFLiteImportError(f"tensor {index} names buffer {t.buffer} of {len(buffers)}")
+        buf = buffers[t.buffer]
+        raw = None
+        if buf.data is not None and len(buf.data):
+            raw = np.asarray(buf.data, np.uint8).tobytes()
+        elif buf.offset and buf.offset > 1:
+            if buf.offset + buf.size > len(self.raw):
+                raise TFLiteImportError(f"buffer {t.buffer} lies outside the file")
+            raw = self.raw[buf.offset : buf.offset + buf.size]
+        if raw is not None:
+            dtype = {self.s.TensorType.INT8: np.int8, self.s.TensorType.UINT8: np.uint8,
+                     self.s.TensorType.INT32: np.int32, self.s.TensorType.FLOAT32: np.float32,
+                     self.s.TensorType.INT64: np.int64}.get(t.type)  # fmt: skip
+            if dtype is None:
+                raise TFLiteImportError(
+                    f"tensor {index} holds unsupported type {_type_name(t.type, self.s)}"
+                )
+            if len(raw) != math.prod(shape) * np.dtype(dtype).itemsize:
+                raise TFLiteImportError(
+                    f"tensor {index}: buffer of {len(raw)} bytes for shape {list(shape)}"
+                )
+            data = np.frombuffer(raw, dtype).reshape(shape)
+        name = t.name.decode() if isinstance(t.name, bytes) else str(t.name)
+        return _Tensor(name, shape, t.type, scale, zp, axis, data)
+
+    def _int8(self, index: int, what: str) -> _Tensor:
+        t = self.tensors[index]
+        if t.dtype != self.s.TensorType.INT8 or t.scale is None:
+            raise TFLiteImportError(f"{what} must be a quantized int8 tensor (tensor {index})")
+        return t
+
+    def _value(self, index: int, op: str) -> str:
+        if index not in self.names:
+            raise TFLiteImportError(f"{op} reads tensor {index} before anything produces it")
+        return self.names[index]
+
+    # ---- text emission ----------------------------------------------------------------
+
+    def _fresh(self, stem: str = "v") -> str:
+        self.count += 1
+        return f"%{stem}{self.count}"
+
+    def _const(self, values: np.ndarray, elem: str) -> str:
+        name = self._fresh("c")
+        shape = "x".join(map(str, values.shape))
+        t = f"tensor<{shape}x{elem}>" if shape else f"tensor<{elem}>"
+        flat = values.reshape(-1)
+        body = (
+            f"dense<{flat[0]}>"
+            if flat.size and np.all(flat == flat[0])
+            else f"dense<{values.tolist()}>"
+        )
+        self.lines.append(f"  {name} = tosa.const values({body} : {t}) : () -> {t}")
+        return name
+
+    def _shape_const(self, shape: tuple[int, ...]) -> str:
+        name = self._fresh("s")
+        self.lines.append(
+            f"  {name} = tosa.const_shape values(dense<{list(shape)}> : tensor<{len(shape)}xindex>) "
+            f": () -> !tosa.shape<{len(shape)}>"
+        )
+        return name
+
+    @staticmethod
+    def _t(shape: tuple[int, ...], elem: str = "i8") -> str:
+        return f"tensor<{'x'.join(map(str, shape))}x{elem}>" if shape else f"tensor<{elem}>"
+
+    def _rescale(self, x: str, shape, in_elem: str, out_elem: str, mult, shift, in_zp: int,
+                 out_zp: int, per_channel: bool, rounding: str = "DOUBLE_ROUND") -> str:  # fmt: skip
+        n = len(mult)
+        m = self._const(np.asarray(mult, np.int64), "i32")
+        s = self._const(np.asarray(shift, np.int64), "i8")
+        iz = self._const(np.array([in_zp]), in_elem)
+        oz = self._const(np.array([out_zp]), out_elem)
+        out = self._fresh()
+        self.lines.append(
+            f"  {out} = tosa.rescale {x}, {m}, {s}, {iz}, {oz} scale32(true) rounding_mode<{rounding}> "
+            f"per_channel({'true' if per_channel else 'false'}) input_unsigned(false) output_unsigned(false) : "
+            f"({self._t(shape, in_elem)}, tensor<{n}xi32>, tensor<{n}xi8>, tensor<1x{in_elem}>, "
+            f"tensor<1x{out_elem}>) -> {self._t(shape, out_elem)}"
+        )
+        return out
+
+    def _clamp(self, x: str, shape, lo: int, hi: int) -> str:
+        if lo <= -128 and hi >= 127:
+            return x
+        out = self._fresh()
+        self.lines.append(
+            f"  {out} = tosa.clamp {x} min_val({lo} : i8) max_val({hi} : i8) : "
+            f"({self._t(shape)}) -> {self._t(shape)}"
+        )
+        return out
+
+    # ---- TFLite's arithmetic --------------------------------------------------------------
+
+    @staticmethod
+    def _multiplier(real: float) -> tuple[int, int]:
+        """TFLite's QuantizeMultiplier as a TOSA (multiplier, shift)."""
+        try:
+            return numerics.quantize_multiplier(real)
+        except numerics.QuantizationError as err:
+            raise TFLiteImportError(str(err)) from None
+
+    def _activation(self, code: int, out: _Tensor) -> tuple[int, int]:
+        """CalculateActivationRangeQuantized: the fused activation's bounds in int8."""
+        act = self.s.ActivationFunctionType
+        scale, zp = float(out.scale[0]), int(out.zero_point[0])
+
+        def quantize(x: float) -> int:
+            v = np.float32(x) / np.float32(scale)
+            return zp + int(math.floor(abs(float(v)) + 0.5) * (1 if v >= 0 else -1))
+
+        if code == act.NONE:
+            return -128, 127
+        if code == act.RELU:
+            return max(-128, quantize(0.0)), 127
+        if code == act.RELU6:
+            return max(-128, quantize(0.0)), min(127, quantize(6.0))
+        if code == act.RELU_N1_TO_1:
+            return max(-128, quantize(-1.0)), min(127, quantize(1.0))
+        raise TFLiteImportError(f"fused activation {code} is not supported")
+
+    # ---- operators --------------------------------------------------------------------
+
+    def run(self) -> str:
+        g = self.graph
+        args = []
+        for i, index in enumerate(g.inputs):
+            t = self._int8(int(index), f"model input {i}")
+            self.names[int(index)] = f"%arg{i}"
+            args.append(f"%arg{i}: {self._t(t.shape)}")
+        codes = self.model.operatorCodes or []
+        for n, op in enumerate(g.operators or []):
+            if op.opcodeIndex >= len(codes):
+                raise TFLiteImportError(f"operator {n} names operator code {op.opcodeIndex}")
+            code = codes[op.opcodeIndex]
+            builtin = max(int(code.builtinCode), int(code.deprecatedBuiltinCode))
+            names = {v: k for k, v in vars(self.s.BuiltinOperator).items() if k.isupper()}
+            kind = names.get(builtin, str(builtin))
+            handler = getattr(self, f"_op_{kind.lower()}", None)
+            if handler is None:
+                raise TFLiteImportError(f"operator {n} ({kind}) is not supported")
+            try:
+                handler(op, kind)
+            except TFLiteImportError as err:
+                raise TFLiteImportError(f"operator {n} ({kind}): {err}") from None
+        results, types = [], []
+        for i, index in enumerate(g.outputs):
+            t = self._int8(int(index), f"model output {i}")
+            results.append(self._value(int(index), "the model's outputs"))
+            types.append(self._t(t.shape))
+        return (
+            f"func.func @main({', '.join(args)}) -> ({', '.join(types)}) {{\n"
+            + "\n".join(self.lines)
+            + f"\n  func.return {', '.join(results)} : {', '.join(types)}\n}}\n"
+        )
+
+    def _io(self, op, count: int) -> tuple[list[int], int]:
+        inputs = [int(i) for i in op.inputs]
+        if len(op.outputs) != 1 or len(inputs) < count:
+            raise TFLiteImportError(f"expects {count} inputs and one output")
+        return inputs, int(op.outputs[0])
+
+    def _padding(self, padding: int, size: tuple[int, int], kernel: tuple[int, int],
+                 stride: tuple[int, int], dilation: tuple[int, int]) -> list[int]:  # fmt: skip
+        if padding == self.s.Padding.VALID:
+            return [0, 0, 0, 0]
+        pads = []
+        for n, k, st, d in zip(size, kernel, stride, dilation, strict=True):
+            out = -(-n // st)
+            total = max((out - 1) * st + (k - 1) * d + 1 - n, 0)
+            pads += [total // 2, total - total // 2]
+        return pads
+
+    def _conv_like(self, op, kind: str) -> None:
+        inputs, out_index = self._io(op, 2)
+        x, w = self._int8(inputs[0], "the input"), self._int8(inputs[1], "the filter")
+        out = self._int8(out_index, "the output")
+        if w.data is None:
+            raise TFLiteImportError("the filter must be a constant")
+        if np.any(w.zero_point != 0):
+            raise TFLiteImportError("filter zero points must be 0 (symmetric int8 weights)")
+        bias = None
+        if len(inputs) > 2 and inputs[2] >= 0:
+            b = self.tensors[inputs[2]]
+            if b.data is None or b.dtype != self.s.TensorType.INT32:
+                raise TFLiteImportError("the bias must be a constant int32 tensor")
+            bias = b.data.astype(np.int64)
+        o = op.builtinOptions
+        zx, zy = int(x.zero_point[0]), int(out.zero_point[0])
+        s_x, s_y = np.float32(x.scale[0]), np.float32(out.scale[0])
+        n_out = out.shape[-1]
+        w_scales = np.broadcast_to(w.scale, (n_out,)) if w.scale.size == 1 else w.scale
+        if w_scales.size != n_out:
+            raise TFLiteImportError(f"{w_scales.size} filter scales for {n_out} output channels")
+        mults, shifts = zip(
+            *(self._multiplier(float(s_x) * float(sw) / float(s_y)) for sw in w_scales), strict=True
+        )
+        bias_values = bias if bias is not None else np.zeros(n_out, np.int64)
+        b_name = self._const(bias_values.reshape(n_out), "i32")
+        zx_name, zw_name = self._const(np.array([zx]), "i8"), self._const(np.array([0]), "i8")
+        xv = self._value(inputs[0], kind)
+        if kind == "FULLY_CONNECTED":
+            k = w.shape[1]
+            m = math.prod(x.shape) // k
+            a = self._fresh()
+            self.lines.append(
+                f"  {a} = tosa.reshape {xv}, {self._shape_const((1, m, k))} : ({self._t(x.shape)}, !tosa.shape<3>) -> {self._t((1, m, k))}"
+            )
+            wt = self._const(w.data.T.reshape(1, k, n_out).astype(np.int64), "i8")
+            acc = self._fresh()
+            self.lines.append(
+                f"  {acc} = tosa.matmul {a}, {wt}, {zx_name}, {zw_name} : ({self._t((1, m, k))}, "
+                f"{self._t((1, k, n_out))}, tensor<1xi8>, tensor<1xi8>) -> {self._t((1, m, n_out), 'i32')}"
+            )
+            biased = self._fresh()
+            bias3 = self._fresh()
+            self.lines.append(
+                f"  {bias3} = tosa.reshape {b_name}, {self._shape_const((1, 1, n_out))} : (tensor<{n_out}xi32>, !tosa.shape<3>) -> {self._t((1, 1, n_out), 'i32')}"
+            )
+            self.lines.append(
+                f"  {biased} = tosa.add {acc}, {bias3} : ({self._t((1, m, n_out), 'i32')}, {self._t((1, 1, n_out), 'i32')}) -> {self._t((1, m, n_out), 'i32')}"
+            )
+            # LiteRT's reference FULLY_CONNECTED rounds once (measured: double rounding
+            # differs in ~1% of outputs, single rounding in none); see docs/tflite.md.
+            r = self._rescale(biased, (1, m, n_out), "i32", "i8", mults, shifts, 0, zy, True,
+                              "SINGLE_ROUND")  # fmt: skip
+            y = self._fresh()
+            self.lines.append(
+                f"  {y} = tosa.reshape {r}, {self._shape_const(out.shape)} : ({self._t((1, m, n_out))}, !tosa.shape<{len(out.shape)}>) -> {self._t(out.shape)}"
+            )
+        else:
+            stride = (o.strideH, o.strideW)
+            dilation = (o.dilationHFactor, o.dilationWFactor)
+            if kind == "CONV_2D":
+                kernel = w.shape[1:3]
+                weights = self._const(w.data.astype(np.int64), "i8")
+                w_t = self._t(w.shape)
+                opname = "tosa.conv2d"
+            else:
+                kh, kw = w.shape[1:3]
+                c = x.shape[3]
+                mult = n_out // c
+                kernel = (kh, kw)
+                weights = self._const(w.data.reshape(kh, kw, c, mult).astype(np.int64), "i8")
+                w_t = self._t((kh, kw, c, mult))
+                opname = "tosa.depthwise_conv2d"
+            pad = self._padding(o.padding, x.shape[1:3], kernel, stride, dilation)
+            acc = self._fresh()
+            self.lines.append(
+                f"  {acc} = {opname} {xv}, {weights}, {b_name}, {zx_name}, {zw_name} pad({pad}) "
+                f"stride({list(stride)}) dilation({list(dilation)}) acc_type(i32) : ({self._t(x.shape)}, "
+                f"{w_t}, tensor<{n_out}xi32>, tensor<1xi8>, tensor<1xi8>) -> {self._t(out.shape, 'i32')}"
+            )
+            y = self._rescale(acc, out.shape, "i32", "i8", mults, shifts, 0, zy, True)
+        lo, hi = self._activation(o.fusedActivationFunction, out)
+        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+
+    _op_conv_2d = _conv_like
+    _op_depthwise_conv_2d = _conv_like
+    _op_fully_connected = _conv_like
+
+    def _op_add(self, op, kind: str) -> None:
+        inputs, out_index = self._io(op, 2)
+        a, b = (self._int8(i, f"input {n}") for n, i in enumerate(inputs[:2]))
+        out = self._int8(out_index, "the output")
+        if a.shape != out.shape or b.shape != out.shape:
+            raise TFLiteImportError("broadcasting inputs are not supported")
+        s_a, s_b, s_y = (float(np.float32(t.scale[0])) for t in (a, b, out))
+        twice_max = 2 * max(s_a, s_b)
+        left = 20
+        terms = []
+        for t, s_t, i in ((a, s_a, inputs[0]), (b, s_b, inputs[1])):
+            shifted = self._rescale(self._value(i, kind), t.shape, "i8", "i32", [1 << 30], [30 - left],
+                                    int(t.zero_point[0]), 0, False)  # fmt: skip
+            m, sh = self._multiplier(s_t / twice_max)
+            terms.append(self._rescale(shifted, t.shape, "i32", "i32", [m], [sh], 0, 0, False))
+        total = self._fresh()
+        opname = "tosa.add" if kind == "ADD" else "tosa.sub"
+        t32 = self._t(out.shape, "i32")
+        self.lines.append(f"  {total} = {opname} {terms[0]}, {terms[1]} : ({t32}, {t32}) -> {t32}")
+        m, sh = self._multiplier(twice_max / ((1 << left) * s_y))
+        y = self._rescale(
+            total, out.shape, "i32", "i8", [m], [sh], 0, int(out.zero_point[0]), False
+        )
+        lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
+        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+
+    _op_sub = _op_add
+
+    def _op_max_pool_2d(self, op, kind: str) -> None:
+        inputs, out_index = self._io(op, 1)
+        x = self._int8(inputs[0], "the input")
+        out = self._int8(out_index, "the output")
+        if (float(x.scale[0]), int(x.zero_point[0])) != (
+            float(out.scale[0]),
+            int(out.zero_point[0]),
+        ):
+            raise TFLiteImportError("input and output quantization must match")
+        o = op.builtinOptions
+        kernel, stride = (o.filterHeight, o.filterWidth), (o.strideH, o.strideW)
+        pad = self._padding(o.padding, x.shape[1:3], kernel, stride, (1, 1))
+        y = self._fresh()
+        self.lines.append(
+            f"  {y} = tosa.max_pool2d {self._value(inputs[0], kind)} kernel({list(kernel)}) "
+            f"stride({list(stride)}) pad({pad}) : ({self._t(x.shape)}) -> {self._t(out.shape)}"
+        )
+        lo, hi = self._activation(o.fusedActivationFunction, out)
+        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+
+    def _op_reshape(self, op, kind: str) -> None:
+        inputs, out_index = self._io(op, 1)
+        x, out = self.tensors[inputs[0]], self.tensors[out_index]
+        if math.prod(x.shape) != math.prod(out.shape):
+            raise TFLiteImportError(f"cannot reshape {list(x.shape)} to {list(out.shape)}")
+        y = self._fresh()
+        self.lines.append(
+            f"  {y} = tosa.reshape {self._value(inputs[0], kind)}, {self._shape_const(out.shape)} : "
+            f"({self._t(x.shape)}, !tosa.shape<{len(out.shape)}>) -> {self._t(out.shape)}"
+        )
+        self.names[out_index] = y
+
+    def _op_quantize(self, op, kind: str) -> None:
+        inputs, out_index = self._io(op, 1)
+        x = self._int8(inputs[0], "the input (float QUANTIZE is a model boundary, not imported)")
+        out = self._int8(out_index, "the output")
+        m, sh = self._multiplier(float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])))
+        self.names[out_index] = self._rescale(self._value(inputs[0], kind), x.shape, "i8", "i8", [m],
+                                              [sh], int(x.zero_point[0]), int(out.zero_point[0]), False)  # fmt: skip
+
+
+def import_tflite(data: bytes) -> str:
+    """The TOSA text (one `func.func @main`) of an int8 TFLite model's first subgraph."""
+    return _Importer(data).run()

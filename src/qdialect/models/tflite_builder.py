@@ -1,0 +1,198 @@
+"""Build float TFLite models without TensorFlow and quantize them to int8 with LiteRT.
+
+Uses ai-edge-litert (an optional dependency, in the `oracle` extra): its
+flatbuffer object API (`schema_py_generated`) writes the float model, and its
+calibration wrapper — the post-training quantizer TFLite's converter uses —
+calibrates on sample inputs and writes the int8 model (int8 input and output,
+per-channel weights, int32 biases). Used by the tests, benches and examples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+def _schema():
+    from ai_edge_litert import schema_py_generated
+
+    return schema_py_generated
+
+
+@dataclass
+class FloatModel:
+    """A single-subgraph float model under construction; tensors are NHWC float32."""
+
+    rng: np.random.Generator
+    tensors: list = field(default_factory=list)
+    buffers: list = field(default_factory=list)
+    operators: list = field(default_factory=list)
+    codes: dict[int, int] = field(default_factory=dict)
+    shapes: list[tuple[int, ...]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        s = _schema()
+        self.buffers.append(s.BufferT())
+
+    def tensor(self, shape: tuple[int, ...], data: np.ndarray | None = None) -> int:
+        s = _schema()
+        t = s.TensorT()
+        t.name = f"t{len(self.tensors)}"
+        t.shape = list(shape)
+        t.type = s.TensorType.FLOAT32
+        t.buffer = 0
+        if data is not None:
+            b = s.BufferT()
+            b.data = np.frombuffer(np.ascontiguousarray(data, np.float32).tobytes(), np.uint8)
+            self.buffers.append(b)
+            t.buffer = len(self.buffers) - 1
+        self.tensors.append(t)
+        self.shapes.append(tuple(shape))
+        return len(self.tensors) - 1
+
+    def op(self, code: int, inputs: list[int], out_shape, options_type=0, options=None) -> int:
+        s = _schema()
+        if code not in self.codes:
+            self.codes[code] = len(self.codes)
+        y = self.tensor(out_shape)
+        o = s.OperatorT()
+        o.opcodeIndex = self.codes[code]
+        o.inputs = inputs
+        o.outputs = [y]
+        o.builtinOptionsType = options_type
+        o.builtinOptions = options
+        self.operators.append(o)
+        return y
+
+    # ---- layers -------------------------------------------------------------------------
+
+    def conv(self, x: int, cout: int, k: int, stride: int = 1, act: str = "NONE",
+             depthwise: bool = False, padding: str = "SAME") -> int:  # fmt: skip
+        s = _schema()
+        n, h, w, c = self.shapes[x]
+        fan_in = k * k * (1 if depthwise else c)
+        if depthwise:
+            weights = self.rng.normal(0, 1 / np.sqrt(fan_in), (1, k, k, cout))
+        else:
+            weights = self.rng.normal(0, 1 / np.sqrt(fan_in), (cout, k, k, c))
+        bias = self.rng.normal(0, 0.1, cout)
+        same = padding == "SAME"
+        oh = -(-h // stride) if same else (h - k) // stride + 1
+        ow = -(-w // stride) if same else (w - k) // stride + 1
+        opts = s.DepthwiseConv2DOptionsT() if depthwise else s.Conv2DOptionsT()
+        opts.padding = s.Padding.SAME if same else s.Padding.VALID
+        opts.strideH = opts.strideW = stride
+        opts.dilationHFactor = opts.dilationWFactor = 1
+        opts.fusedActivationFunction = getattr(s.ActivationFunctionType, act)
+        if depthwise:
+            opts.depthMultiplier = cout // c
+        code = s.BuiltinOperator.DEPTHWISE_CONV_2D if depthwise else s.BuiltinOperator.CONV_2D
+        kind = (
+            s.BuiltinOptions.DepthwiseConv2DOptions if depthwise else s.BuiltinOptions.Conv2DOptions
+        )
+        return self.op(code, [x, self.tensor(weights.shape, weights), self.tensor((cout,), bias)],
+                       (n, oh, ow, cout), kind, opts)  # fmt: skip
+
+    def dense(self, x: int, n_out: int, act: str = "NONE") -> int:
+        s = _schema()
+        shape = self.shapes[x]
+        k = shape[-1]
+        weights = self.rng.normal(0, 1 / np.sqrt(k), (n_out, k))
+        bias = self.rng.normal(0, 0.1, n_out)
+        opts = s.FullyConnectedOptionsT()
+        opts.fusedActivationFunction = getattr(s.ActivationFunctionType, act)
+        return self.op(s.BuiltinOperator.FULLY_CONNECTED,
+                       [x, self.tensor(weights.shape, weights), self.tensor((n_out,), bias)],
+                       (int(np.prod(shape)) // k, n_out), s.BuiltinOptions.FullyConnectedOptions, opts)  # fmt: skip
+
+    def add(self, a: int, b: int, act: str = "NONE") -> int:
+        s = _schema()
+        opts = s.AddOptionsT()
+        opts.fusedActivationFunction = getattr(s.ActivationFunctionType, act)
+        return self.op(
+            s.BuiltinOperator.ADD, [a, b], self.shapes[a], s.BuiltinOptions.AddOptions, opts
+        )
+
+    def max_pool(self, x: int, k: int, stride: int) -> int:
+        s = _schema()
+        n, h, w, c = self.shapes[x]
+        opts = s.Pool2DOptionsT()
+        opts.padding = s.Padding.VALID
+        opts.strideH = opts.strideW = stride
+        opts.filterHeight = opts.filterWidth = k
+        out = (n, (h - k) // stride + 1, (w - k) // stride + 1, c)
+        return self.op(
+            s.BuiltinOperator.MAX_POOL_2D, [x], out, s.BuiltinOptions.Pool2DOptions, opts
+        )
+
+    def reshape(self, x: int, shape: tuple[int, ...]) -> int:
+        s = _schema()
+        opts = s.ReshapeOptionsT()
+        opts.newShape = list(shape)
+        return self.op(s.BuiltinOperator.RESHAPE, [x], shape, s.BuiltinOptions.ReshapeOptions, opts)
+
+    def finish(self, inputs: list[int], outputs: list[int]) -> bytes:
+        import flatbuffers
+
+        s = _schema()
+        m = s.ModelT()
+        m.version = 3
+        m.description = "qdialect test model"
+        m.buffers = self.buffers
+        m.operatorCodes = []
+        for code in sorted(self.codes, key=self.codes.get):
+            oc = s.OperatorCodeT()
+            oc.builtinCode = code
+            oc.deprecatedBuiltinCode = min(code, 127)
+            oc.version = 1
+            m.operatorCodes.append(oc)
+        g = s.SubGraphT()
+        g.tensors, g.operators, g.inputs, g.outputs = self.tensors, self.operators, inputs, outputs
+        m.subgraphs = [g]
+        b = flatbuffers.Builder(1024)
+        b.Finish(m.Pack(b), file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def quantize(model: bytes, samples: list[np.ndarray]) -> bytes:
+    """Post-training int8 quantization of a one-input float model, calibrated on `samples`."""
+    from ai_edge_litert import _pywrap_tensorflow_lite_calibration_wrapper as calibration
+
+    wrapper = calibration.CalibrationWrapper(model, [], [])
+    wrapper.Prepare([list(samples[0].shape)])
+    for sample in samples:
+        wrapper.FeedTensor([sample.astype(np.float32)])
+    i8, i32 = np.dtype(np.int8).num, np.dtype(np.int32).num
+    return bytes(wrapper.QuantizeModel(i8, i8, False, i8, i32, False, False))
+
+
+def mobilenet_like(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    """Float model: conv3x3-ReLU6, depthwise3x3-ReLU6, 1x1 project, residual add, max pool,
+    flatten, classifier."""
+    f = FloatModel(np.random.default_rng(seed))
+    x = f.tensor((1, 8, 8, 8))
+    y = f.conv(x, 24, 1, act="RELU6")
+    y = f.conv(y, 24, 3, act="RELU6", depthwise=True)
+    y = f.conv(y, 8, 1)
+    y = f.add(y, x)
+    y = f.max_pool(y, 2, 2)
+    y = f.reshape(y, (1, 4 * 4 * 8))
+    y = f.dense(y, 10)
+    return f.finish([x], [y]), (1, 8, 8, 8)
+
+
+def mlp(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    f = FloatModel(np.random.default_rng(seed))
+    x = f.tensor((4, 32))
+    y = f.dense(x, 48, act="RELU")
+    y = f.dense(y, 24, act="RELU6")
+    y = f.dense(y, 10)
+    return f.finish([x], [y]), (4, 32)
+
+
+def quantized(name: str, seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    """An int8 model ('mobilenet_like' or 'mlp') calibrated on normal samples."""
+    model, shape = {"mobilenet_like": mobilenet_like, "mlp": mlp}[name](seed)
+    rng = np.random.default_rng(seed + 100)
+    return quantize(model, [rng.normal(size=shape).astype(np.float32) for _ in range(16)]), shape
