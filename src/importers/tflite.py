@@ -14,7 +14,8 @@ TOSA ops that reproduce TFLite's reference kernel bit for bit:
   rescaled by `2 max(s_1, s_2) / (2^20 s_out)` — the chain of
   `MultiplyByQuantizedMultiplierSmallerThanOneExp` steps, double rounding
   being exactly gemmlowp's rounding-doubling-high-multiply-then-divide;
-* MAX_POOL_2D -> `tosa.max_pool2d` and the activation's clamp; QUANTIZE of
+* MAX_POOL_2D -> `tosa.max_pool2d` and the activation's clamp;
+  AVERAGE_POOL_2D -> `tosa.avg_pool2d` with zero points 0; QUANTIZE of
   an int8 tensor -> a rescale by `s_in / s_out`; RESHAPE -> `tosa.reshape`.
 
 Inputs and outputs are the int8 tensors of the model (quantize it with int8
@@ -408,6 +409,32 @@ class _Importer:
         self.lines.append(
             f"  {y} = tosa.max_pool2d {self._value(inputs[0], kind)} kernel({list(kernel)}) "
             f"stride({list(stride)}) pad({pad}) : ({self._t(x.shape)}) -> {self._t(out.shape)}"
+        )
+        lo, hi = self._activation(o.fusedActivationFunction, out)
+        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+
+    def _op_average_pool_2d(self, op, kind: str) -> None:
+        """TFLite averages the raw int8 values (input and output share their quantization)
+        with a division rounding half away from zero; `tosa.avg_pool2d` with zero points 0
+        multiplies by reciprocal_scale, slightly over 1/count, which rounds exact halves
+        away from zero as well (tested at ties of both signs)."""
+        inputs, out_index = self._io(op, 1)
+        x = self._int8(inputs[0], "the input")
+        out = self._int8(out_index, "the output")
+        if (float(x.scale[0]), int(x.zero_point[0])) != (
+            float(out.scale[0]),
+            int(out.zero_point[0]),
+        ):
+            raise TFLiteImportError("input and output quantization must match")
+        o = op.builtinOptions
+        kernel, stride = (o.filterHeight, o.filterWidth), (o.strideH, o.strideW)
+        pad = self._padding(o.padding, x.shape[1:3], kernel, stride, (1, 1))
+        zero = self._const(np.array([0]), "i8")
+        y = self._fresh()
+        self.lines.append(
+            f"  {y} = tosa.avg_pool2d {self._value(inputs[0], kind)}, {zero}, {zero} "
+            f"kernel({list(kernel)}) stride({list(stride)}) pad({pad}) acc_type(i32) : "
+            f"({self._t(x.shape)}, tensor<1xi8>, tensor<1xi8>) -> {self._t(out.shape)}"
         )
         lo, hi = self._activation(o.fusedActivationFunction, out)
         self.names[out_index] = self._clamp(y, out.shape, lo, hi)

@@ -355,7 +355,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                     row = base + ph * phase + offset
                     if pool:
                         first = kh == 0 and tap == 0
-                        _pool_taps(st.lines, layer.kind, row, m, count, step, first)
+                        _pool_taps(st.lines, layer.kind, source, row, m, count, step, first)
                     else:
                         w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
                         accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
@@ -465,10 +465,11 @@ def _image_row(geo: _Geometry, row: int, x: int, h: int, ci: int, ph: int, pad: 
                  pad, first, geo.pitch - first - valid)  # fmt: skip
 
 
-def _pool_taps(lines, kind: str, row: int, m: int, taps: int, step: int, first: bool) -> None:
+def _pool_taps(lines, kind: str, source: str, row: int, m: int, taps: int, step: int,
+               first: bool) -> None:  # fmt: skip
     op = "max" if kind == "max" else "sum"
     lines.append(
-        f"pool op={op} buf=input in={row} acc={0 if first else m} rows={m} taps={taps} "
+        f"pool op={op} buf={source} in={row} acc={0 if first else m} rows={m} taps={taps} "
         f"row_step=1 tap_step={step}"
     )
     if not first:

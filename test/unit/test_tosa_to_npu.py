@@ -386,3 +386,23 @@ def test_intermediates_kept_on_chip_are_exact_and_skip_dram(name: str) -> None:
     assert reads_on_chip[True] > 0 and reads_on_chip[False] == 0
     kept = 8 * 8 * 8 if name == "resnet_block" else 2 * 8 * 8 * 24  # the tensors kept
     assert written[False] - written[True] == kept
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_pool_reads_its_input_on_chip(machine: str, kind: str) -> None:
+    """conv -> pool: the pool's taps read the conv's output from the output buffer."""
+    conv = conv_program(6, 6, 5, 8, 3, 1, (1, 1, 1, 1), seed=21)
+    body = conv.split("\n  func.return")[0].split("{\n", 1)[1]
+    pool = pool_program(kind, 6, 6, 8, (3, 3), (1, 1), (1, 1, 1, 1), seed=3)
+    pool_body = pool.split("{\n", 1)[1].replace("%x", "%c")
+    src = f"func.func @main(%x: tensor<1x6x6x5xi8>) -> tensor<1x6x6x8xi8> {{\n{body}\n{pool_body}"
+    x = np.random.default_rng(8).integers(-128, 128, (1, 6, 6, 5)).astype(np.int8)
+    got, want = compile_and_run(src, machine, x)
+    assert np.array_equal(got, want)
+    ctx = make_context()
+    module = QParser(ctx, src).parse_module()
+    TosaToNpu(machine=machine).apply(ctx, module)
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    binary = program_binary(program, load_machine(machine).digest())
+    assert any(i.opcode.mnemonic == "pool" and i.values["buf"] == 3 for i in binary.code)

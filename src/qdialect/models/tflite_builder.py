@@ -126,6 +126,19 @@ class FloatModel:
             s.BuiltinOperator.MAX_POOL_2D, [x], out, s.BuiltinOptions.Pool2DOptions, opts
         )
 
+    def avg_pool(self, x: int, k: int, stride: int, padding: str = "VALID") -> int:
+        s = _schema()
+        n, h, w, c = self.shapes[x]
+        opts = s.Pool2DOptionsT()
+        same = padding == "SAME"
+        opts.padding = s.Padding.SAME if same else s.Padding.VALID
+        opts.strideH = opts.strideW = stride
+        opts.filterHeight = opts.filterWidth = k
+        oh = -(-h // stride) if same else (h - k) // stride + 1
+        ow = -(-w // stride) if same else (w - k) // stride + 1
+        return self.op(s.BuiltinOperator.AVERAGE_POOL_2D, [x], (n, oh, ow, c),
+                       s.BuiltinOptions.Pool2DOptions, opts)  # fmt: skip
+
     def reshape(self, x: int, shape: tuple[int, ...]) -> int:
         s = _schema()
         opts = s.ReshapeOptionsT()
@@ -182,6 +195,20 @@ def mobilenet_like(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     return f.finish([x], [y]), (1, 8, 8, 8)
 
 
+def mobilenet_avgpool(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    """Float model: strided conv3x3-ReLU6, depthwise3x3-ReLU6, 1x1 project, global average
+    pool over the 3x3 map, flatten, classifier."""
+    f = FloatModel(np.random.default_rng(seed))
+    x = f.tensor((1, 6, 6, 4))
+    y = f.conv(x, 16, 3, stride=2, act="RELU6")
+    y = f.conv(y, 16, 3, act="RELU6", depthwise=True)
+    y = f.conv(y, 8, 1)
+    y = f.avg_pool(y, 3, 1)
+    y = f.reshape(y, (1, 8))
+    y = f.dense(y, 10)
+    return f.finish([x], [y]), (1, 6, 6, 4)
+
+
 def mlp(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     f = FloatModel(np.random.default_rng(seed))
     x = f.tensor((4, 32))
@@ -192,7 +219,13 @@ def mlp(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
 
 
 def quantized(name: str, seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
-    """An int8 model ('mobilenet_like' or 'mlp') calibrated on normal samples."""
-    model, shape = {"mobilenet_like": mobilenet_like, "mlp": mlp}[name](seed)
+    """An int8 model ('mobilenet_like', 'mobilenet_avgpool' or 'mlp') calibrated on normal
+    samples."""
+    builders = {
+        "mobilenet_like": mobilenet_like,
+        "mobilenet_avgpool": mobilenet_avgpool,
+        "mlp": mlp,
+    }
+    model, shape = builders[name](seed)
     rng = np.random.default_rng(seed + 100)
     return quantize(model, [rng.normal(size=shape).astype(np.float32) for _ in range(16)]), shape

@@ -1,0 +1,75 @@
+"""`qimport`: a quantized model from another framework as qdialect IR.
+
+    qimport model.tflite -o model.mlir
+
+TFLite int8 models (`.tflite`, or any file with the `TFL3` identifier) become
+a TOSA program that computes LiteRT's reference integers exactly (see
+docs/tflite.md); `qopt -p tosa-to-npu` compiles it for the NPU. The output is
+verified before it is written. A file that cannot be read or holds an
+unsupported operator is an error naming the part, with exit status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from io import StringIO
+from pathlib import Path
+
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from qdialect.context import make_context
+from qdialect.importers.tflite import TFLiteImportError, import_tflite
+from qdialect.ir.parser import QParser
+from qdialect.ir.printer import QPrinter
+
+MAX_FILE_BYTES = 2 << 30  # flatbuffers address at most 2 GiB
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="qimport", description=__doc__.splitlines()[0])
+    p.add_argument("model", help="a .tflite file")
+    p.add_argument("-o", "--output", default="-", help="where to write the .mlir (default stdout)")
+    return p
+
+
+def import_file(path: str) -> str:
+    """The printed, verified module for the model at `path`."""
+    file = Path(path)
+    size = file.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise TFLiteImportError(f"{size} bytes is larger than any flatbuffer model can be")
+    data = file.read_bytes()
+    if data[4:8] != b"TFL3":
+        raise TFLiteImportError(
+            "not a TFLite model (no 'TFL3' identifier); only TFLite import exists today"
+        )
+    text = import_tflite(data)
+    module = QParser(make_context(), text, path).parse_module()
+    module.verify()
+    out = StringIO()
+    QPrinter(stream=out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        text = import_file(args.model)
+        if args.output == "-":
+            sys.stdout.write(text)
+        else:
+            Path(args.output).write_text(text)
+        return 0
+    except TFLiteImportError as err:
+        print(f"qimport: error: {args.model}: {err}", file=sys.stderr)
+    except (ParseError, DiagnosticException) as err:  # a bug: the importer wrote invalid IR
+        print(f"qimport: internal error: {str(err).splitlines()[0]}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"qimport: error: {err.filename}: {err.strerror}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

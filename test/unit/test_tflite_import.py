@@ -1,0 +1,179 @@
+"""TFLite import against LiteRT's reference kernels (the oracle): the TOSA interpreter and
+the NPU simulator reproduce LiteRT's int8 outputs exactly; bad files are clear errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+litert = pytest.importorskip(
+    "ai_edge_litert.interpreter", reason="ai-edge-litert (the oracle extra) is not installed"
+)
+
+from qdialect.context import make_context  # noqa: E402
+from qdialect.dialects.npu import ProgramOp, program_binary  # noqa: E402
+from qdialect.importers.tflite import TFLiteImportError, import_tflite  # noqa: E402
+from qdialect.interpreter import Interpreter  # noqa: E402
+from qdialect.ir.parser import QParser  # noqa: E402
+from qdialect.lowering.tosa_to_npu import TosaToNpu  # noqa: E402
+from qdialect.models import tflite_builder as tb  # noqa: E402
+from qdialect.npu.machine import load_machine  # noqa: E402
+from qdialect.npu.simulator import check_synchronization  # noqa: E402
+from qdialect.tools import qimport  # noqa: E402
+
+
+def litert_run(model: bytes, x: np.ndarray) -> np.ndarray:
+    it = litert.Interpreter(
+        model_content=model, experimental_op_resolver_type=litert.OpResolverType.BUILTIN_REF
+    )
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], x)
+    it.invoke()
+    return it.get_tensor(it.get_output_details()[0]["index"])
+
+
+def inputs(shape, count: int) -> list[np.ndarray]:
+    return [
+        np.random.default_rng(k).integers(-128, 128, shape).astype(np.int8) for k in range(count)
+    ]
+
+
+MODELS = ["mobilenet_like", "mobilenet_avgpool", "mlp"]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("name", MODELS)
+def test_tosa_program_matches_litert(name: str, seed: int) -> None:
+    model, shape = tb.quantized(name, seed)
+    module = QParser(make_context(), import_tflite(model)).parse_module()
+    module.verify()
+    for x in inputs(shape, 8):
+        want = litert_run(model, x)
+        assert len(np.unique(want)) > 3  # not a saturated, uninformative output
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], want)
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+@pytest.mark.parametrize("name", MODELS)
+def test_npu_matches_litert(name: str, machine: str) -> None:
+    model, shape = tb.quantized(name, 4)
+    ctx = make_context()
+    module = QParser(ctx, import_tflite(model)).parse_module()
+    TosaToNpu(machine=machine).apply(ctx, module)
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    desc = load_machine(machine)
+    binary = program_binary(program, desc.digest())
+    out = binary.outputs[0]
+    for x in inputs(shape, 2):
+
+        def setup(sim, x=x) -> None:
+            sim.load_sections(binary)
+            sim.set_inputs(binary, {"arg0": x})
+
+        raw = check_synchronization(desc, binary.code, setup, [(out.address, out.nbytes)], orders=2)
+        assert np.array_equal(np.frombuffer(raw, np.int8).reshape(out.shape), litert_run(model, x))
+
+
+def test_fully_connected_rounds_once_in_litert() -> None:
+    """The measured fact behind the importer's SINGLE_ROUND for FULLY_CONNECTED: with
+    TFLite's double rounding the MLP differs from LiteRT's reference kernel."""
+    model, shape = tb.quantized("mlp", 1)
+    text = import_tflite(model)
+    assert "SINGLE_ROUND" in text
+    double = QParser(make_context(), text.replace("SINGLE_ROUND", "DOUBLE_ROUND")).parse_module()
+    differing = sum(
+        int((Interpreter(double).call("main", [x])[0] != litert_run(model, x)).sum())
+        for x in inputs(shape, 20)
+    )
+    assert differing > 0
+
+
+def test_per_tensor_dense_layers_match_litert() -> None:
+    from ai_edge_litert import _pywrap_tensorflow_lite_calibration_wrapper as calibration
+
+    model, shape = tb.mlp(3)
+    wrapper = calibration.CalibrationWrapper(model, [], [])
+    wrapper.Prepare([list(shape)])
+    rng = np.random.default_rng(0)
+    for _ in range(8):
+        wrapper.FeedTensor([rng.normal(size=shape).astype(np.float32)])
+    i8, i32 = np.dtype(np.int8).num, np.dtype(np.int32).num
+    quantized = bytes(wrapper.QuantizeModel(i8, i8, False, i8, i32, False, True))
+    module = QParser(make_context(), import_tflite(quantized)).parse_module()
+    for x in inputs(shape, 8):
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], litert_run(quantized, x))
+
+
+def unsupported_model() -> bytes:
+    from ai_edge_litert import schema_py_generated as s
+
+    f = tb.FloatModel(np.random.default_rng(0))
+    x = f.tensor((1, 4, 4, 3))
+    y = f.conv(x, 4, 3)
+    y = f.op(s.BuiltinOperator.TANH, [y], (1, 4, 4, 4))
+    return tb.quantize(f.finish([x], [y]), [np.ones((1, 4, 4, 3), np.float32)])
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"not a model at all", "no 'TFL3' identifier"),
+        (tb.quantized("mlp")[0][:400], "malformed TFLite flatbuffer"),
+        (unsupported_model(), r"operator 1 \(TANH\) is not supported"),
+    ],
+)
+def test_bad_models_are_clear_errors(data: bytes, message: str) -> None:
+    with pytest.raises(TFLiteImportError, match=message):
+        import_tflite(data)
+
+
+def test_absurd_shapes_and_short_buffers_are_refused() -> None:
+    from ai_edge_litert import schema_py_generated as s
+
+    model, _ = tb.quantized("mlp")
+    for edit, message in [
+        (lambda m: setattr(m.subgraphs[0].tensors[3], "shape", [1 << 20, 1 << 20]), "declares"),
+        (lambda m: setattr(m.buffers[m.subgraphs[0].tensors[1].buffer], "data", np.zeros(5, np.uint8)), "buffer of 5 bytes"),
+    ]:  # fmt: skip
+        m = s.ModelT.InitFromPackedBuf(model, 0)
+        edit(m)
+        import flatbuffers
+
+        b = flatbuffers.Builder(1024)
+        b.Finish(m.Pack(b), file_identifier=b"TFL3")
+        with pytest.raises(TFLiteImportError, match=message):
+            import_tflite(bytes(b.Output()))
+
+
+def test_qimport_cli(tmp_path, capsys) -> None:
+    model, _ = tb.quantized("mobilenet_like")
+    path = tmp_path / "m.tflite"
+    path.write_bytes(model)
+    assert qimport.main([str(path), "-o", str(tmp_path / "m.mlir")]) == 0
+    text = (tmp_path / "m.mlir").read_text()
+    assert "tosa.depthwise_conv2d" in text and "func.func @main" in text
+    bad = tmp_path / "bad.tflite"
+    bad.write_bytes(model[:200])
+    assert qimport.main([str(bad)]) == 1
+    assert "qimport: error:" in capsys.readouterr().err
+
+
+def test_average_pool_matches_litert_at_ties() -> None:
+    """LiteRT's AVERAGE_POOL_2D divides with rounding half away from zero; TOSA's
+    avg_pool2d multiplies by reciprocal_scale, whose multiplier is a little over
+    2^30 * 2^k / count, enough to push exact halves away from zero too. Four taps:
+    windows whose sum is 2 (mod 4) are ties, of either sign, and still agree."""
+    f = tb.FloatModel(np.random.default_rng(0))
+    x = f.tensor((1, 8, 8, 4))
+    y = f.avg_pool(x, 2, 2)
+    rng = np.random.default_rng(1)
+    model = tb.quantize(f.finish([x], [y]), [rng.normal(size=(1, 8, 8, 4)).astype(np.float32)])
+    module = QParser(make_context(), import_tflite(model)).parse_module()
+    ties = {"negative": 0, "positive": 0}
+    for data in inputs((1, 8, 8, 4), 10):
+        want = litert_run(model, data)
+        assert np.array_equal(Interpreter(module).call("main", [data])[0], want)
+        sums = data.astype(np.int64).reshape(1, 4, 2, 4, 2, 4).sum(axis=(2, 4))
+        ties["negative"] += int(((sums < 0) & (sums % 4 == 2)).sum())
+        ties["positive"] += int(((sums > 0) & (sums % 4 == 2)).sum())
+    assert min(ties.values()) > 0  # both kinds of tie occurred
