@@ -38,7 +38,7 @@ def inputs(shape, count: int) -> list[np.ndarray]:
     ]
 
 
-MODELS = ["mobilenet_like", "mobilenet_avgpool", "mlp"]
+MODELS = ["mobilenet_like", "mobilenet_avgpool", "mixed_ops", "mlp"]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

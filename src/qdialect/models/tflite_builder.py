@@ -35,16 +35,18 @@ class FloatModel:
         s = _schema()
         self.buffers.append(s.BufferT())
 
-    def tensor(self, shape: tuple[int, ...], data: np.ndarray | None = None) -> int:
+    def tensor(self, shape: tuple[int, ...], data: np.ndarray | None = None,
+               int32: bool = False) -> int:  # fmt: skip
         s = _schema()
         t = s.TensorT()
         t.name = f"t{len(self.tensors)}"
         t.shape = list(shape)
-        t.type = s.TensorType.FLOAT32
+        t.type = s.TensorType.INT32 if int32 else s.TensorType.FLOAT32
         t.buffer = 0
         if data is not None:
             b = s.BufferT()
-            b.data = np.frombuffer(np.ascontiguousarray(data, np.float32).tobytes(), np.uint8)
+            dtype = np.int32 if int32 else np.float32
+            b.data = np.frombuffer(np.ascontiguousarray(data, dtype).tobytes(), np.uint8)
             self.buffers.append(b)
             t.buffer = len(self.buffers) - 1
         self.tensors.append(t)
@@ -139,6 +141,46 @@ class FloatModel:
         return self.op(s.BuiltinOperator.AVERAGE_POOL_2D, [x], (n, oh, ow, c),
                        s.BuiltinOptions.Pool2DOptions, opts)  # fmt: skip
 
+    def activation(self, x: int, kind: str) -> int:
+        """A standalone RELU or RELU6 operator."""
+        s = _schema()
+        return self.op(getattr(s.BuiltinOperator, kind), [x], self.shapes[x])
+
+    def mul(self, a: int, b: int, act: str = "NONE") -> int:
+        s = _schema()
+        opts = s.MulOptionsT()
+        opts.fusedActivationFunction = getattr(s.ActivationFunctionType, act)
+        return self.op(
+            s.BuiltinOperator.MUL, [a, b], self.shapes[a], s.BuiltinOptions.MulOptions, opts
+        )
+
+    def pad(self, x: int, pads: list[tuple[int, int]]) -> int:
+        s = _schema()
+        shape = tuple(d + lo + hi for d, (lo, hi) in zip(self.shapes[x], pads, strict=True))
+        amounts = self.tensor((len(pads), 2), np.array(pads), int32=True)
+        return self.op(s.BuiltinOperator.PAD, [x, amounts], shape, s.BuiltinOptions.PadOptions,
+                       s.PadOptionsT())  # fmt: skip
+
+    def concat(self, xs: list[int], axis: int) -> int:
+        s = _schema()
+        shape = list(self.shapes[xs[0]])
+        shape[axis] = sum(self.shapes[x][axis] for x in xs)
+        opts = s.ConcatenationOptionsT()
+        opts.axis = axis
+        return self.op(s.BuiltinOperator.CONCATENATION, xs, tuple(shape),
+                       s.BuiltinOptions.ConcatenationOptions, opts)  # fmt: skip
+
+    def mean(self, x: int, axes: list[int]) -> int:
+        """MEAN over `axes`, keeping them as size 1."""
+        s = _schema()
+        shape = tuple(1 if i in axes else d for i, d in enumerate(self.shapes[x]))
+        opts = s.ReducerOptionsT()
+        opts.keepDims = True
+        axis = self.tensor((len(axes),), np.array(axes), int32=True)
+        return self.op(
+            s.BuiltinOperator.MEAN, [x, axis], shape, s.BuiltinOptions.ReducerOptions, opts
+        )
+
     def reshape(self, x: int, shape: tuple[int, ...]) -> int:
         s = _schema()
         opts = s.ReshapeOptionsT()
@@ -209,6 +251,23 @@ def mobilenet_avgpool(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     return f.finish([x], [y]), (1, 6, 6, 4)
 
 
+def mixed_ops(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    """Float model: conv, standalone RELU, a gate (conv, RELU6, MUL), zero padding,
+    concatenation of two branches, spatial MEAN, classifier."""
+    f = FloatModel(np.random.default_rng(seed))
+    x = f.tensor((1, 6, 6, 4))
+    a = f.activation(f.conv(x, 8, 3), "RELU")
+    gate = f.activation(f.conv(x, 8, 1), "RELU6")
+    y = f.mul(a, gate)
+    y = f.pad(y, [(0, 0), (1, 1), (1, 1), (0, 0)])
+    z = f.pad(f.conv(x, 8, 1), [(0, 0), (1, 1), (1, 1), (0, 0)])
+    y = f.concat([y, z], 3)
+    y = f.mean(y, [1, 2])
+    y = f.reshape(y, (1, 16))
+    y = f.dense(y, 10)
+    return f.finish([x], [y]), (1, 6, 6, 4)
+
+
 def mlp(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     f = FloatModel(np.random.default_rng(seed))
     x = f.tensor((4, 32))
@@ -224,6 +283,7 @@ def quantized(name: str, seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     builders = {
         "mobilenet_like": mobilenet_like,
         "mobilenet_avgpool": mobilenet_avgpool,
+        "mixed_ops": mixed_ops,
         "mlp": mlp,
     }
     model, shape = builders[name](seed)
