@@ -18,6 +18,8 @@ TOSA ops that reproduce TFLite's reference kernel bit for bit:
   a rescale by `s_in / s_out` and a clamp; PAD -> `tosa.pad` with the output
   zero point; CONCATENATION of like-quantized inputs -> `tosa.concat`; MEAN over
   H and W -> centre, `tosa.reduce_sum`, one rescale by `s_in / (s_out count)`;
+* LOGISTIC, TANH -> `tosa.table` built as LiteRT's LUTPopulate does (float32);
+  HARD_SWISH -> `tosa.table` of TFLite's int16 fixed-point kernel on all inputs;
 * MAX_POOL_2D -> `tosa.max_pool2d` and the activation's clamp;
   AVERAGE_POOL_2D -> `tosa.avg_pool2d` with zero points 0; QUANTIZE of
   an int8 tensor -> a rescale by `s_in / s_out`; RESHAPE -> `tosa.reshape`.
@@ -568,6 +570,47 @@ class _Importer:
         )
         self.names[out_index] = y
 
+    def _table(self, op, kind: str, table: np.ndarray) -> None:
+        inputs, out_index = self._io(op, 1)
+        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
+        t = self._const(table.astype(np.int64), "i8")
+        y = self._fresh()
+        self.lines.append(
+            f"  {y} = tosa.table {self._value(inputs[0], kind)}, {t} : "
+            f"({self._t(x.shape)}, tensor<256xi8>) -> {self._t(out.shape)}"
+        )
+        self.names[out_index] = y
+
+    def _float_table(self, op, kind: str, fn) -> None:
+        """LiteRT's LUTPopulate: each int8 input dequantized, transformed and requantized
+        in float32, rounding half away from zero (measured identical to its reference
+        LOGISTIC and TANH on every input)."""
+        x = self._int8(int(op.inputs[0]), "the input")
+        out = self._int8(int(op.outputs[0]), "the output")
+        values = np.arange(-128, 128, dtype=np.float32)
+        dequantized = np.float32(x.scale[0]) * (values - np.float32(x.zero_point[0]))
+        with np.errstate(over="ignore"):
+            transformed = fn(dequantized).astype(np.float32)
+        scaled = transformed * (np.float32(1.0) / np.float32(out.scale[0]))
+        rounded = np.where(scaled >= 0, np.floor(scaled + 0.5), np.ceil(scaled - 0.5))
+        table = np.clip(rounded + int(out.zero_point[0]), -128, 127)
+        self._table(op, kind, table)
+
+    def _op_logistic(self, op, kind: str) -> None:
+        self._float_table(op, kind, lambda v: np.float32(1) / (np.float32(1) + np.exp(-v)))
+
+    def _op_tanh(self, op, kind: str) -> None:
+        self._float_table(op, kind, np.tanh)
+
+    def _op_hard_swish(self, op, kind: str) -> None:
+        x = self._int8(int(op.inputs[0]), "the input")
+        out = self._int8(int(op.outputs[0]), "the output")
+        table = hard_swish_table(
+            np.float32(x.scale[0]), int(x.zero_point[0]), np.float32(out.scale[0]),
+            int(out.zero_point[0]),
+        )  # fmt: skip
+        self._table(op, kind, table)
+
     def _op_reshape(self, op, kind: str) -> None:
         inputs, out_index = self._io(op, 1)
         x, out = self.tensors[inputs[0]], self.tensors[out_index]
@@ -587,6 +630,79 @@ class _Importer:
         m, sh = self._multiplier(float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])))
         self.names[out_index] = self._rescale(self._value(inputs[0], kind), x.shape, "i8", "i8", [m],
                                               [sh], int(x.zero_point[0]), int(out.zero_point[0]), False)  # fmt: skip
+
+
+# ---- HARD_SWISH's fixed-point kernel, as a 256-entry table -------------------------------
+
+
+def _tflite_quantize_multiplier(real: float) -> tuple[int, int]:
+    """TFLite's QuantizeMultiplier: (q, exponent) with real ~= q * 2^(exponent - 31)."""
+    if real == 0.0:
+        return 0, 0
+    fraction, exponent = math.frexp(real)
+    q = math.floor(abs(fraction) * (1 << 31) + 0.5) * (1 if fraction >= 0 else -1)
+    if q == 1 << 31:
+        q //= 2
+        exponent += 1
+    if exponent < -31:
+        return 0, 0
+    return q, exponent
+
+
+def _to_int16_multiplier(q: int) -> int:
+    """DownScaleInt32ToInt16Multiplier."""
+    if q >= (1 << 31) - 1 - (1 << 15):
+        return (1 << 15) - 1
+    return (q + (1 << 15)) >> 16
+
+
+def _sat16(v: np.ndarray) -> np.ndarray:
+    return np.clip(v, -(1 << 15), (1 << 15) - 1)
+
+
+def _rounding_doubling_high_mul16(a: np.ndarray, b: int) -> np.ndarray:
+    ab = a.astype(np.int64) * b
+    nudge = np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
+    out = np.trunc((ab + nudge) / (1 << 15)).astype(np.int64)
+    return np.where((a == -(1 << 15)) & (b == -(1 << 15)), (1 << 15) - 1, out)
+
+
+def _doubling_high_mul16(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    ab = a.astype(np.int64) * b.astype(np.int64)
+    out = np.trunc(ab / (1 << 15)).astype(np.int64)
+    return np.where((a == -(1 << 15)) & (b == -(1 << 15)), (1 << 15) - 1, out)
+
+
+def _rounding_divide_by_pot(x: np.ndarray, exponent: int) -> np.ndarray:
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (x < 0)
+    return (x >> exponent) + (remainder > threshold)
+
+
+def hard_swish_table(s_in: np.float32, zp_in: int, s_out: np.float32, zp_out: int) -> np.ndarray:
+    """TFLite's reference int8 HardSwish (its int16 fixed-point scheme) on all 256 inputs."""
+    hires = np.float32(1.0 / 128.0) * s_in
+    out_q, out_exp = _tflite_quantize_multiplier(float(hires / s_out))
+    relu_q, relu_exp = _tflite_quantize_multiplier(float(hires / np.float32(3.0 / 32768.0)))
+    if out_exp > 0:
+        raise TFLiteImportError("HARD_SWISH output scale too small (TFLite requires exponent <= 0)")
+    out_m, relu_m = _to_int16_multiplier(out_q), _to_int16_multiplier(relu_q)
+    x = np.arange(-128, 128, dtype=np.int64) - zp_in
+    hires_x = _sat16(x * (1 << 7))
+    preshift = _rounding_doubling_high_mul16(hires_x, out_m)
+    reluish = hires_x
+    if relu_exp > 0:
+        reluish = _sat16(reluish * (1 << (relu_exp - 1)))
+    reluish = _rounding_doubling_high_mul16(reluish, relu_m)
+    if relu_exp > 0:
+        reluish = _sat16(reluish * 2)
+    if relu_exp < 0:
+        reluish = _rounding_divide_by_pot(reluish, -relu_exp)
+    reluish = (reluish + (1 << 15)) >> 1
+    value = _doubling_high_mul16(reluish, preshift)
+    value = _rounding_divide_by_pot(value, -out_exp) + zp_out
+    return np.clip(value, -128, 127)
 
 
 def import_tflite(data: bytes) -> str:

@@ -38,7 +38,7 @@ def inputs(shape, count: int) -> list[np.ndarray]:
     ]
 
 
-MODELS = ["mobilenet_like", "mobilenet_avgpool", "mixed_ops", "mlp"]
+MODELS = ["mobilenet_like", "mobilenet_avgpool", "mixed_ops", "activations", "mlp"]
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -110,7 +110,9 @@ def unsupported_model() -> bytes:
     f = tb.FloatModel(np.random.default_rng(0))
     x = f.tensor((1, 4, 4, 3))
     y = f.conv(x, 4, 3)
-    y = f.op(s.BuiltinOperator.TANH, [y], (1, 4, 4, 4))
+    options = s.SoftmaxOptionsT()
+    options.beta = 1.0
+    y = f.op(s.BuiltinOperator.SOFTMAX, [y], (1, 4, 4, 4), s.BuiltinOptions.SoftmaxOptions, options)
     return tb.quantize(f.finish([x], [y]), [np.ones((1, 4, 4, 3), np.float32)])
 
 
@@ -119,7 +121,7 @@ def unsupported_model() -> bytes:
     [
         (b"not a model at all", "no 'TFL3' identifier"),
         (tb.quantized("mlp")[0][:400], "malformed TFLite flatbuffer"),
-        (unsupported_model(), r"operator 1 \(TANH\) is not supported"),
+        (unsupported_model(), r"operator 1 \(SOFTMAX\) is not supported"),
     ],
 )
 def test_bad_models_are_clear_errors(data: bytes, message: str) -> None:
@@ -177,3 +179,22 @@ def test_average_pool_matches_litert_at_ties() -> None:
         ties["negative"] += int(((sums < 0) & (sums % 4 == 2)).sum())
         ties["positive"] += int(((sums > 0) & (sums % 4 == 2)).sum())
     assert min(ties.values()) > 0  # both kinds of tie occurred
+
+
+@pytest.mark.parametrize("op", ["LOGISTIC", "TANH", "HARD_SWISH"])
+def test_activation_tables_match_litert_on_every_input(op: str) -> None:
+    """All 256 int8 inputs, for input ranges from narrow to wide and off-centre."""
+    from ai_edge_litert import schema_py_generated as s
+
+    every = np.arange(-128, 128, dtype=np.int8).reshape(1, 16, 16, 1)
+    for std, mean in [(0.3, 0.0), (1.5, -2.0), (6.0, 1.5), (12.0, 0.0)]:
+        f = tb.FloatModel(np.random.default_rng(0))
+        x = f.tensor((1, 16, 16, 1))
+        y = f.op(getattr(s.BuiltinOperator, op), [x], (1, 16, 16, 1))
+        rng = np.random.default_rng(1)
+        samples = [rng.normal(mean, std, (1, 16, 16, 1)).astype(np.float32) for _ in range(4)]
+        model = tb.quantize(f.finish([x], [y]), samples)
+        module = QParser(make_context(), import_tflite(model)).parse_module()
+        assert np.array_equal(
+            Interpreter(module).call("main", [every])[0], litert_run(model, every)
+        )

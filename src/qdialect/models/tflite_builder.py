@@ -268,6 +268,22 @@ def mixed_ops(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     return f.finish([x], [y]), (1, 6, 6, 4)
 
 
+def activations(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    """Float model: conv, HARD_SWISH, depthwise, TANH, flatten, classifier, LOGISTIC."""
+    from ai_edge_litert import schema_py_generated as s
+
+    f = FloatModel(np.random.default_rng(seed))
+    x = f.tensor((1, 6, 6, 3))
+    y = f.conv(x, 8, 3)
+    y = f.op(s.BuiltinOperator.HARD_SWISH, [y], f.shapes[y])
+    y = f.conv(y, 8, 3, depthwise=True)
+    y = f.op(s.BuiltinOperator.TANH, [y], f.shapes[y])
+    y = f.reshape(y, (1, 6 * 6 * 8))
+    y = f.dense(y, 10)
+    y = f.op(s.BuiltinOperator.LOGISTIC, [y], f.shapes[y])
+    return f.finish([x], [y]), (1, 6, 6, 3)
+
+
 def mlp(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     f = FloatModel(np.random.default_rng(seed))
     x = f.tensor((4, 32))
@@ -284,6 +300,7 @@ def quantized(name: str, seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
         "mobilenet_like": mobilenet_like,
         "mobilenet_avgpool": mobilenet_avgpool,
         "mixed_ops": mixed_ops,
+        "activations": activations,
         "mlp": mlp,
     }
     model, shape = builders[name](seed)
