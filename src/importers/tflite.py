@@ -24,9 +24,12 @@ TOSA ops that reproduce TFLite's reference kernel bit for bit:
   AVERAGE_POOL_2D -> `tosa.avg_pool2d` with zero points 0; QUANTIZE of
   an int8 tensor -> a rescale by `s_in / s_out`; RESHAPE -> `tosa.reshape`.
 
-Inputs and outputs are the int8 tensors of the model (quantize it with int8
-input and output types); float boundaries are not imported. Anything else
-is a `TFLiteImportError` naming the operator and its index.
+The function's arguments and results are the model's int8 tensors. A float
+input that only feeds a QUANTIZE, or a float output a DEQUANTIZE makes, is
+peeled off: the argument or result is the int8 tensor on the other side,
+with a `qdialect.quantize` / `qdialect.dequantize` attribute `[scale, zero
+point]` telling the host how to convert (the NPU computes in int8). Anything
+else is a `TFLiteImportError` naming the operator and its index.
 """
 
 from __future__ import annotations
@@ -233,21 +236,60 @@ class _Importer:
 
     # ---- operators --------------------------------------------------------------------
 
+    def _kind(self, n: int, op) -> str:
+        codes = self.model.operatorCodes or []
+        if op.opcodeIndex >= len(codes):
+            raise TFLiteImportError(f"operator {n} names operator code {op.opcodeIndex}")
+        code = codes[op.opcodeIndex]
+        builtin = max(int(code.builtinCode), int(code.deprecatedBuiltinCode))
+        names = {v: k for k, v in vars(self.s.BuiltinOperator).items() if k.isupper()}
+        return names.get(builtin, str(builtin))
+
+    def _boundaries(self) -> tuple[dict[int, int], dict[int, int], set[int]]:
+        """Float inputs that only feed a QUANTIZE, and float outputs a DEQUANTIZE makes: the
+        imported function starts and ends at their int8 sides (the host converts, as the
+        argument and result attributes say). Returns input -> int8 tensor, output -> int8
+        tensor, and the operators peeled off."""
+        g = self.graph
+        float32 = self.s.TensorType.FLOAT32
+        readers: dict[int, list[int]] = {}
+        for n, op in enumerate(g.operators or []):
+            for i in op.inputs:
+                readers.setdefault(int(i), []).append(n)
+        ins, outs, peeled = {}, {}, set()
+        for index in (int(i) for i in g.inputs):
+            users = readers.get(index, [])
+            if self.tensors[index].dtype == float32 and len(users) == 1:
+                op = g.operators[users[0]]
+                if self._kind(users[0], op) == "QUANTIZE":
+                    ins[index] = int(op.outputs[0])
+                    peeled.add(users[0])
+        for index in (int(i) for i in g.outputs):
+            for n, op in enumerate(g.operators or []):
+                if int(op.outputs[0]) == index and self.tensors[index].dtype == float32:
+                    if self._kind(n, op) == "DEQUANTIZE":
+                        outs[index] = int(op.inputs[0])
+                        peeled.add(n)
+        return ins, outs, peeled
+
+    def _boundary_attr(self, index: int, what: str) -> str:
+        t = self.tensors[index]
+        return f" {{qdialect.{what} = [{float(t.scale[0])!r} : f32, {int(t.zero_point[0])} : i64]}}"
+
     def run(self) -> str:
         g = self.graph
+        ins, outs, peeled = self._boundaries()
         args = []
-        for i, index in enumerate(g.inputs):
-            t = self._int8(int(index), f"model input {i}")
-            self.names[int(index)] = f"%arg{i}"
-            args.append(f"%arg{i}: {self._t(t.shape)}")
-        codes = self.model.operatorCodes or []
+        for i, index in enumerate(int(i) for i in g.inputs):
+            inner = ins.get(index, index)
+            t = self._int8(inner, f"model input {i}")
+            self.names[inner] = f"%arg{i}"
+            attr = self._boundary_attr(inner, "quantize") if index in ins else ""
+            args.append(f"%arg{i}: {self._t(t.shape)}{attr}")
         for n, op in enumerate(g.operators or []):
-            if op.opcodeIndex >= len(codes):
-                raise TFLiteImportError(f"operator {n} names operator code {op.opcodeIndex}")
-            code = codes[op.opcodeIndex]
-            builtin = max(int(code.builtinCode), int(code.deprecatedBuiltinCode))
-            names = {v: k for k, v in vars(self.s.BuiltinOperator).items() if k.isupper()}
-            kind = names.get(builtin, str(builtin))
+            if n in peeled:
+                continue
+            kind = self._kind(n, op)
             handler = getattr(self, f"_op_{kind.lower()}", None)
             if handler is None:
                 raise TFLiteImportError(f"operator {n} ({kind}) is not supported")
@@ -255,13 +297,16 @@ class _Importer:
                 handler(op, kind)
             except TFLiteImportError as err:
                 raise TFLiteImportError(f"operator {n} ({kind}): {err}") from None
-        results, types = [], []
-        for i, index in enumerate(g.outputs):
-            t = self._int8(int(index), f"model output {i}")
-            results.append(self._value(int(index), "the model's outputs"))
+        results, types, signature = [], [], []
+        for i, index in enumerate(int(i) for i in g.outputs):
+            inner = outs.get(index, index)
+            t = self._int8(inner, f"model output {i}")
+            results.append(self._value(inner, "the model's outputs"))
             types.append(self._t(t.shape))
+            attr = self._boundary_attr(inner, "dequantize") if index in outs else ""
+            signature.append(f"{self._t(t.shape)}{attr}")
         return (
-            f"func.func @main({', '.join(args)}) -> ({', '.join(types)}) {{\n"
+            f"func.func @main({', '.join(args)}) -> ({', '.join(signature)}) {{\n"
             + "\n".join(self.lines)
             + f"\n  func.return {', '.join(results)} : {', '.join(types)}\n}}\n"
         )
@@ -703,6 +748,24 @@ def hard_swish_table(s_in: np.float32, zp_in: int, s_out: np.float32, zp_out: in
     value = _doubling_high_mul16(reluish, preshift)
     value = _rounding_divide_by_pot(value, -out_exp) + zp_out
     return np.clip(value, -128, 127)
+
+
+# ---- the host side of peeled float boundaries ----------------------------------------------
+
+
+def host_quantize(x: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
+    """TFLite's QUANTIZE of a float input: round(x / scale) half away from zero, in
+    float32, plus the zero point, saturated to int8."""
+    v = np.asarray(x, np.float32) / np.float32(scale)
+    rounded = np.where(v >= 0, np.floor(v + 0.5), np.ceil(v - 0.5))
+    return np.clip(rounded + zero_point, -128, 127).astype(np.int8)
+
+
+def host_dequantize(q: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
+    """TFLite's DEQUANTIZE: scale * (q - zero_point) in float32."""
+    return (np.float32(scale) * (np.asarray(q, np.int32) - zero_point).astype(np.float32)).astype(
+        np.float32
+    )
 
 
 def import_tflite(data: bytes) -> str:

@@ -12,7 +12,12 @@ litert = pytest.importorskip(
 
 from qdialect.context import make_context  # noqa: E402
 from qdialect.dialects.npu import ProgramOp, program_binary  # noqa: E402
-from qdialect.importers.tflite import TFLiteImportError, import_tflite  # noqa: E402
+from qdialect.importers.tflite import (  # noqa: E402
+    TFLiteImportError,
+    host_dequantize,
+    host_quantize,
+    import_tflite,
+)
 from qdialect.interpreter import Interpreter  # noqa: E402
 from qdialect.ir.parser import QParser  # noqa: E402
 from qdialect.lowering.tosa_to_npu import TosaToNpu  # noqa: E402
@@ -198,3 +203,29 @@ def test_activation_tables_match_litert_on_every_input(op: str) -> None:
         assert np.array_equal(
             Interpreter(module).call("main", [every])[0], litert_run(model, every)
         )
+
+
+def test_float_boundaries_are_peeled_and_documented() -> None:
+    """A model with float input and output (QUANTIZE in, DEQUANTIZE out): the function
+    takes and returns int8, its attributes give the conversions, and quantizing on the
+    host, running the function and dequantizing on the host reproduces LiteRT's floats."""
+    from ai_edge_litert import _pywrap_tensorflow_lite_calibration_wrapper as calibration
+
+    model, shape = tb.mobilenet_like(5)
+    wrapper = calibration.CalibrationWrapper(model, [], [])
+    wrapper.Prepare([list(shape)])
+    rng = np.random.default_rng(0)
+    for _ in range(8):
+        wrapper.FeedTensor([rng.normal(size=shape).astype(np.float32)])
+    f32, i8, i32 = (np.dtype(t).num for t in (np.float32, np.int8, np.int32))
+    quantized = bytes(wrapper.QuantizeModel(f32, f32, False, i8, i32, False, False))
+    module = QParser(make_context(), import_tflite(quantized)).parse_module()
+    func = next(iter(module.body.block.ops))
+    arg = func.arg_attrs.data[0].data["qdialect.quantize"]
+    res = func.res_attrs.data[0].data["qdialect.dequantize"]
+    (s_in, z_in), (s_out, z_out) = ((a.value.data for a in attr.data) for attr in (arg, res))
+    for k in range(6):
+        x = np.random.default_rng(k).normal(0, 2, shape).astype(np.float32)
+        want = litert_run(quantized, x)
+        got = Interpreter(module).call("main", [host_quantize(x, s_in, z_in)])[0]
+        assert np.array_equal(host_dequantize(got, s_out, z_out), want)
