@@ -444,24 +444,33 @@ class _Importer:
 
     _op_sub = _op_add
 
-    def _op_max_pool_2d(self, op, kind: str) -> None:
+    def _pool(self, op) -> tuple[int, int, _Tensor, _Tensor, list[int], list[int], list[int]]:
+        """(input, output, their tensors, kernel, stride, padding) of a pooling operator."""
         inputs, out_index = self._io(op, 1)
         x = self._int8(inputs[0], "the input")
         out = self._int8(out_index, "the output")
+        self._same_quantization(x, out)
+        o = op.builtinOptions
+        kernel, stride = [o.filterHeight, o.filterWidth], [o.strideH, o.strideW]
+        pad = self._padding(o.padding, x.shape[1:3], kernel, stride, (1, 1))
+        return inputs[0], out_index, x, out, kernel, stride, pad
+
+    @staticmethod
+    def _same_quantization(x: _Tensor, out: _Tensor) -> None:
         if (float(x.scale[0]), int(x.zero_point[0])) != (
             float(out.scale[0]),
             int(out.zero_point[0]),
         ):
             raise TFLiteImportError("input and output quantization must match")
-        o = op.builtinOptions
-        kernel, stride = (o.filterHeight, o.filterWidth), (o.strideH, o.strideW)
-        pad = self._padding(o.padding, x.shape[1:3], kernel, stride, (1, 1))
+
+    def _op_max_pool_2d(self, op, kind: str) -> None:
+        index, out_index, x, out, kernel, stride, pad = self._pool(op)
         y = self._fresh()
         self.lines.append(
-            f"  {y} = tosa.max_pool2d {self._value(inputs[0], kind)} kernel({list(kernel)}) "
-            f"stride({list(stride)}) pad({pad}) : ({self._t(x.shape)}) -> {self._t(out.shape)}"
+            f"  {y} = tosa.max_pool2d {self._value(index, kind)} kernel({kernel}) "
+            f"stride({stride}) pad({pad}) : ({self._t(x.shape)}) -> {self._t(out.shape)}"
         )
-        lo, hi = self._activation(o.fusedActivationFunction, out)
+        lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
         self.names[out_index] = self._clamp(y, out.shape, lo, hi)
 
     def _op_average_pool_2d(self, op, kind: str) -> None:
@@ -469,25 +478,15 @@ class _Importer:
         with a division rounding half away from zero; `tosa.avg_pool2d` with zero points 0
         multiplies by reciprocal_scale, slightly over 1/count, which rounds exact halves
         away from zero as well (tested at ties of both signs)."""
-        inputs, out_index = self._io(op, 1)
-        x = self._int8(inputs[0], "the input")
-        out = self._int8(out_index, "the output")
-        if (float(x.scale[0]), int(x.zero_point[0])) != (
-            float(out.scale[0]),
-            int(out.zero_point[0]),
-        ):
-            raise TFLiteImportError("input and output quantization must match")
-        o = op.builtinOptions
-        kernel, stride = (o.filterHeight, o.filterWidth), (o.strideH, o.strideW)
-        pad = self._padding(o.padding, x.shape[1:3], kernel, stride, (1, 1))
+        index, out_index, x, out, kernel, stride, pad = self._pool(op)
         zero = self._const(np.array([0]), "i8")
         y = self._fresh()
         self.lines.append(
-            f"  {y} = tosa.avg_pool2d {self._value(inputs[0], kind)}, {zero}, {zero} "
-            f"kernel({list(kernel)}) stride({list(stride)}) pad({pad}) acc_type(i32) : "
+            f"  {y} = tosa.avg_pool2d {self._value(index, kind)}, {zero}, {zero} "
+            f"kernel({kernel}) stride({stride}) pad({pad}) acc_type(i32) : "
             f"({self._t(x.shape)}, tensor<1xi8>, tensor<1xi8>) -> {self._t(out.shape)}"
         )
-        lo, hi = self._activation(o.fusedActivationFunction, out)
+        lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
         self.names[out_index] = self._clamp(y, out.shape, lo, hi)
 
     def _relu(self, op, kind: str) -> None:
@@ -545,11 +544,7 @@ class _Importer:
         amounts = self.tensors[inputs[1]].data
         if amounts is None or amounts.shape != (len(x.shape), 2):
             raise TFLiteImportError("the paddings must be a constant [rank, 2] tensor")
-        if (float(x.scale[0]), int(x.zero_point[0])) != (
-            float(out.scale[0]),
-            int(out.zero_point[0]),
-        ):
-            raise TFLiteImportError("input and output quantization must match")
+        self._same_quantization(x, out)
         rank = len(x.shape)
         flat = [int(v) for v in amounts.reshape(-1)]
         padding = self._fresh("s")

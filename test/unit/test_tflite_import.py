@@ -93,17 +93,15 @@ def test_fully_connected_rounds_once_in_litert() -> None:
     assert differing > 0
 
 
-def test_per_tensor_dense_layers_match_litert() -> None:
-    from ai_edge_litert import _pywrap_tensorflow_lite_calibration_wrapper as calibration
-
-    model, shape = tb.mlp(3)
-    wrapper = calibration.CalibrationWrapper(model, [], [])
-    wrapper.Prepare([list(shape)])
+def calibrated(model: bytes, shape, **options) -> bytes:
     rng = np.random.default_rng(0)
-    for _ in range(8):
-        wrapper.FeedTensor([rng.normal(size=shape).astype(np.float32)])
-    i8, i32 = np.dtype(np.int8).num, np.dtype(np.int32).num
-    quantized = bytes(wrapper.QuantizeModel(i8, i8, False, i8, i32, False, True))
+    samples = [rng.normal(size=shape).astype(np.float32) for _ in range(8)]
+    return tb.quantize(model, samples, **options)
+
+
+def test_per_tensor_dense_layers_match_litert() -> None:
+    model, shape = tb.mlp(3)
+    quantized = calibrated(model, shape, per_channel_dense=False)
     module = QParser(make_context(), import_tflite(quantized)).parse_module()
     for x in inputs(shape, 8):
         assert np.array_equal(Interpreter(module).call("main", [x])[0], litert_run(quantized, x))
@@ -209,16 +207,8 @@ def test_float_boundaries_are_peeled_and_documented() -> None:
     """A model with float input and output (QUANTIZE in, DEQUANTIZE out): the function
     takes and returns int8, its attributes give the conversions, and quantizing on the
     host, running the function and dequantizing on the host reproduces LiteRT's floats."""
-    from ai_edge_litert import _pywrap_tensorflow_lite_calibration_wrapper as calibration
-
     model, shape = tb.mobilenet_like(5)
-    wrapper = calibration.CalibrationWrapper(model, [], [])
-    wrapper.Prepare([list(shape)])
-    rng = np.random.default_rng(0)
-    for _ in range(8):
-        wrapper.FeedTensor([rng.normal(size=shape).astype(np.float32)])
-    f32, i8, i32 = (np.dtype(t).num for t in (np.float32, np.int8, np.int32))
-    quantized = bytes(wrapper.QuantizeModel(f32, f32, False, i8, i32, False, False))
+    quantized = calibrated(model, shape, io_type=np.float32)
     module = QParser(make_context(), import_tflite(quantized)).parse_module()
     func = next(iter(module.body.block.ops))
     arg = func.arg_attrs.data[0].data["qdialect.quantize"]

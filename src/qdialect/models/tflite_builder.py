@@ -210,16 +210,18 @@ class FloatModel:
         return bytes(b.Output())
 
 
-def quantize(model: bytes, samples: list[np.ndarray]) -> bytes:
-    """Post-training int8 quantization of a one-input float model, calibrated on `samples`."""
+def quantize(model: bytes, samples: list[np.ndarray], io_type=np.int8,
+             per_channel_dense: bool = True) -> bytes:  # fmt: skip
+    """Post-training int8 quantization of a one-input float model, calibrated on `samples`;
+    `io_type` int8 or float32 for the model's input and output."""
     from ai_edge_litert import _pywrap_tensorflow_lite_calibration_wrapper as calibration
 
     wrapper = calibration.CalibrationWrapper(model, [], [])
     wrapper.Prepare([list(samples[0].shape)])
     for sample in samples:
         wrapper.FeedTensor([sample.astype(np.float32)])
-    i8, i32 = np.dtype(np.int8).num, np.dtype(np.int32).num
-    return bytes(wrapper.QuantizeModel(i8, i8, False, i8, i32, False, False))
+    io, i8, i32 = (np.dtype(t).num for t in (io_type, np.int8, np.int32))
+    return bytes(wrapper.QuantizeModel(io, io, False, i8, i32, False, not per_channel_dense))
 
 
 def mobilenet_like(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
