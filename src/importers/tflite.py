@@ -137,11 +137,16 @@ class _Importer:
         name = t.name.decode() if isinstance(t.name, bytes) else str(t.name)
         return _Tensor(name, shape, t.type, scale, zp, axis, data)
 
-    def _int8(self, index: int, what: str) -> _Tensor:
+    def _int8(self, index: int, what: str, unsigned_ok: bool = False) -> _Tensor:
         t = self.tensors[index]
-        if t.dtype != self.s.TensorType.INT8 or t.scale is None:
-            raise TFLiteImportError(f"{what} must be a quantized int8 tensor (tensor {index})")
+        types = {self.s.TensorType.INT8} | ({self.s.TensorType.UINT8} if unsigned_ok else set())
+        if t.dtype not in types or t.scale is None:
+            kind = "int8 or uint8" if unsigned_ok else "int8"
+            raise TFLiteImportError(f"{what} must be a quantized {kind} tensor (tensor {index})")
         return t
+
+    def _unsigned(self, t: _Tensor) -> bool:
+        return t.dtype == self.s.TensorType.UINT8
 
     def _value(self, index: int, op: str) -> str:
         if index not in self.names:
@@ -180,16 +185,25 @@ class _Importer:
         return f"tensor<{'x'.join(map(str, shape))}x{elem}>" if shape else f"tensor<{elem}>"
 
     def _rescale(self, x: str, shape, in_elem: str, out_elem: str, mult, shift, in_zp: int,
-                 out_zp: int, per_channel: bool, rounding: str = "DOUBLE_ROUND") -> str:  # fmt: skip
+                 out_zp: int, per_channel: bool, rounding: str = "DOUBLE_ROUND",
+                 unsigned: tuple[bool, bool] = (False, False)) -> str:  # fmt: skip
+        """A tosa.rescale; an unsigned side keeps uint8 bits in i8 (TOSA's convention), its
+        zero point too."""
         n = len(mult)
         m = self._const(np.asarray(mult, np.int64), "i32")
         s = self._const(np.asarray(shift, np.int64), "i8")
-        iz = self._const(np.array([in_zp]), in_elem)
-        oz = self._const(np.array([out_zp]), out_elem)
+        bits = [
+            (zp + 128) % 256 - 128 if u else zp
+            for zp, u in zip((in_zp, out_zp), unsigned, strict=True)
+        ]
+        iz = self._const(np.array([bits[0]]), in_elem)
+        oz = self._const(np.array([bits[1]]), out_elem)
+        flags = tuple("true" if u else "false" for u in unsigned)
         out = self._fresh()
         self.lines.append(
             f"  {out} = tosa.rescale {x}, {m}, {s}, {iz}, {oz} scale32(true) rounding_mode<{rounding}> "
-            f"per_channel({'true' if per_channel else 'false'}) input_unsigned(false) output_unsigned(false) : "
+            f"per_channel({'true' if per_channel else 'false'}) input_unsigned({flags[0]}) "
+            f"output_unsigned({flags[1]}) : "
             f"({self._t(shape, in_elem)}, tensor<{n}xi32>, tensor<{n}xi8>, tensor<1x{in_elem}>, "
             f"tensor<1x{out_elem}>) -> {self._t(shape, out_elem)}"
         )
@@ -282,9 +296,10 @@ class _Importer:
         args = []
         for i, index in enumerate(int(i) for i in g.inputs):
             inner = ins.get(index, index)
-            t = self._int8(inner, f"model input {i}")
+            t = self._int8(inner, f"model input {i}", True)
             self.names[inner] = f"%arg{i}"
             attr = self._boundary_attr(inner, "quantize") if index in ins else ""
+            attr += " {qdialect.uint8}" if self._unsigned(t) else ""
             args.append(f"%arg{i}: {self._t(t.shape)}{attr}")
         for n, op in enumerate(g.operators or []):
             if n in peeled:
@@ -300,10 +315,11 @@ class _Importer:
         results, types, signature = [], [], []
         for i, index in enumerate(int(i) for i in g.outputs):
             inner = outs.get(index, index)
-            t = self._int8(inner, f"model output {i}")
+            t = self._int8(inner, f"model output {i}", True)
             results.append(self._value(inner, "the model's outputs"))
             types.append(self._t(t.shape))
             attr = self._boundary_attr(inner, "dequantize") if index in outs else ""
+            attr += " {qdialect.uint8}" if self._unsigned(t) else ""
             signature.append(f"{self._t(t.shape)}{attr}")
         return (
             f"func.func @main({', '.join(args)}) -> ({', '.join(signature)}) {{\n"
@@ -664,12 +680,16 @@ class _Importer:
         self.names[out_index] = y
 
     def _op_quantize(self, op, kind: str) -> None:
+        """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
+        Requantize): a rescale by s_in / s_out."""
         inputs, out_index = self._io(op, 1)
-        x = self._int8(inputs[0], "the input (float QUANTIZE is a model boundary, not imported)")
-        out = self._int8(out_index, "the output")
+        x = self._int8(inputs[0], "the input (float QUANTIZE is a model boundary)", True)
+        out = self._int8(out_index, "the output", True)
         m, sh = self._multiplier(float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])))
-        self.names[out_index] = self._rescale(self._value(inputs[0], kind), x.shape, "i8", "i8", [m],
-                                              [sh], int(x.zero_point[0]), int(out.zero_point[0]), False)  # fmt: skip
+        self.names[out_index] = self._rescale(
+            self._value(inputs[0], kind), x.shape, "i8", "i8", [m], [sh], int(x.zero_point[0]),
+            int(out.zero_point[0]), False, unsigned=(self._unsigned(x), self._unsigned(out)),
+        )  # fmt: skip
 
 
 # ---- HARD_SWISH's fixed-point kernel, as a 256-entry table -------------------------------

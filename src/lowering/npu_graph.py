@@ -498,12 +498,38 @@ def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
             f"{PASS_NAME}: a rescale of an i32 value must follow tosa.matmul, a convolution "
             "or tosa.add, sub or mul",
         )
+    if op.flag("input_unsigned") or op.flag("output_unsigned"):
+        walk.layers.append(TableLayer(alias(op.operands[0]), op.output, _byte_table(op), shape))
+        return
     stage, izp, ozp = _rescale_params(op, shape[-1])
     requant = Requant([stage], ozp)
     out = _fold_clamps(walk, op.output, requant)
     walk.layers.append(
         VectorLayer([VectorInput(alias(op.operands[0]), izp)], None, requant, out, shape)
     )
+
+
+def _byte_table(op: tosa.RescaleOp) -> np.ndarray:
+    """A per-tensor 8-bit rescale with an unsigned side (uint8 model boundaries) as the
+    256-entry table the `lut` instruction applies: entry v + 128 is the result's bits for
+    the byte whose int8 view is v, computed with TOSA's rescale arithmetic."""
+    m, s, izp, ozp = (const_array(v) for v in op.operands[1:])
+    if m is None or s is None or izp is None or ozp is None or m.size != 1 or s.size != 1:
+        raise OpError(
+            op, f"{PASS_NAME}: an unsigned 'tosa.rescale' needs constant per-tensor parameters"
+        )
+    in_u, out_u = op.flag("input_unsigned"), op.flag("output_unsigned")
+    view = np.arange(-128, 128, dtype=np.int64)  # int8 views, in table order
+    value = view & 0xFF if in_u else view
+    in_zp = int(izp.reshape(-1)[0]) & 0xFF if in_u else int(izp.reshape(-1)[0])
+    out_zp = int(ozp.reshape(-1)[0]) & 0xFF if out_u else int(ozp.reshape(-1)[0])
+    double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
+    scaled = numerics.apply_scale_32(
+        value - in_zp, int(m.reshape(-1)[0]), int(s.reshape(-1)[0]), double
+    )
+    lo, hi = (0, 255) if out_u else (-128, 127)
+    result = np.clip(scaled.astype(np.int64) + out_zp, lo, hi)
+    return ((result + 128) % 256 - 128).astype(np.int8)  # the result's bits as int8
 
 
 def _lone_clamp(walk: _Walk, op: tosa.ClampOp) -> None:

@@ -23,7 +23,7 @@ from qdialect.ir.parser import QParser  # noqa: E402
 from qdialect.lowering.tosa_to_npu import TosaToNpu  # noqa: E402
 from qdialect.models import tflite_builder as tb  # noqa: E402
 from qdialect.npu.machine import load_machine  # noqa: E402
-from qdialect.npu.simulator import check_synchronization  # noqa: E402
+from qdialect.npu.simulator import Simulator, check_synchronization  # noqa: E402
 from qdialect.tools import qimport  # noqa: E402
 
 
@@ -219,3 +219,32 @@ def test_float_boundaries_are_peeled_and_documented() -> None:
         want = litert_run(quantized, x)
         got = Interpreter(module).call("main", [host_quantize(x, s_in, z_in)])[0]
         assert np.array_equal(host_dequantize(got, s_out, z_out), want)
+
+
+@pytest.mark.parametrize("machine", [None, "default", "small"])
+def test_uint8_models_match_litert(machine: str | None) -> None:
+    """uint8 input and output (QUANTIZE uint8 <-> int8 at the edges): TOSA keeps the uint8
+    bits in i8 with unsigned rescales; the NPU applies them as byte tables."""
+    model, shape = tb.mobilenet_like(6)
+    quantized = calibrated(model, shape, io_type=np.uint8)
+    text = import_tflite(quantized)
+    assert "{qdialect.uint8}" in text and "input_unsigned(true)" in text
+    ctx = make_context()
+    module = QParser(ctx, text).parse_module()
+    run = lambda x: Interpreter(module).call("main", [x])[0]  # noqa: E731
+    if machine is not None:
+        TosaToNpu(machine=machine).apply(ctx, module)
+        (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+        desc = load_machine(machine)
+        binary = program_binary(program, desc.digest())
+
+        def run(x):
+            sim = Simulator(desc, binary.code)
+            sim.load_sections(binary)
+            sim.set_inputs(binary, {"arg0": x})
+            sim.run()
+            return sim.get_outputs(binary)["result0"]
+
+    for k in range(4):
+        x = np.random.default_rng(k).integers(0, 256, shape).astype(np.uint8)
+        assert np.array_equal(run(x.view(np.int8)).view(np.uint8), litert_run(quantized, x))
