@@ -116,6 +116,14 @@ class FloatModel:
             s.BuiltinOperator.ADD, [a, b], self.shapes[a], s.BuiltinOptions.AddOptions, opts
         )
 
+    def sub(self, a: int, b: int, act: str = "NONE") -> int:
+        s = _schema()
+        opts = s.SubOptionsT()
+        opts.fusedActivationFunction = getattr(s.ActivationFunctionType, act)
+        return self.op(
+            s.BuiltinOperator.SUB, [a, b], self.shapes[a], s.BuiltinOptions.SubOptions, opts
+        )
+
     def max_pool(self, x: int, k: int, stride: int) -> int:
         s = _schema()
         n, h, w, c = self.shapes[x]
@@ -254,15 +262,15 @@ def mobilenet_avgpool(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
 
 
 def mixed_ops(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
-    """Float model: conv, standalone RELU, a gate (conv, RELU6, MUL), zero padding,
-    concatenation of two branches, spatial MEAN, classifier."""
+    """Float model: conv, standalone RELU, a gate (conv, RELU6, MUL), a difference (SUB with
+    ReLU), zero padding, concatenation of two branches, spatial MEAN, classifier."""
     f = FloatModel(np.random.default_rng(seed))
     x = f.tensor((1, 6, 6, 4))
     a = f.activation(f.conv(x, 8, 3), "RELU")
     gate = f.activation(f.conv(x, 8, 1), "RELU6")
     y = f.mul(a, gate)
     y = f.pad(y, [(0, 0), (1, 1), (1, 1), (0, 0)])
-    z = f.pad(f.conv(x, 8, 1), [(0, 0), (1, 1), (1, 1), (0, 0)])
+    z = f.pad(f.sub(f.conv(x, 8, 1), a, act="RELU"), [(0, 0), (1, 1), (1, 1), (0, 0)])
     y = f.concat([y, z], 3)
     y = f.mean(y, [1, 2])
     y = f.reshape(y, (1, 16))
