@@ -142,6 +142,7 @@ class VectorLayer:
     requant: Requant
     out: SSAValue
     shape: tuple[int, ...]
+    by_channel: bool = False  # process one row per last-axis vector (set when an input is on chip)
 
 
 @dataclass

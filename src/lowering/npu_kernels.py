@@ -152,27 +152,34 @@ def vector_shape(layer: VectorLayer, cols: int) -> tuple[int, int]:
         and not np.any(s.bias)
         for s in vector_stages(layer)
     )
-    return _flat(layer.shape, uniform, cols)
+    return _flat(layer.shape, uniform and not layer.by_channel, cols)
 
 
-def _chunk_rows(st: Stream, per_row: int, extra_cap: int) -> int:
+def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None = None) -> int:
     """Rows per step of a row-streamed layer: two input and two output slots."""
     mc = st.machine
-    in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
+    in_rows = mc.buffer("input").rows
+    out_rows = mc.buffer("output").rows if out_rows is None else out_rows
     cap = min(MAX_M, extra_cap, out_rows // 2, in_rows // (2 * per_row))
     if cap < 1:
         raise ValueError("the buffers cannot hold two rows of this layer")
     return cap
 
 
-def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int) -> None:
+def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
+                chip_in=None, chip_operand: int | None = None,
+                out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
+    """An elementwise layer. `chip_in` (an `OnChipRows`): operand `chip_operand` is already in
+    the output buffer, left there by the layer before; `out_area` is the output-buffer space
+    its own results may use."""
     mc = st.machine
     cols = mc.mac_cols
     m_total, c = vector_shape(layer, cols)
     ni = len(layer.inputs)
     stages = vector_stages(layer)
     sets = len(stages)
-    mt = _chunk_rows(st, ni, mc.buffer("accumulator").rows // ni)
+    out_base, out_rows = out_area or (0, mc.buffer("output").rows)
+    mt = _chunk_rows(st, ni, mc.buffer("accumulator").rows // ni, out_rows)
     nb = ceil_div(c, cols)
     p_count = slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
     p_slots = Slots(p_count, sets * cols)
@@ -191,6 +198,7 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int)
             loads = [
                 line
                 for i, a in enumerate(xs)
+                if i != chip_operand
                 for line in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
             ]
             p_slot, pb, miss = p_slots.get(j, st)
@@ -198,10 +206,13 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int)
                 loads += dma_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
                                    RECORD_BYTES, RECORD_BYTES)  # fmt: skip
             st.deliver(loads)
-            ob = st.out_slot(2, mt)
+            ob = out_base + st.out_slot(2, mt)
             for i, operand in enumerate(layer.inputs):
+                source, row = ("input", ib + i * mt)
+                if i == chip_operand:
+                    source, row = "output", chip_in.base + j * chip_in.pixels + m0
                 st.lines.append(
-                    f"widen buf=input in={ib + i * mt} acc={i * mt} rows={rows} "
+                    f"widen buf={source} in={row} acc={i * mt} rows={rows} "
                     f"zp={operand.zp} shift={operand.shift}"
                 )
                 for n, stage in enumerate(operand.stages):

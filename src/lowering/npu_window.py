@@ -239,6 +239,29 @@ class OnChip:
         )
 
 
+@dataclass(frozen=True)
+class OnChipRows:
+    """A tensor kept in the output buffer for an elementwise consumer: channel block by
+    channel block, one row per pixel, no padding."""
+
+    base: int
+    height: int
+    width: int
+    tiles: int
+    pad = None  # nothing to fill before the producer writes
+
+    @property
+    def pixels(self) -> int:
+        return self.height * self.width
+
+    @property
+    def rows(self) -> int:
+        return self.tiles * self.pixels
+
+    def pixel(self, tile: int, h: int, w: int) -> int:
+        return self.base + tile * self.pixels + h * self.width + w
+
+
 def on_chip_layout(consumer: MacLayer | PoolLayer, mc: Machine, base: int) -> OnChip | None:
     """The layout `consumer` would read its input in from the output buffer, or None when it
     cannot (column stride above 1, or its input would not be one tile of one channel group)."""
@@ -261,7 +284,7 @@ def on_chip_layout(consumer: MacLayer | PoolLayer, mc: Machine, base: int) -> On
 
 
 def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int,
-                chip_in: OnChip | None = None, chip_out: OnChip | None = None,
+                chip_in: OnChip | None = None, chip_out: OnChip | OnChipRows | None = None,
                 out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
     """A convolution, depthwise convolution or pooling layer (see the module docstring).
 
@@ -325,7 +348,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     span = (g.kh - 1) * dh + 1
     runs = tap_runs(g)
     loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
-    if chip_out is not None:  # padding first; the layer's requants then fill in the pixels
+    if chip_out is not None and chip_out.pad is not None:  # padding first, then the pixels
         st.lines.append(
             f"fill buf=output row={chip_out.base} rows={chip_out.rows} value={chip_out.pad}"
         )

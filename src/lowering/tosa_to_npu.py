@@ -123,8 +123,8 @@ class Residency:
     """Where a layer's input and output live when they stay on chip, and the output-buffer
     rows (first, count) left for its output slots."""
 
-    chip_in: window.OnChip | None
-    chip_out: window.OnChip | None
+    chip_in: window.OnChip | window.OnChipRows | None
+    chip_out: window.OnChip | window.OnChipRows | None
     out_area: tuple[int, int]
 
 
@@ -146,27 +146,39 @@ def plan_residency(layers: list[Layer], machine: Machine, keep: set[SSAValue],
         for v in sources(layer):
             readers[alias(v)] = readers.get(alias(v), 0) + 1
     out: list[Residency] = []
-    chip_in: window.OnChip | None = None
+    chip_in: window.OnChip | window.OnChipRows | None = None
     for i, layer in enumerate(layers):
         chip_out = None
         nxt = layers[i + 1] if i + 1 < len(layers) else None
-        if (
+        keepable = (
             enabled
             and nxt is not None
             and _window_layer(layer)
-            and _window_layer(nxt)
             and readers.get(layer.out) == 1
             and layer.out not in keep
-            and [alias(v) for v in sources(nxt)] == [layer.out]
-        ):
-            at_top = chip_in is not None and chip_in.base == 0
+        )
+        at_top = chip_in is not None and chip_in.base == 0
+        used = chip_in.rows if chip_in is not None else 0
+        if keepable and _window_layer(nxt) and [alias(v) for v in sources(nxt)] == [layer.out]:
             layout = window.on_chip_layout(nxt, machine, 0)
             if layout is not None:
-                used = chip_in.rows if chip_in is not None else 0
                 base = rows - layout.rows if at_top else 0
                 layout = window.on_chip_layout(nxt, machine, base)
                 if layout.rows + used <= rows and _slots_fit(nxt, machine, rows - layout.rows):
                     chip_out = layout
+        elif (
+            keepable
+            and isinstance(nxt, VectorLayer)
+            and [alias(v) for v in sources(nxt)].count(layer.out) == 1
+            and tuple(nxt.shape) == (1, layer.window.oh, layer.window.ow, layer.channels)
+        ):
+            # An elementwise consumer (a residual add): rows of pixels, block by block.
+            g = layer.window
+            tiles = -(-layer.channels // machine.mac_cols)
+            need = tiles * g.oh * g.ow
+            if need + used <= rows and rows - need >= 2:
+                chip_out = window.OnChipRows(rows - need if at_top else 0, g.oh, g.ow, tiles)
+                nxt.by_channel = True
         if chip_in is None:
             area = (0, rows)
         else:
@@ -204,6 +216,13 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
         io_inputs.append(
             {"name": f"arg{i}", "dram": address[arg], "shape": list(shape), "dtype": "int8"}
         )
+    returned = func.body.block.last_op
+    results = [alias(v) for v in (returned.operands if isinstance(returned, ReturnOp) else [])]
+    last_read = {}
+    for index, layer in enumerate(layers):
+        for v in sources(layer):
+            last_read[alias(v)] = index
+    residency = plan_residency(layers, machine, set(results), keep_on_chip)
     blobs = {name: b"" for name in SECTIONS}
     placed = []
     for layer in layers:
@@ -213,19 +232,12 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
             blobs[name] += data + bytes(-len(data) % ALIGN)
         placed.append(offsets)
     bases = {name: plan.take(len(blob)) for name, blob in blobs.items() if blob}
-    returned = func.body.block.last_op
-    results = [alias(v) for v in (returned.operands if isinstance(returned, ReturnOp) else [])]
-    last_read = {}
-    for index, layer in enumerate(layers):
-        for v in sources(layer):
-            last_read[alias(v)] = index
-    residency = plan_residency(layers, machine, set(results), keep_on_chip)
     stream = Stream(machine)
     for index, (layer, offsets) in enumerate(zip(layers, placed, strict=True)):
         where = residency[index]
         xs = []
         for v in sources(layer):
-            if where.chip_in is not None:
+            if where.chip_in is not None and alias(v) == layers[index - 1].out:
                 xs.append(-1)  # read from the output buffer, never from DRAM
                 continue
             if alias(v) not in address:
@@ -246,7 +258,11 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
             window.emit_window(stream, layer, xs[0], w, p, out,
                                 where.chip_in, where.chip_out, where.out_area)  # fmt: skip
         elif isinstance(layer, VectorLayer):
-            kernels.emit_vector(stream, layer, xs, p, out)
+            chip_operand = None
+            if where.chip_in is not None:
+                chip_operand = [alias(v) for v in sources(layer)].index(layers[index - 1].out)
+            kernels.emit_vector(stream, layer, xs, p, out, where.chip_in, chip_operand,
+                                where.out_area)  # fmt: skip
         elif isinstance(layer, MoveLayer):
             kernels.emit_move(stream, layer, xs, out)
         else:
