@@ -595,9 +595,9 @@ class _Importer:
         self.names[out_index] = y
 
     def _op_mean(self, op, kind: str) -> None:
-        """Spatial MEAN of NHWC int8 (keep_dims): the sum of x - zp_in, rescaled once by
-        s_in / (s_out * count) with double rounding, plus zp_out (what LiteRT's reference
-        kernel measurably computes; dividing after the rescale differs in ~5% of outputs)."""
+        """Spatial MEAN of NHWC int8 (keep_dims): the sum of x - zp_in, rescaled once with
+        double rounding by TFLite's multiplier for s_in / s_out divided by the count in
+        integer arithmetic (`_mean_multiplier`), plus zp_out."""
         inputs, out_index = self._io(op, 2)
         x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
         axes = self.tensors[inputs[1]].data
@@ -619,8 +619,9 @@ class _Importer:
             f"  {total} = tosa.reduce_sum {rows} axis(2) : ({self._t((n, 1, w, c), 'i32')}) -> "
             f"{self._t((n, 1, 1, c), 'i32')}"
         )
-        real = float(np.float32(x.scale[0])) / (float(np.float32(out.scale[0])) * h * w)
-        m, sh = self._multiplier(real)
+        m, sh = _mean_multiplier(
+            float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])), h * w
+        )
         y = self._rescale(
             total, (n, 1, 1, c), "i32", "i8", [m], [sh], 0, int(out.zero_point[0]), False
         )
@@ -693,6 +694,20 @@ class _Importer:
 
 
 # ---- HARD_SWISH's fixed-point kernel, as a 256-entry table -------------------------------
+
+
+def _mean_multiplier(real: float, count: int) -> tuple[int, int]:
+    """TFLite's quantized MEAN scale as a TOSA (multiplier, shift): QuantizeMultiplier of
+    s_in / s_out, then the multiplier shifted left by floor(log2 count) (at most 32, and at
+    most 31 + its exponent) and divided by the count, truncating. Measured against LiteRT:
+    a multiplier for s_in / (s_out * count) computed directly differs in ~5% of outputs."""
+    q, exponent = _tflite_quantize_multiplier(real)
+    shift = min(count.bit_length() - 1, 32, 31 + exponent)
+    multiplier = (q << shift) // count
+    tosa_shift = 31 - (exponent - shift)
+    if multiplier <= 0 or not 2 <= tosa_shift <= 62:
+        raise TFLiteImportError(f"MEAN scale {real!r} over {count} elements is out of range")
+    return multiplier, tosa_shift
 
 
 def _tflite_quantize_multiplier(real: float) -> tuple[int, int]:

@@ -248,3 +248,54 @@ def test_uint8_models_match_litert(machine: str | None) -> None:
     for k in range(4):
         x = np.random.default_rng(k).integers(0, 256, shape).astype(np.uint8)
         assert np.array_equal(run(x.view(np.int8)).view(np.uint8), litert_run(quantized, x))
+
+
+def random_tflite(seed: int) -> tuple[bytes, tuple[int, ...]]:
+    """A random float chain (convolutions, depthwise, activations, residual adds, pools,
+    MEAN or a classifier head), quantized by LiteRT."""
+    rng = np.random.default_rng(seed)
+    f = tb.FloatModel(rng)
+    hw, c = int(rng.integers(4, 10)), int(rng.choice([2, 4, 8]))
+    x = f.tensor((1, hw, hw, c))
+    y = x
+    for _ in range(int(rng.integers(2, 6))):
+        _, h, w, ch = f.shapes[y]
+        kind = rng.choice(["conv", "depthwise", "residual", "pool", "act"])
+        act = str(rng.choice(["NONE", "RELU", "RELU6"]))
+        if kind == "conv":
+            stride = int(rng.choice([1, 2])) if h > 2 else 1
+            y = f.conv(y, int(rng.choice([4, 8, 12])), int(rng.choice([1, 3])), stride, act)
+        elif kind == "depthwise":
+            y = f.conv(y, ch * int(rng.choice([1, 2])), 3, act=act, depthwise=True)
+        elif kind == "residual":
+            y = f.add(f.conv(y, ch, 3), y, act=act)
+        elif kind == "pool" and h >= 2:
+            y = f.max_pool(y, 2, 2) if rng.integers(0, 2) else f.avg_pool(y, 2, 1, "SAME")
+        else:
+            y = f.activation(y, str(rng.choice(["RELU", "RELU6"])))
+    _, h, w, ch = f.shapes[y]
+    if rng.integers(0, 2):
+        y = f.mean(y, [1, 2])
+    else:
+        y = f.dense(f.reshape(y, (1, h * w * ch)), 6)
+    return calibrated(f.finish([x], [y]), (1, hw, hw, c)), (1, hw, hw, c)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_models_match_litert_on_the_npu(seed: int) -> None:
+    model, shape = random_tflite(seed)
+    module = QParser(make_context(), import_tflite(model)).parse_module()
+    ctx = make_context()
+    compiled = QParser(ctx, import_tflite(model)).parse_module()
+    TosaToNpu(machine="default").apply(ctx, compiled)
+    (program,) = [op for op in compiled.walk() if isinstance(op, ProgramOp)]
+    desc = load_machine("default")
+    binary = program_binary(program, desc.digest())
+    for x in inputs(shape, 2):
+        want = litert_run(model, x)
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], want)
+        sim = Simulator(desc, binary.code)
+        sim.load_sections(binary)
+        sim.set_inputs(binary, {"arg0": x})
+        sim.run()
+        assert np.array_equal(sim.get_outputs(binary)["result0"], want)
