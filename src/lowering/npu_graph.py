@@ -9,14 +9,17 @@ into each layer what the hardware does on the way out of the accumulator:
 * `tosa.max_pool2d`, `tosa.avg_pool2d`, and `tosa.reduce_sum` over H and W of
   a centred i8 tensor (a global sum, then the mean's rescale) -> a window
   layer without weights;
-* `tosa.rescale` i8 -> i32 of each operand, then `tosa.add` / `sub` / `mul`
-  -> a vector layer (widen, scale, alu); a lone i8 -> i8 rescale or clamp is a
-  one-input vector layer; `tosa.table` on i8 -> a table layer;
+* each operand rescaled i8 -> i32 (then any i32 -> i32 rescales; a first
+  rescale that only shifts left becomes the widen's shift), `tosa.add` / `sub`
+  / `mul` -> a vector layer (widen, scale, alu); a lone i8 -> i8 rescale or
+  clamp is a one-input vector layer; `tosa.table` on i8, and an 8-bit rescale
+  with an unsigned side (uint8 model edges), -> a table layer;
 * `tosa.transpose`, `slice`, `pad`, `concat` on i8 -> a move layer, DMA only
   (a transpose of constant weights is folded at compile time instead).
 
-After an accumulation come any i32 -> i32 rescales (each an on-chip `scale`),
-the rescale to i8 (the `requant`), and clamps (its bounds). Reshapes and
+After an accumulation come an optional constant bias `tosa.add`, any i32 ->
+i32 rescales (each an on-chip `scale`), the rescale to i8 (the `requant`),
+and clamps (its bounds). Reshapes and
 storage bitcasts are views of row-major DRAM. Anything else stops compilation
 with an error naming the op.
 """
