@@ -1,12 +1,15 @@
 """`qimport`: a quantized model from another framework as qdialect IR.
 
     qimport model.tflite -o model.mlir
+    qimport model.onnx -o model.mlir
 
-TFLite int8 models (`.tflite`, or any file with the `TFL3` identifier) become
-a TOSA program that computes LiteRT's reference integers exactly (see
-docs/tflite.md); `qopt -p tosa-to-npu` compiles it for the NPU. The output is
-verified before it is written. A file that cannot be read or holds an
-unsupported operator is an error naming the part, with exit status 1.
+TFLite int8 models (any file with the `TFL3` identifier) become a TOSA program
+that computes LiteRT's reference integers exactly (docs/tflite.md); `qopt -p
+tosa-to-npu` compiles it for the NPU. Quantized ONNX models (`.onnx`,
+QOperator format) become a StableHLO-like program that computes ONNX Runtime's
+integers exactly (docs/onnx.md). The output is verified before it is written.
+A file that cannot be read or holds an unsupported operator is an error naming
+the part, with exit status 1.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from qdialect.context import make_context
+from qdialect.importers.onnx_import import ONNXImportError, import_onnx
 from qdialect.importers.tflite import TFLiteImportError, import_tflite
 from qdialect.ir.parser import QParser
 from qdialect.ir.printer import QPrinter
@@ -28,7 +32,7 @@ MAX_FILE_BYTES = 2 << 30  # flatbuffers address at most 2 GiB
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="qimport", description=__doc__.splitlines()[0])
-    p.add_argument("model", help="a .tflite file")
+    p.add_argument("model", help="a .tflite or .onnx file")
     p.add_argument("-o", "--output", default="-", help="where to write the .mlir (default stdout)")
     return p
 
@@ -40,11 +44,12 @@ def import_file(path: str) -> str:
     if size > MAX_FILE_BYTES:
         raise TFLiteImportError(f"{size} bytes is larger than any flatbuffer model can be")
     data = file.read_bytes()
-    if data[4:8] != b"TFL3":
-        raise TFLiteImportError(
-            "not a TFLite model (no 'TFL3' identifier); only TFLite import exists today"
-        )
-    text = import_tflite(data)
+    if data[4:8] == b"TFL3":
+        text = import_tflite(data)
+    elif file.suffix.lower() == ".onnx":
+        text = import_onnx(data)
+    else:
+        raise TFLiteImportError("neither a TFLite model (no 'TFL3' identifier) nor an .onnx file")
     module = QParser(make_context(), text, path).parse_module()
     module.verify()
     out = StringIO()
@@ -61,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             Path(args.output).write_text(text)
         return 0
-    except TFLiteImportError as err:
+    except (TFLiteImportError, ONNXImportError) as err:
         print(f"qimport: error: {args.model}: {err}", file=sys.stderr)
     except (ParseError, DiagnosticException) as err:  # a bug: the importer wrote invalid IR
         print(f"qimport: internal error: {str(err).splitlines()[0]}", file=sys.stderr)

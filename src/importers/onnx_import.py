@@ -1,0 +1,359 @@
+"""Import quantized ONNX models (QOperator format, first slice) as StableHLO-like programs
+that compute ONNX Runtime's integers exactly.
+
+ONNX Runtime's CPU kernels requantize in float32: QLinearConv and
+QLinearMatMul accumulate `(x - zx) * (w - zw)` in int32, add the int32 bias,
+convert the sum to float32, multiply by the float32 `(s_x * s_w[c]) / s_y`
+(computed in that order), clamp, round to nearest even and add the output
+zero point. `uniform_quantize` in StableHLO divides by the output scale
+instead, which rounds differently in rare cases, so the importer writes the
+requantization out as those float32 steps (`convert`, `multiply`, `clamp`,
+`round_nearest_even`, `add`) — bit-exact with ONNX Runtime by construction,
+and checked against it.
+
+Supported: QuantizeLinear and DequantizeLinear (per tensor, int8), QLinearConv
+(2-D, groups, strides, pads, dilations; per-tensor or per-channel int8
+weights; optional bias), QLinearMatMul (2-D, constant or runtime B), Relu,
+Reshape and Flatten. Float graph inputs and outputs stay float. Anything else
+is an `ONNXImportError` naming the node and its op type.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
+_TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
+          7: ("i64", np.int64)}  # fmt: skip
+
+
+class ONNXImportError(ValueError):
+    """A model this importer cannot read or does not support; the message says which part."""
+
+
+@dataclass
+class _Value:
+    name: str  # SSA name
+    shape: tuple[int, ...]
+    elem: str  # "f32", "i8", "i32"
+
+
+class _Importer:
+    def __init__(self, data: bytes):
+        import onnx
+        from onnx import numpy_helper
+
+        try:
+            model = onnx.load_model_from_string(data)
+        except Exception as err:  # protobuf's DecodeError and friends
+            raise ONNXImportError(f"malformed ONNX protobuf: {err}") from None
+        self.graph = model.graph
+        if not self.graph.node and not self.graph.output:
+            raise ONNXImportError("the model has no graph")
+        self.constants: dict[str, np.ndarray] = {}
+        for t in self.graph.initializer:
+            if t.data_location == onnx.TensorProto.EXTERNAL:
+                raise ONNXImportError(f"initializer '{t.name}' lives in an external file")
+            if math.prod(t.dims) > MAX_ELEMENTS:
+                raise ONNXImportError(
+                    f"initializer '{t.name}' declares {math.prod(t.dims)} elements"
+                )
+            try:
+                self.constants[t.name] = numpy_helper.to_array(t)
+            except Exception as err:
+                raise ONNXImportError(f"initializer '{t.name}' is malformed: {err}") from None
+        self.values: dict[str, _Value] = {}
+        self.lines: list[str] = []
+        self.count = 0
+
+    # ---- emission helpers ------------------------------------------------------------
+
+    def _fresh(self) -> str:
+        self.count += 1
+        return f"%v{self.count}"
+
+    @staticmethod
+    def _t(shape, elem: str) -> str:
+        return f"tensor<{'x'.join(map(str, shape))}x{elem}>" if shape else f"tensor<{elem}>"
+
+    def _emit(self, text: str, shape, elem: str) -> _Value:
+        """One op (its text carries its type signature) whose result is shape x elem."""
+        name = self._fresh()
+        self.lines.append(f"  {name} = {text}")
+        return _Value(name, tuple(shape), elem)
+
+    def _const(self, array: np.ndarray, elem: str) -> _Value:
+        name = self._fresh()
+        shape = array.shape
+        flat = array.reshape(-1)
+        if elem == "f32":
+            body = ", ".join(repr(float(np.float32(v))) for v in flat)
+            dense = (
+                f"dense<{float(np.float32(flat[0]))!r}>" if flat.size == 1 else f"dense<[{body}]>"
+            )
+            if array.ndim > 1:
+                dense = f"dense<{np.asarray(array, np.float64).tolist()}>"
+        else:
+            dense = f"dense<{int(flat[0])}>" if array.ndim == 0 else f"dense<{array.tolist()}>"
+        t = self._t(shape, elem)
+        self.lines.append(f"  {name} = stablehlo.constant {dense} : {t}")
+        return _Value(name, shape, elem)
+
+    def _unary(self, op: str, x: _Value, elem: str) -> _Value:
+        return self._emit(
+            f"stablehlo.{op} {x.name} : ({self._t(x.shape, x.elem)}) -> {self._t(x.shape, elem)}",
+            x.shape,
+            elem,
+        )
+
+    def _binary(self, op: str, a: _Value, b: _Value) -> _Value:
+        return self._emit(
+            f"stablehlo.{op} {a.name}, {b.name} : {self._t(a.shape, a.elem)}", a.shape, a.elem
+        )
+
+    def _splat(self, value, shape, elem: str, dim: int | None = None) -> _Value:
+        """A scalar or a vector along `dim`, broadcast to `shape`."""
+        array = np.asarray(value)
+        if array.size == 1:
+            c = self._const(array.reshape(()), elem)
+            dims = "[]"
+        else:
+            c = self._const(array.reshape(-1), elem)
+            dims = f"[{dim}]"
+        return self._emit(
+            f"stablehlo.broadcast_in_dim {c.name}, dims = {dims} : ({self._t(c.shape, elem)}) -> {self._t(shape, elem)}",
+            shape, elem,
+        )  # fmt: skip
+
+    def _widen(self, x: _Value, zp, dim: int | None = None) -> _Value:
+        """x - zp in int32."""
+        wide = self._unary("convert", x, "i32")
+        if not np.any(zp):
+            return wide
+        return self._binary(
+            "subtract", wide, self._splat(np.asarray(zp, np.int64), x.shape, "i32", dim)
+        )
+
+    def _requantize(self, acc: _Value, scale: np.ndarray, zp: int, dim: int) -> _Value:
+        """ONNX Runtime's requantization of an int32 sum, step by step in float32."""
+        shape = acc.shape
+        f = self._unary("convert", acc, "f32")
+        f = self._binary("multiply", f, self._splat(scale.astype(np.float32), shape, "f32", dim))
+        lo = self._splat(np.float32(-128 - zp), shape, "f32")
+        hi = self._splat(np.float32(127 - zp), shape, "f32")
+        f = self._emit(
+            f"stablehlo.clamp {lo.name}, {f.name}, {hi.name} : {self._t(shape, 'f32')}",
+            shape,
+            "f32",
+        )
+        f = self._unary("round_nearest_even", f, "f32")
+        q = self._unary("convert", f, "i32")
+        if zp:
+            q = self._binary("add", q, self._splat(np.int64(zp), shape, "i32"))
+        return self._unary("convert", q, "i8")
+
+    # ---- graph ---------------------------------------------------------------------
+
+    def _input(self, node, i: int) -> _Value:
+        name = node.input[i]
+        if name not in self.values:
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}) reads '{name}' before anything defines it"
+            )
+        return self.values[name]
+
+    def _const_input(self, node, i: int, what: str) -> np.ndarray:
+        if i >= len(node.input) or node.input[i] not in self.constants:
+            raise ONNXImportError(f"node '{node.name}' ({node.op_type}) needs a constant {what}")
+        return self.constants[node.input[i]]
+
+    def run(self) -> str:
+        g = self.graph
+        args = []
+        for i, vi in enumerate(x for x in g.input if x.name not in self.constants):
+            t = vi.type.tensor_type
+            if t.elem_type not in _TYPES:
+                raise ONNXImportError(
+                    f"input '{vi.name}' has unsupported element type {t.elem_type}"
+                )
+            dims = [d.dim_value if d.HasField("dim_value") else -1 for d in t.shape.dim]
+            if any(d <= 0 for d in dims) or math.prod(dims) > MAX_ELEMENTS:
+                raise ONNXImportError(
+                    f"input '{vi.name}' needs a static, bounded shape, got {dims}"
+                )
+            elem = _TYPES[t.elem_type][0]
+            self.values[vi.name] = _Value(f"%arg{i}", tuple(dims), elem)
+            args.append(f"%arg{i}: {self._t(dims, elem)}")
+        for node in g.node:
+            handler = getattr(self, f"_op_{node.op_type}", None)
+            if handler is None or node.domain not in ("", "ai.onnx"):
+                raise ONNXImportError(f"node '{node.name}' ({node.op_type}) is not supported")
+            handler(node)
+        results = []
+        for vi in g.output:
+            if vi.name not in self.values:
+                raise ONNXImportError(f"output '{vi.name}' is never computed")
+            results.append(self.values[vi.name])
+        types = ", ".join(self._t(v.shape, v.elem) for v in results)
+        return (
+            f"func.func @main({', '.join(args)}) -> ({types}) {{\n" + "\n".join(self.lines)
+            + f"\n  func.return {', '.join(v.name for v in results)} : {types}\n}}\n"
+        )  # fmt: skip
+
+    @staticmethod
+    def _attrs(node) -> dict:
+        from onnx import helper
+
+        return {a.name: helper.get_attribute_value(a) for a in node.attribute}
+
+    def _scale_zp(self, node, i: int) -> tuple[np.ndarray, np.ndarray]:
+        scale = self._const_input(node, i, "scale").astype(np.float32)
+        if len(node.input) > i + 1 and node.input[i + 1]:
+            zp = self._const_input(node, i + 1, "zero point")
+            if zp.dtype != np.int8:
+                raise ONNXImportError(f"node '{node.name}': only int8 quantization is supported")
+            zp = zp.astype(np.int64)
+        else:
+            zp = np.zeros_like(scale, np.int64)
+        return scale, zp
+
+    def _op_QuantizeLinear(self, node) -> None:
+        """round(x / scale) half to even, plus the zero point, saturated (ONNX Runtime's
+        MLAS: divide, clamp to the range less the zero point, round, add)."""
+        x = self._input(node, 0)
+        scale, zp = self._scale_zp(node, 1)
+        if scale.size != 1 or x.elem != "f32":
+            raise ONNXImportError(f"node '{node.name}': per-tensor QuantizeLinear of float only")
+        z = int(zp.reshape(-1)[0])
+        v = self._binary("divide", x, self._splat(scale.reshape(()), x.shape, "f32"))
+        lo, hi = (
+            self._splat(np.float32(-128 - z), x.shape, "f32"),
+            self._splat(np.float32(127 - z), x.shape, "f32"),
+        )
+        v = self._emit(
+            f"stablehlo.clamp {lo.name}, {v.name}, {hi.name} : {self._t(x.shape, 'f32')}",
+            x.shape,
+            "f32",
+        )
+        v = self._unary("convert", self._unary("round_nearest_even", v, "f32"), "i32")
+        if z:
+            v = self._binary("add", v, self._splat(np.int64(z), x.shape, "i32"))
+        self.values[node.output[0]] = self._unary("convert", v, "i8")
+
+    def _op_DequantizeLinear(self, node) -> None:
+        x = self._input(node, 0)
+        scale, zp = self._scale_zp(node, 1)
+        if scale.size != 1:
+            raise ONNXImportError(
+                f"node '{node.name}': per-axis DequantizeLinear of activations is not supported"
+            )
+        wide = self._widen(x, int(zp.reshape(-1)[0]))
+        f = self._unary("convert", wide, "f32")
+        self.values[node.output[0]] = self._binary(
+            "multiply", f, self._splat(scale.reshape(()), x.shape, "f32")
+        )
+
+    def _op_QLinearConv(self, node) -> None:
+        x = self._input(node, 0)
+        if len(x.shape) != 4 or x.elem != "i8":
+            raise ONNXImportError(f"node '{node.name}': QLinearConv needs an int8 NCHW input")
+        s_x, z_x = self._scale_zp(node, 1)
+        w = self._const_input(node, 3, "weight")
+        s_w, z_w = self._scale_zp(node, 4)
+        s_y, z_y = self._scale_zp(node, 6)
+        a = self._attrs(node)
+        k_out, _, kh, kw = w.shape
+        group = int(a.get("group", 1))
+        strides = list(a.get("strides", [1, 1]))
+        dil = list(a.get("dilations", [1, 1]))
+        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
+            raise ONNXImportError(f"node '{node.name}': auto_pad is not supported yet")
+        pads = list(a.get("pads", [0, 0, 0, 0]))
+        n, _, h, wd = x.shape
+        oh = (h + pads[0] + pads[2] - (kh - 1) * dil[0] - 1) // strides[0] + 1
+        ow = (wd + pads[1] + pads[3] - (kw - 1) * dil[1] - 1) // strides[1] + 1
+        out_shape = (n, k_out, oh, ow)
+        xc = self._widen(x, int(z_x.reshape(-1)[0]))
+        wc = self._const((w.astype(np.int64) - z_w.reshape(-1, 1, 1, 1)).astype(np.int64), "i32")
+        acc = self._emit(
+            f"stablehlo.convolution({xc.name}, {wc.name}) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
+            f"window = {{stride = {strides}, pad = [[{pads[0]}, {pads[2]}], [{pads[1]}, {pads[3]}]], rhs_dilate = {dil}}} "
+            f"{{batch_group_count = 1 : i64, feature_group_count = {group} : i64}} : "
+            f"({self._t(xc.shape, 'i32')}, {self._t(w.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
+            out_shape, "i32",
+        )  # fmt: skip
+        if len(node.input) > 8 and node.input[8]:
+            bias = self._const_input(node, 8, "bias").astype(np.int64)
+            acc = self._binary("add", acc, self._splat(bias, out_shape, "i32", 1))
+        scale = (
+            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
+        ).astype(np.float32)
+        self.values[node.output[0]] = self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1)
+
+    def _op_QLinearMatMul(self, node) -> None:
+        a = self._input(node, 0)
+        s_a, z_a = self._scale_zp(node, 1)
+        s_b, z_b = self._scale_zp(node, 4)
+        s_y, z_y = self._scale_zp(node, 6)
+        if node.input[3] in self.constants:
+            b_array = self.constants[node.input[3]]
+            b = self._const(b_array.astype(np.int64) - z_b.reshape(1, -1), "i32")
+        else:
+            b = self._widen(self._input(node, 3), z_b, 1)
+        if len(a.shape) != 2 or len(b.shape) != 2:
+            raise ONNXImportError(
+                f"node '{node.name}': QLinearMatMul is supported for 2-D operands"
+            )
+        ac = self._widen(a, int(z_a.reshape(-1)[0]))
+        out_shape = (a.shape[0], b.shape[1])
+        acc = self._emit(
+            f"stablehlo.dot_general {ac.name}, {b.name}, contracting_dims = [1] x [0] : "
+            f"({self._t(ac.shape, 'i32')}, {self._t(b.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
+            out_shape, "i32",
+        )  # fmt: skip
+        scale = (
+            np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
+        ).astype(np.float32)
+        self.values[node.output[0]] = self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1)
+
+    def _op_Relu(self, node) -> None:
+        x = self._input(node, 0)
+        if x.elem != "f32":
+            raise ONNXImportError(
+                f"node '{node.name}': Relu of quantized values is fused, not imported"
+            )
+        zero = self._splat(np.float32(0), x.shape, "f32")
+        self.values[node.output[0]] = self._binary("maximum", x, zero)
+
+    def _reshape_to(self, node, shape: tuple[int, ...]) -> None:
+        x = self._input(node, 0)
+        if math.prod(shape) != math.prod(x.shape):
+            raise ONNXImportError(
+                f"node '{node.name}': cannot reshape {list(x.shape)} to {list(shape)}"
+            )
+        self.values[node.output[0]] = self._emit(
+            f"stablehlo.reshape {x.name} : ({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
+            shape, x.elem,
+        )  # fmt: skip
+
+    def _op_Flatten(self, node) -> None:
+        x = self._input(node, 0)
+        axis = int(self._attrs(node).get("axis", 1)) % max(len(x.shape), 1)
+        self._reshape_to(node, (math.prod(x.shape[:axis]), math.prod(x.shape[axis:])))
+
+    def _op_Reshape(self, node) -> None:
+        x = self._input(node, 0)
+        target = [int(d) for d in self._const_input(node, 1, "shape")]
+        target = [x.shape[i] if d == 0 else d for i, d in enumerate(target)]
+        if target.count(-1) == 1:
+            known = math.prod(d for d in target if d != -1)
+            target[target.index(-1)] = math.prod(x.shape) // max(known, 1)
+        self._reshape_to(node, tuple(target))
+
+
+def import_onnx(data: bytes) -> str:
+    """The StableHLO-like text (one `func.func @main`) of a quantized ONNX model."""
+    return _Importer(data).run()

@@ -1,0 +1,195 @@
+"""ONNX import (QOperator format) against ONNX Runtime: the interpreter reproduces its
+outputs bit for bit; bad files are clear errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+ort = pytest.importorskip("onnxruntime", reason="onnxruntime (the oracle extra) is not installed")
+
+import onnx  # noqa: E402
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+from onnxruntime.quantization import (  # noqa: E402
+    CalibrationDataReader,
+    QuantFormat,
+    QuantType,
+    quantize_static,
+)
+
+from qdialect.context import make_context  # noqa: E402
+from qdialect.importers.onnx_import import ONNXImportError, import_onnx  # noqa: E402
+from qdialect.interpreter import Interpreter  # noqa: E402
+from qdialect.ir.parser import QParser  # noqa: E402
+from qdialect.tools import qimport  # noqa: E402
+
+
+def model_of(nodes, inputs, outputs, initializers) -> bytes:
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model.SerializeToString()
+
+
+def ort_run(data: bytes, feeds: dict[str, np.ndarray]) -> np.ndarray:
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+    return session.run(None, feeds)[0]
+
+
+def float_cnn(tmp_path, per_channel: bool) -> tuple[bytes, tuple[int, ...]]:
+    """Conv-ReLU, Conv-ReLU, Flatten, MatMul in float, quantized by ONNX Runtime's
+    quantize_static (QOperator format, int8 activations and weights)."""
+    rng = np.random.default_rng(0)
+
+    def weight(name, *shape, std):
+        return numpy_helper.from_array(rng.normal(0, std, shape).astype(np.float32), name)
+
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["c2"], ["r2"]),
+        helper.make_node("Flatten", ["r2"], ["f"]),
+        helper.make_node("MatMul", ["f", "w3"], ["out"]),
+    ]
+    inits = [weight("w1", 8, 3, 3, 3, std=0.3), weight("b1", 8, std=0.1),
+             weight("w2", 8, 8, 3, 3, std=0.2), weight("b2", 8, std=0.1),
+             weight("w3", 8 * 4 * 4, 10, std=0.05)]  # fmt: skip
+    shape = (1, 3, 8, 8)
+    data = model_of(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))],
+        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 10])],
+        inits,
+    )
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.samples = iter(
+                [{"x": rng.normal(0, 1, shape).astype(np.float32)} for _ in range(8)]
+            )
+
+        def get_next(self):
+            return next(self.samples, None)
+
+    source, target = tmp_path / "float.onnx", tmp_path / "int8.onnx"
+    source.write_bytes(data)
+    quantize_static(str(source), str(target), Reader(), quant_format=QuantFormat.QOperator,
+                    per_channel=per_channel, activation_type=QuantType.QInt8,
+                    weight_type=QuantType.QInt8)  # fmt: skip
+    return target.read_bytes(), shape
+
+
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_quantize_static_cnn_matches_onnxruntime(tmp_path, per_channel: bool) -> None:
+    data, shape = float_cnn(tmp_path, per_channel)
+    ops = [n.op_type for n in onnx.load_from_string(data).graph.node]
+    assert "QLinearConv" in ops and "QLinearMatMul" in ops
+    module = QParser(make_context(), import_onnx(data)).parse_module()
+    module.verify()
+    for k in range(8):
+        x = np.random.default_rng(k).normal(0, 1.5, shape).astype(np.float32)
+        want = ort_run(data, {"x": x})
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], want)
+
+
+def qlinear_conv_model(rng, group: int, dilation: int, per_channel: bool) -> bytes:
+    c, k = 8, 8
+    arr = numpy_helper.from_array
+    w = rng.integers(-127, 128, (k, c // group, 3, 3)).astype(np.int8)
+    w_s = (rng.uniform(0.5, 1.5, k if per_channel else 1) * 0.01).astype(np.float32)
+    inits = [arr(np.array(np.float32(0.02)), "xs"), arr(np.array(np.int8(3)), "xz"), arr(w, "w"),
+             arr(w_s if per_channel else w_s.reshape(()), "ws"),
+             arr(np.zeros(k if per_channel else (), np.int8), "wz"),
+             arr(np.array(np.float32(0.1)), "ys"), arr(np.array(np.int8(-7)), "yz"),
+             arr(rng.integers(-2000, 2000, k).astype(np.int32), "b")]  # fmt: skip
+    conv = helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"],
+                            ["y"], group=group, dilations=[dilation, dilation], pads=[2, 1, 0, 2],
+                            strides=[1, 2])  # fmt: skip
+    oh = (9 + 2 + 0 - 2 * dilation - 1) // 1 + 1
+    ow = (9 + 1 + 2 - 2 * dilation - 1) // 2 + 1
+    return model_of(
+        [conv],
+        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, c, 9, 9])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, k, oh, ow])],
+        inits,
+    )
+
+
+@pytest.mark.parametrize(
+    "group, dilation, per_channel", [(1, 1, True), (8, 1, True), (2, 2, False), (1, 2, True)]
+)
+def test_qlinear_conv_variants_match_onnxruntime(group, dilation, per_channel) -> None:
+    data = qlinear_conv_model(np.random.default_rng(group + dilation), group, dilation, per_channel)
+    module = QParser(make_context(), import_onnx(data)).parse_module()
+    for k in range(4):
+        x = np.random.default_rng(k).integers(-128, 128, (1, 8, 9, 9)).astype(np.int8)
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
+
+
+def test_qlinear_matmul_of_two_runtime_operands() -> None:
+    arr = numpy_helper.from_array
+    inits = [arr(np.array(np.float32(0.03)), "as"), arr(np.array(np.int8(5)), "az"),
+             arr(np.array(np.float32(0.02)), "bs"), arr(np.array(np.int8(-3)), "bz"),
+             arr(np.array(np.float32(0.2)), "ys"), arr(np.array(np.int8(2)), "yz")]  # fmt: skip
+    node = helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"], ["y"])
+    data = model_of(
+        [node],
+        [helper.make_tensor_value_info("a", TensorProto.INT8, [4, 16]),
+         helper.make_tensor_value_info("b", TensorProto.INT8, [16, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [4, 6])],
+        inits,
+    )  # fmt: skip
+    module = QParser(make_context(), import_onnx(data)).parse_module()
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        a = rng.integers(-128, 128, (4, 16)).astype(np.int8)
+        b = rng.integers(-128, 128, (16, 6)).astype(np.int8)
+        assert np.array_equal(
+            Interpreter(module).call("main", [a, b])[0], ort_run(data, {"a": a, "b": b})
+        )
+
+
+def bad_models() -> list[tuple[bytes, str]]:
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
+    unsupported = model_of([helper.make_node("Softmax", ["x"], ["y"], name="sm")], [x], [y], [])
+    undefined = model_of([helper.make_node("Relu", ["nowhere"], ["y"], name="r")], [x], [y], [])
+    huge = model_of(
+        [helper.make_node("Relu", ["x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 20, 1 << 20])], [y], [],
+    )  # fmt: skip
+    external = onnx.load_from_string(
+        model_of([helper.make_node("Relu", ["x"], ["y"])], [x], [y], [])
+    )
+    weight = numpy_helper.from_array(np.zeros(4, np.float32), "w")
+    weight.data_location = TensorProto.EXTERNAL
+    weight.ClearField("raw_data")
+    weight.external_data.add(key="location", value="../../etc/passwd")
+    external.graph.initializer.append(weight)
+    return [
+        (b"\x08\x07garbage that is not a protobuf" * 3, "malformed ONNX protobuf"),
+        (unsupported, r"node 'sm' \(Softmax\) is not supported"),
+        (undefined, "reads 'nowhere' before anything defines it"),
+        (huge, "static, bounded shape"),
+        (external.SerializeToString(), "lives in an external file"),
+    ]
+
+
+@pytest.mark.parametrize("data, message", bad_models())
+def test_bad_models_are_clear_errors(data: bytes, message: str) -> None:
+    with pytest.raises(ONNXImportError, match=message):
+        import_onnx(data)
+
+
+def test_qimport_reads_onnx(tmp_path, capsys) -> None:
+    data, _ = float_cnn(tmp_path, True)
+    path = tmp_path / "model.onnx"
+    path.write_bytes(data)
+    assert qimport.main([str(path), "-o", str(tmp_path / "model.mlir")]) == 0
+    assert "stablehlo.convolution" in (tmp_path / "model.mlir").read_text()
+    (tmp_path / "bad.onnx").write_bytes(b"\xff" * 10)
+    assert qimport.main([str(tmp_path / "bad.onnx")]) == 1
+    assert "qimport: error:" in capsys.readouterr().err
