@@ -1,4 +1,4 @@
-"""Import quantized ONNX models (QOperator format, first slice) as StableHLO-like programs
+"""Import quantized ONNX models (QDQ and QOperator formats) as StableHLO-like programs
 that compute ONNX Runtime's integers exactly.
 
 ONNX Runtime's CPU kernels requantize in float32: QLinearConv and
@@ -14,7 +14,9 @@ and checked against it.
 Supported: QuantizeLinear and DequantizeLinear (per tensor, int8), QLinearConv
 (2-D, groups, strides, pads, dilations; per-tensor or per-channel int8
 weights; optional bias), QLinearMatMul (2-D, constant or runtime B), Relu,
-Reshape and Flatten. Float graph inputs and outputs stay float. Anything else
+Reshape and Flatten; and the QDQ groups ONNX Runtime fuses into those kernels
+(DequantizeLinear -> Conv / MatMul -> [Relu] -> QuantizeLinear, and Q/DQ
+around Flatten / Reshape), imported as the fused kernel computes them. Float graph inputs and outputs stay float. Anything else
 is an `ONNXImportError` naming the node and its op type.
 """
 
@@ -68,6 +70,8 @@ class _Importer:
         self.values: dict[str, _Value] = {}
         self.lines: list[str] = []
         self.count = 0
+        self.dq: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DequantizeLinear outputs
+        self.fused: set[int] = set()  # nodes already imported as part of a QDQ group
 
     # ---- emission helpers ------------------------------------------------------------
 
@@ -137,12 +141,14 @@ class _Importer:
             "subtract", wide, self._splat(np.asarray(zp, np.int64), x.shape, "i32", dim)
         )
 
-    def _requantize(self, acc: _Value, scale: np.ndarray, zp: int, dim: int) -> _Value:
-        """ONNX Runtime's requantization of an int32 sum, step by step in float32."""
+    def _requantize(self, acc: _Value, scale: np.ndarray, zp: int, dim: int,
+                    relu: bool = False) -> _Value:  # fmt: skip
+        """ONNX Runtime's requantization of an int32 sum, step by step in float32; a fused
+        ReLU clamps at the zero point (quantizing is monotonic and maps 0 to it)."""
         shape = acc.shape
         f = self._unary("convert", acc, "f32")
         f = self._binary("multiply", f, self._splat(scale.astype(np.float32), shape, "f32", dim))
-        lo = self._splat(np.float32(-128 - zp), shape, "f32")
+        lo = self._splat(np.float32(0 if relu else -128 - zp), shape, "f32")
         hi = self._splat(np.float32(127 - zp), shape, "f32")
         f = self._emit(
             f"stablehlo.clamp {lo.name}, {f.name}, {hi.name} : {self._t(shape, 'f32')}",
@@ -187,7 +193,14 @@ class _Importer:
             elem = _TYPES[t.elem_type][0]
             self.values[vi.name] = _Value(f"%arg{i}", tuple(dims), elem)
             args.append(f"%arg{i}: {self._t(dims, elem)}")
+        self.consumers: dict[str, list] = {}
         for node in g.node:
+            for name in node.input:
+                self.consumers.setdefault(name, []).append(node)
+        self.outputs = {vi.name for vi in g.output}
+        for node in g.node:
+            if id(node) in self.fused:
+                continue
             handler = getattr(self, f"_op_{node.op_type}", None)
             if handler is None or node.domain not in ("", "ai.onnx"):
                 raise ONNXImportError(f"node '{node.name}' ({node.op_type}) is not supported")
@@ -213,8 +226,10 @@ class _Importer:
         scale = self._const_input(node, i, "scale").astype(np.float32)
         if len(node.input) > i + 1 and node.input[i + 1]:
             zp = self._const_input(node, i + 1, "zero point")
-            if zp.dtype != np.int8:
-                raise ONNXImportError(f"node '{node.name}': only int8 quantization is supported")
+            if zp.dtype not in (np.int8, np.int32):  # int32: a bias
+                raise ONNXImportError(
+                    f"node '{node.name}': only int8 quantization is supported (got {zp.dtype})"
+                )
             zp = zp.astype(np.int64)
         else:
             zp = np.zeros_like(scale, np.int64)
@@ -243,9 +258,92 @@ class _Importer:
             v = self._binary("add", v, self._splat(np.int64(z), x.shape, "i32"))
         self.values[node.output[0]] = self._unary("convert", v, "i8")
 
+    # ---- QDQ format: DequantizeLinear -> op -> QuantizeLinear groups ---------------------
+
+    _QDQ_OPS = ("Conv", "MatMul", "Flatten", "Reshape")
+
+    def _quantize_after(self, node) -> tuple[object, bool]:
+        """The QuantizeLinear that ends `node`'s QDQ group (through an optional Relu)."""
+        relu = False
+        out = node.output[0]
+        users = self.consumers.get(out, [])
+        if len(users) == 1 and users[0].op_type == "Relu" and out not in self.outputs:
+            relu = True
+            self.fused.add(id(users[0]))
+            out = users[0].output[0]
+            users = self.consumers.get(out, [])
+        if len(users) != 1 or users[0].op_type != "QuantizeLinear" or out in self.outputs:
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}) must be followed by QuantizeLinear: "
+                "float computation is not imported"
+            )
+        self.fused.add(id(users[0]))
+        return users[0], relu
+
+    def _dequantized(self, node, i: int, what: str) -> tuple[object, np.ndarray, np.ndarray]:
+        """(int8 value or constant array, scale, zero point) behind input i's DequantizeLinear."""
+        name = node.input[i]
+        if name not in self.dq:
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}): its {what} is not dequantized"
+            )
+        source, scale, zp = self.dq[name]
+        if source in self.constants:
+            return self.constants[source], scale, zp
+        if source not in self.values:
+            raise ONNXImportError(f"node '{node.name}' reads '{source}' before anything defines it")
+        return self.values[source], scale, zp
+
+    def _op_Conv(self, node) -> None:
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        w, s_w, z_w = self._dequantized(node, 1, "weight")
+        bias = None
+        if len(node.input) > 2 and node.input[2]:
+            bias, s_b, _ = self._dequantized(node, 2, "bias")
+            expected = (np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1)).astype(np.float32)
+            if not np.allclose(s_b.reshape(-1), expected, rtol=1e-6, atol=0):
+                raise ONNXImportError(
+                    f"node '{node.name}': the bias scale is not input scale x weight scale"
+                )
+        q, relu = self._quantize_after(node)
+        s_y, z_y = self._scale_zp(q, 1)
+        if not isinstance(w, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
+            raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
+        self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu)
+
+    def _op_MatMul(self, node) -> None:
+        a, s_a, z_a = self._dequantized(node, 0, "first operand")
+        b, s_b, z_b = self._dequantized(node, 1, "second operand")
+        q, relu = self._quantize_after(node)
+        s_y, z_y = self._scale_zp(q, 1)
+        self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu)
+
+    def _qdq_reshape(self, node, shape_of) -> bool:
+        """Q/DQ around Flatten or Reshape are the identity when both sides share their
+        parameters (checked): reshape the int8 value."""
+        if node.input[0] not in self.dq:
+            return False
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        q, relu = self._quantize_after(node)
+        s_y, z_y = self._scale_zp(q, 1)
+        if relu or not (np.array_equal(s_x, s_y) and np.array_equal(z_x, z_y)):
+            raise ONNXImportError(f"node '{node.name}': Q/DQ around it must share their parameters")
+        self.values[q.output[0]] = self._reshaped(node, x, shape_of(x))
+        return True
+
     def _op_DequantizeLinear(self, node) -> None:
-        x = self._input(node, 0)
         scale, zp = self._scale_zp(node, 1)
+        source = node.input[0]
+        self.dq[node.output[0]] = (source, scale, zp)
+        users = self.consumers.get(node.output[0], [])
+        if source in self.constants or (
+            users
+            and all(u.op_type in self._QDQ_OPS for u in users)
+            and node.output[0] not in self.outputs
+        ):
+            return  # read by the QDQ groups that consume it
+        x = self._input(node, 0)
+
         if scale.size != 1:
             raise ONNXImportError(
                 f"node '{node.name}': per-axis DequantizeLinear of activations is not supported"
@@ -257,13 +355,22 @@ class _Importer:
         )
 
     def _op_QLinearConv(self, node) -> None:
-        x = self._input(node, 0)
-        if len(x.shape) != 4 or x.elem != "i8":
-            raise ONNXImportError(f"node '{node.name}': QLinearConv needs an int8 NCHW input")
         s_x, z_x = self._scale_zp(node, 1)
-        w = self._const_input(node, 3, "weight")
         s_w, z_w = self._scale_zp(node, 4)
         s_y, z_y = self._scale_zp(node, 6)
+        bias = self._const_input(node, 8, "bias") if len(node.input) > 8 and node.input[8] else None
+        self.values[node.output[0]] = self._qconv(
+            node, self._input(node, 0), s_x, z_x, self._const_input(node, 3, "weight"), s_w, z_w,
+            bias, s_y, z_y, relu=False,
+        )  # fmt: skip
+
+    def _qconv(self, node, x: _Value, s_x, z_x, w: np.ndarray, s_w, z_w, bias, s_y, z_y,
+               relu: bool) -> _Value:  # fmt: skip
+        """ONNX Runtime's QLinearConv (a fused ReLU raises the lower bound to the zero point)."""
+        if len(x.shape) != 4 or x.elem != "i8" or w.dtype != np.int8:
+            raise ONNXImportError(
+                f"node '{node.name}': the convolution needs int8 NCHW data and weights"
+            )
         a = self._attrs(node)
         k_out, _, kh, kw = w.shape
         group = int(a.get("group", 1))
@@ -285,24 +392,28 @@ class _Importer:
             f"({self._t(xc.shape, 'i32')}, {self._t(w.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
             out_shape, "i32",
         )  # fmt: skip
-        if len(node.input) > 8 and node.input[8]:
-            bias = self._const_input(node, 8, "bias").astype(np.int64)
-            acc = self._binary("add", acc, self._splat(bias, out_shape, "i32", 1))
+        if bias is not None:
+            acc = self._binary("add", acc, self._splat(bias.astype(np.int64), out_shape, "i32", 1))
         scale = (
             np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
-        self.values[node.output[0]] = self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1)
+        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu)
 
     def _op_QLinearMatMul(self, node) -> None:
-        a = self._input(node, 0)
         s_a, z_a = self._scale_zp(node, 1)
         s_b, z_b = self._scale_zp(node, 4)
         s_y, z_y = self._scale_zp(node, 6)
-        if node.input[3] in self.constants:
-            b_array = self.constants[node.input[3]]
-            b = self._const(b_array.astype(np.int64) - z_b.reshape(1, -1), "i32")
+        b = self.constants.get(node.input[3])
+        b = b if b is not None else self._input(node, 3)
+        self.values[node.output[0]] = self._qmatmul(node, self._input(node, 0), s_a, z_a, b, s_b,
+                                                    z_b, s_y, z_y, relu=False)  # fmt: skip
+
+    def _qmatmul(self, node, a: _Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool) -> _Value:
+        """ONNX Runtime's QLinearMatMul; `b` a constant int8 array or a runtime value."""
+        if isinstance(b, np.ndarray):
+            b = self._const(b.astype(np.int64) - z_b.reshape(1, -1), "i32")
         else:
-            b = self._widen(self._input(node, 3), z_b, 1)
+            b = self._widen(b, z_b, 1)
         if len(a.shape) != 2 or len(b.shape) != 2:
             raise ONNXImportError(
                 f"node '{node.name}': QLinearMatMul is supported for 2-D operands"
@@ -317,7 +428,7 @@ class _Importer:
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
-        self.values[node.output[0]] = self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1)
+        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu)
 
     def _op_Relu(self, node) -> None:
         x = self._input(node, 0)
@@ -328,30 +439,43 @@ class _Importer:
         zero = self._splat(np.float32(0), x.shape, "f32")
         self.values[node.output[0]] = self._binary("maximum", x, zero)
 
-    def _reshape_to(self, node, shape: tuple[int, ...]) -> None:
-        x = self._input(node, 0)
+    def _reshaped(self, node, x: _Value, shape: tuple[int, ...]) -> _Value:
         if math.prod(shape) != math.prod(x.shape):
             raise ONNXImportError(
                 f"node '{node.name}': cannot reshape {list(x.shape)} to {list(shape)}"
             )
-        self.values[node.output[0]] = self._emit(
+        return self._emit(
             f"stablehlo.reshape {x.name} : ({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
             shape, x.elem,
         )  # fmt: skip
 
+    def _flatten_shape(self, node):
+        def shape_of(x: _Value) -> tuple[int, ...]:
+            axis = int(self._attrs(node).get("axis", 1)) % max(len(x.shape), 1)
+            return (math.prod(x.shape[:axis]), math.prod(x.shape[axis:]))
+
+        return shape_of
+
+    def _reshape_shape(self, node):
+        def shape_of(x: _Value) -> tuple[int, ...]:
+            target = [int(d) for d in self._const_input(node, 1, "shape")]
+            target = [x.shape[i] if d == 0 else d for i, d in enumerate(target)]
+            if target.count(-1) == 1:
+                known = math.prod(d for d in target if d != -1)
+                target[target.index(-1)] = math.prod(x.shape) // max(known, 1)
+            return tuple(target)
+
+        return shape_of
+
     def _op_Flatten(self, node) -> None:
-        x = self._input(node, 0)
-        axis = int(self._attrs(node).get("axis", 1)) % max(len(x.shape), 1)
-        self._reshape_to(node, (math.prod(x.shape[:axis]), math.prod(x.shape[axis:])))
+        if not self._qdq_reshape(node, self._flatten_shape(node)):
+            x = self._input(node, 0)
+            self.values[node.output[0]] = self._reshaped(node, x, self._flatten_shape(node)(x))
 
     def _op_Reshape(self, node) -> None:
-        x = self._input(node, 0)
-        target = [int(d) for d in self._const_input(node, 1, "shape")]
-        target = [x.shape[i] if d == 0 else d for i, d in enumerate(target)]
-        if target.count(-1) == 1:
-            known = math.prod(d for d in target if d != -1)
-            target[target.index(-1)] = math.prod(x.shape) // max(known, 1)
-        self._reshape_to(node, tuple(target))
+        if not self._qdq_reshape(node, self._reshape_shape(node)):
+            x = self._input(node, 0)
+            self.values[node.output[0]] = self._reshaped(node, x, self._reshape_shape(node)(x))
 
 
 def import_onnx(data: bytes) -> str:

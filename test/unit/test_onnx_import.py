@@ -38,9 +38,11 @@ def ort_run(data: bytes, feeds: dict[str, np.ndarray]) -> np.ndarray:
     return session.run(None, feeds)[0]
 
 
-def float_cnn(tmp_path, per_channel: bool) -> tuple[bytes, tuple[int, ...]]:
+def float_cnn(
+    tmp_path, per_channel: bool, fmt=QuantFormat.QOperator
+) -> tuple[bytes, tuple[int, ...]]:
     """Conv-ReLU, Conv-ReLU, Flatten, MatMul in float, quantized by ONNX Runtime's
-    quantize_static (QOperator format, int8 activations and weights)."""
+    quantize_static (int8 activations and weights, QOperator or QDQ format)."""
     rng = np.random.default_rng(0)
 
     def weight(name, *shape, std):
@@ -76,17 +78,21 @@ def float_cnn(tmp_path, per_channel: bool) -> tuple[bytes, tuple[int, ...]]:
 
     source, target = tmp_path / "float.onnx", tmp_path / "int8.onnx"
     source.write_bytes(data)
-    quantize_static(str(source), str(target), Reader(), quant_format=QuantFormat.QOperator,
+    quantize_static(str(source), str(target), Reader(), quant_format=fmt,
                     per_channel=per_channel, activation_type=QuantType.QInt8,
                     weight_type=QuantType.QInt8)  # fmt: skip
     return target.read_bytes(), shape
 
 
+@pytest.mark.parametrize("fmt", [QuantFormat.QOperator, QuantFormat.QDQ], ids=["QOperator", "QDQ"])
 @pytest.mark.parametrize("per_channel", [False, True])
-def test_quantize_static_cnn_matches_onnxruntime(tmp_path, per_channel: bool) -> None:
-    data, shape = float_cnn(tmp_path, per_channel)
+def test_quantize_static_cnn_matches_onnxruntime(tmp_path, per_channel: bool, fmt) -> None:
+    data, shape = float_cnn(tmp_path, per_channel, fmt)
     ops = [n.op_type for n in onnx.load_from_string(data).graph.node]
-    assert "QLinearConv" in ops and "QLinearMatMul" in ops
+    if fmt == QuantFormat.QOperator:
+        assert "QLinearConv" in ops and "QLinearMatMul" in ops
+    else:
+        assert "Conv" in ops and "DequantizeLinear" in ops and "QLinearConv" not in ops
     module = QParser(make_context(), import_onnx(data)).parse_module()
     module.verify()
     for k in range(8):
@@ -193,3 +199,34 @@ def test_qimport_reads_onnx(tmp_path, capsys) -> None:
     (tmp_path / "bad.onnx").write_bytes(b"\xff" * 10)
     assert qimport.main([str(tmp_path / "bad.onnx")]) == 1
     assert "qimport: error:" in capsys.readouterr().err
+
+
+def test_qdq_conv_relu_group_matches_onnxruntime() -> None:
+    """DequantizeLinear -> Conv -> Relu -> QuantizeLinear with an output zero point above
+    the minimum: the ReLU is fused as a lower bound at the zero point."""
+    rng = np.random.default_rng(0)
+    arr = numpy_helper.from_array
+    w = rng.integers(-127, 128, (8, 4, 3, 3)).astype(np.int8)
+    inits = [arr(np.array(np.float32(0.02)), "xs"), arr(np.array(np.int8(3)), "xz"), arr(w, "wq"),
+             arr((rng.uniform(0.5, 1.5, 8) * 0.01).astype(np.float32), "ws"),
+             arr(np.zeros(8, np.int8), "wz"), arr(np.array(np.float32(0.05)), "ys"),
+             arr(np.array(np.int8(-20)), "yz")]  # fmt: skip
+    nodes = [
+        helper.make_node("DequantizeLinear", ["x", "xs", "xz"], ["xd"]),
+        helper.make_node("DequantizeLinear", ["wq", "ws", "wz"], ["wd"], axis=0),
+        helper.make_node("Conv", ["xd", "wd"], ["c"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("QuantizeLinear", ["r", "ys", "yz"], ["y"]),
+    ]
+    data = model_of(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 4, 6, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 8, 6, 6])],
+        inits,
+    )
+    module = QParser(make_context(), import_onnx(data)).parse_module()
+    for k in range(6):
+        x = np.random.default_rng(k).integers(-128, 128, (1, 4, 6, 6)).astype(np.int8)
+        got = Interpreter(module).call("main", [x])[0]
+        assert np.array_equal(got, ort_run(data, {"x": x}))
+        assert got.min() >= -20  # the ReLU held at the zero point
