@@ -260,7 +260,7 @@ class _Importer:
 
     # ---- QDQ format: DequantizeLinear -> op -> QuantizeLinear groups ---------------------
 
-    _QDQ_OPS = ("Conv", "MatMul", "Flatten", "Reshape")
+    _QDQ_OPS = ("Conv", "MatMul", "Flatten", "Reshape", "MaxPool")
 
     def _quantize_after(self, node) -> tuple[object, bool]:
         """The QuantizeLinear that ends `node`'s QDQ group (through an optional Relu)."""
@@ -438,6 +438,49 @@ class _Importer:
             )
         zero = self._splat(np.float32(0), x.shape, "f32")
         self.values[node.output[0]] = self._binary("maximum", x, zero)
+
+    def _op_MaxPool(self, node) -> None:
+        """Max pooling of int8 values (QOperator keeps MaxPool on int8; in QDQ, ONNX Runtime
+        drops the Q/DQ pair around it, which requires both sides to share parameters)."""
+        if node.input[0] in self.dq:
+            x, s_x, z_x = self._dequantized(node, 0, "input")
+            q, relu = self._quantize_after(node)
+            s_y, z_y = self._scale_zp(q, 1)
+            if relu or not (np.array_equal(s_x, s_y) and np.array_equal(z_x, z_y)):
+                raise ONNXImportError(
+                    f"node '{node.name}': Q/DQ around it must share their parameters"
+                )
+            target = q.output[0]
+        else:
+            x, target = self._input(node, 0), node.output[0]
+        if x.elem != "i8" or len(x.shape) != 4 or len(node.output) > 1:
+            raise ONNXImportError(f"node '{node.name}': MaxPool is imported for int8 NCHW values")
+        a = self._attrs(node)
+        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or a.get("ceil_mode", 0):
+            raise ONNXImportError(
+                f"node '{node.name}': auto_pad and ceil_mode are not supported yet"
+            )
+        kh, kw = a["kernel_shape"]
+        sh, sw = a.get("strides", [1, 1])
+        dh, dw = a.get("dilations", [1, 1])
+        top, left, bottom, right = a.get("pads", [0, 0, 0, 0])
+        n, c, h, w = x.shape
+        oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
+        ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
+        init = self._const(np.array(-128), "i8")
+        out = self._fresh()
+        scalar = "tensor<i8>"
+        self.lines += [
+            f'  {out} = "stablehlo.reduce_window"({x.name}, {init.name}) <{{window_dimensions = '
+            f"array<i64: 1, 1, {kh}, {kw}>, window_strides = array<i64: 1, 1, {sh}, {sw}>, "
+            f"window_dilations = array<i64: 1, 1, {dh}, {dw}>, padding = dense<[[0, 0], [0, 0], "
+            f"[{top}, {bottom}], [{left}, {right}]]> : tensor<4x2xi64>}}> ({{",
+            f"  ^bb0(%a{self.count}: {scalar}, %b{self.count}: {scalar}):",
+            f"    %m{self.count} = stablehlo.maximum %a{self.count}, %b{self.count} : {scalar}",
+            f"    stablehlo.return %m{self.count} : {scalar}",
+            f"  }}) : ({self._t(x.shape, 'i8')}, {scalar}) -> {self._t((n, c, oh, ow), 'i8')}",
+        ]
+        self.values[target] = _Value(out, (n, c, oh, ow), "i8")
 
     def _reshaped(self, node, x: _Value, shape: tuple[int, ...]) -> _Value:
         if math.prod(shape) != math.prod(x.shape):

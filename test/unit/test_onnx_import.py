@@ -41,7 +41,7 @@ def ort_run(data: bytes, feeds: dict[str, np.ndarray]) -> np.ndarray:
 def float_cnn(
     tmp_path, per_channel: bool, fmt=QuantFormat.QOperator
 ) -> tuple[bytes, tuple[int, ...]]:
-    """Conv-ReLU, Conv-ReLU, Flatten, MatMul in float, quantized by ONNX Runtime's
+    """Conv-ReLU, Conv-ReLU, MaxPool, Flatten, MatMul in float, quantized by ONNX Runtime's
     quantize_static (int8 activations and weights, QOperator or QDQ format)."""
     rng = np.random.default_rng(0)
 
@@ -53,7 +53,8 @@ def float_cnn(
         helper.make_node("Relu", ["c1"], ["r1"]),
         helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], strides=[2, 2]),
         helper.make_node("Relu", ["c2"], ["r2"]),
-        helper.make_node("Flatten", ["r2"], ["f"]),
+        helper.make_node("MaxPool", ["r2"], ["p"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+        helper.make_node("Flatten", ["p"], ["f"]),
         helper.make_node("MatMul", ["f", "w3"], ["out"]),
     ]
     inits = [weight("w1", 8, 3, 3, 3, std=0.3), weight("b1", 8, std=0.1),
@@ -89,6 +90,7 @@ def float_cnn(
 def test_quantize_static_cnn_matches_onnxruntime(tmp_path, per_channel: bool, fmt) -> None:
     data, shape = float_cnn(tmp_path, per_channel, fmt)
     ops = [n.op_type for n in onnx.load_from_string(data).graph.node]
+    assert "MaxPool" in ops
     if fmt == QuantFormat.QOperator:
         assert "QLinearConv" in ops and "QLinearMatMul" in ops
     else:
