@@ -10,17 +10,13 @@ ort = pytest.importorskip("onnxruntime", reason="onnxruntime (the oracle extra) 
 
 import onnx  # noqa: E402
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
-from onnxruntime.quantization import (  # noqa: E402
-    CalibrationDataReader,
-    QuantFormat,
-    QuantType,
-    quantize_static,
-)
+from onnxruntime.quantization import QuantFormat  # noqa: E402
 
 from qdialect.context import make_context  # noqa: E402
 from qdialect.importers.onnx_import import ONNXImportError, import_onnx  # noqa: E402
 from qdialect.interpreter import Interpreter  # noqa: E402
 from qdialect.ir.parser import QParser  # noqa: E402
+from qdialect.models import onnx_models  # noqa: E402
 from qdialect.tools import qimport  # noqa: E402
 
 
@@ -38,51 +34,10 @@ def ort_run(data: bytes, feeds: dict[str, np.ndarray]) -> np.ndarray:
     return session.run(None, feeds)[0]
 
 
-def float_cnn(
-    tmp_path, per_channel: bool, fmt=QuantFormat.QOperator
-) -> tuple[bytes, tuple[int, ...]]:
-    """Conv-ReLU, Conv-ReLU, MaxPool, Flatten, MatMul in float, quantized by ONNX Runtime's
-    quantize_static (int8 activations and weights, QOperator or QDQ format)."""
-    rng = np.random.default_rng(0)
-
-    def weight(name, *shape, std):
-        return numpy_helper.from_array(rng.normal(0, std, shape).astype(np.float32), name)
-
-    nodes = [
-        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
-        helper.make_node("Relu", ["c1"], ["r1"]),
-        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1], strides=[2, 2]),
-        helper.make_node("Relu", ["c2"], ["r2"]),
-        helper.make_node("MaxPool", ["r2"], ["p"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
-        helper.make_node("Flatten", ["p"], ["f"]),
-        helper.make_node("MatMul", ["f", "w3"], ["out"]),
-    ]
-    inits = [weight("w1", 8, 3, 3, 3, std=0.3), weight("b1", 8, std=0.1),
-             weight("w2", 8, 8, 3, 3, std=0.2), weight("b2", 8, std=0.1),
-             weight("w3", 8 * 4 * 4, 10, std=0.05)]  # fmt: skip
-    shape = (1, 3, 8, 8)
-    data = model_of(
-        nodes,
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(shape))],
-        [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1, 10])],
-        inits,
-    )
-
-    class Reader(CalibrationDataReader):
-        def __init__(self):
-            self.samples = iter(
-                [{"x": rng.normal(0, 1, shape).astype(np.float32)} for _ in range(8)]
-            )
-
-        def get_next(self):
-            return next(self.samples, None)
-
-    source, target = tmp_path / "float.onnx", tmp_path / "int8.onnx"
-    source.write_bytes(data)
-    quantize_static(str(source), str(target), Reader(), quant_format=fmt,
-                    per_channel=per_channel, activation_type=QuantType.QInt8,
-                    weight_type=QuantType.QInt8)  # fmt: skip
-    return target.read_bytes(), shape
+def float_cnn(tmp_path, per_channel: bool, fmt=QuantFormat.QOperator):
+    """The shipped test CNN (Conv-ReLU x2, MaxPool, Flatten, MatMul), quantized by
+    ONNX Runtime's quantize_static."""
+    return onnx_models.quantized_cnn(fmt == QuantFormat.QDQ, per_channel), onnx_models.CNN_INPUT
 
 
 @pytest.mark.parametrize("fmt", [QuantFormat.QOperator, QuantFormat.QDQ], ids=["QOperator", "QDQ"])
@@ -232,3 +187,41 @@ def test_qdq_conv_relu_group_matches_onnxruntime() -> None:
         got = Interpreter(module).call("main", [x])[0]
         assert np.array_equal(got, ort_run(data, {"x": x}))
         assert got.min() >= -20  # the ReLU held at the zero point
+
+
+@pytest.mark.parametrize("fmt", [QuantFormat.QOperator, QuantFormat.QDQ], ids=["QOperator", "QDQ"])
+@pytest.mark.parametrize("per_channel", [False, True])
+def test_tosa_target_runs_on_the_npu_within_one_unit(tmp_path, per_channel: bool, fmt) -> None:
+    """`target="tosa"`: fixed-point requantization for the NPU. The simulator equals the
+    TOSA interpreter exactly and ONNX Runtime within one unit of the output's storage."""
+    from xdsl.transforms.canonicalize import CanonicalizePass
+
+    from qdialect.dialects.npu import ProgramOp, program_binary
+    from qdialect.lowering.tosa_to_npu import TosaToNpu
+    from qdialect.npu.machine import load_machine
+    from qdialect.npu.simulator import Simulator
+
+    data, shape = float_cnn(tmp_path, per_channel, fmt)
+    ctx = make_context()
+    module = QParser(ctx, import_onnx(data, "tosa")).parse_module()
+    CanonicalizePass().apply(ctx, module)
+    func = next(iter(module.body.block.ops))
+    s_in, z_in = (a.value.data for a in func.arg_attrs.data[0].data["qdialect.quantize"].data)
+    s_out, z_out = (a.value.data for a in func.res_attrs.data[0].data["qdialect.dequantize"].data)
+    reference = QParser(make_context(), str(module)).parse_module()
+    TosaToNpu().apply(ctx, module)
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    machine = load_machine("default")
+    binary = program_binary(program, machine.digest())
+    for k in range(4):
+        x = np.random.default_rng(k).normal(0, 1.5, shape).astype(np.float32)
+        v = x / np.float32(s_in)  # ONNX's QuantizeLinear: half to even
+        q = np.clip(np.rint(v) + z_in, -128, 127).astype(np.int8)
+        sim = Simulator(machine, binary.code)
+        sim.load_sections(binary)
+        sim.set_inputs(binary, {"arg0": q})
+        sim.run()
+        got = sim.get_outputs(binary)["result0"]
+        assert np.array_equal(got, Interpreter(reference).call("main", [q])[0])
+        want = np.clip(np.rint(ort_run(data, {"x": x}) / np.float32(s_out)) + z_out, -128, 127)
+        assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1

@@ -2,6 +2,7 @@
 
     qimport model.tflite -o model.mlir
     qimport model.onnx -o model.mlir
+    qimport model.onnx --target tosa -o model.tosa.mlir   # for tosa-to-npu
 
 TFLite int8 models (any file with the `TFL3` identifier) become a TOSA program
 that computes LiteRT's reference integers exactly (docs/tflite.md); `qopt -p
@@ -34,10 +35,16 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="qimport", description=__doc__.splitlines()[0])
     p.add_argument("model", help="a .tflite or .onnx file")
     p.add_argument("-o", "--output", default="-", help="where to write the .mlir (default stdout)")
+    p.add_argument(
+        "--target",
+        choices=("stablehlo", "tosa"),
+        default="stablehlo",
+        help="ONNX only: exact StableHLO-like arithmetic (default) or TOSA for the NPU",
+    )
     return p
 
 
-def import_file(path: str) -> str:
+def import_file(path: str, target: str = "stablehlo") -> str:
     """The printed, verified module for the model at `path`."""
     file = Path(path)
     size = file.stat().st_size
@@ -47,7 +54,7 @@ def import_file(path: str) -> str:
     if data[4:8] == b"TFL3":
         text = import_tflite(data)
     elif file.suffix.lower() == ".onnx":
-        text = import_onnx(data)
+        text = import_onnx(data, target)
     else:
         raise TFLiteImportError("neither a TFLite model (no 'TFL3' identifier) nor an .onnx file")
     module = QParser(make_context(), text, path).parse_module()
@@ -60,7 +67,7 @@ def import_file(path: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        text = import_file(args.model)
+        text = import_file(args.model, args.target)
         if args.output == "-":
             sys.stdout.write(text)
         else:
