@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
+_RANGE = {"i8": (-128, 127), "ui8": (0, 255)}
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
           7: ("i64", np.int64)}  # fmt: skip
 
@@ -142,14 +143,15 @@ class _Importer:
         )
 
     def _requantize(self, acc: _Value, scale: np.ndarray, zp: int, dim: int,
-                    relu: bool = False) -> _Value:  # fmt: skip
+                    relu: bool = False, out: str = "i8") -> _Value:  # fmt: skip
         """ONNX Runtime's requantization of an int32 sum, step by step in float32; a fused
         ReLU clamps at the zero point (quantizing is monotonic and maps 0 to it)."""
         shape = acc.shape
         f = self._unary("convert", acc, "f32")
         f = self._binary("multiply", f, self._splat(scale.astype(np.float32), shape, "f32", dim))
-        lo = self._splat(np.float32(0 if relu else -128 - zp), shape, "f32")
-        hi = self._splat(np.float32(127 - zp), shape, "f32")
+        qmin, qmax = _RANGE[out]
+        lo = self._splat(np.float32(0 if relu else qmin - zp), shape, "f32")
+        hi = self._splat(np.float32(qmax - zp), shape, "f32")
         f = self._emit(
             f"stablehlo.clamp {lo.name}, {f.name}, {hi.name} : {self._t(shape, 'f32')}",
             shape,
@@ -159,7 +161,7 @@ class _Importer:
         q = self._unary("convert", f, "i32")
         if zp:
             q = self._binary("add", q, self._splat(np.int64(zp), shape, "i32"))
-        return self._unary("convert", q, "i8")
+        return self._unary("convert", q, out)
 
     # ---- graph ---------------------------------------------------------------------
 
@@ -240,14 +242,22 @@ class _Importer:
         scale = self._const_input(node, i, "scale").astype(np.float32)
         if len(node.input) > i + 1 and node.input[i + 1]:
             zp = self._const_input(node, i + 1, "zero point")
-            if zp.dtype not in (np.int8, np.int32):  # int32: a bias
+            if zp.dtype not in (np.int8, np.uint8, np.int32):  # int32: a bias
                 raise ONNXImportError(
-                    f"node '{node.name}': only int8 quantization is supported (got {zp.dtype})"
+                    f"node '{node.name}': only 8-bit quantization is supported (got {zp.dtype})"
                 )
             zp = zp.astype(np.int64)
         else:
             zp = np.zeros_like(scale, np.int64)
         return scale, zp
+
+    def _storage(self, node, zp_index: int) -> str:
+        """The storage type a QuantizeLinear-like output gets: its zero point's, else uint8
+        (ONNX's default)."""
+        if zp_index < len(node.input) and node.input[zp_index]:
+            dtype = self._const_input(node, zp_index, "zero point").dtype
+            return "ui8" if dtype == np.uint8 else "i8"
+        return "ui8"
 
     def _op_QuantizeLinear(self, node) -> None:
         """round(x / scale) half to even, plus the zero point, saturated (ONNX Runtime's
@@ -257,10 +267,12 @@ class _Importer:
         if scale.size != 1 or x.elem != "f32":
             raise ONNXImportError(f"node '{node.name}': per-tensor QuantizeLinear of float only")
         z = int(zp.reshape(-1)[0])
+        out = self._storage(node, 2)
+        qmin, qmax = _RANGE[out]
         v = self._binary("divide", x, self._splat(scale.reshape(()), x.shape, "f32"))
         lo, hi = (
-            self._splat(np.float32(-128 - z), x.shape, "f32"),
-            self._splat(np.float32(127 - z), x.shape, "f32"),
+            self._splat(np.float32(qmin - z), x.shape, "f32"),
+            self._splat(np.float32(qmax - z), x.shape, "f32"),
         )
         v = self._emit(
             f"stablehlo.clamp {lo.name}, {v.name}, {hi.name} : {self._t(x.shape, 'f32')}",
@@ -270,7 +282,7 @@ class _Importer:
         v = self._unary("convert", self._unary("round_nearest_even", v, "f32"), "i32")
         if z:
             v = self._binary("add", v, self._splat(np.int64(z), x.shape, "i32"))
-        self.values[node.output[0]] = self._unary("convert", v, "i8")
+        self.values[node.output[0]] = self._unary("convert", v, out)
 
     # ---- QDQ format: DequantizeLinear -> op -> QuantizeLinear groups ---------------------
 
@@ -323,14 +335,16 @@ class _Importer:
         s_y, z_y = self._scale_zp(q, 1)
         if not isinstance(w, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
             raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
-        self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu)
+        self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu,
+                                               self._storage(q, 2))  # fmt: skip
 
     def _op_MatMul(self, node) -> None:
         a, s_a, z_a = self._dequantized(node, 0, "first operand")
         b, s_b, z_b = self._dequantized(node, 1, "second operand")
         q, relu = self._quantize_after(node)
         s_y, z_y = self._scale_zp(q, 1)
-        self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu)
+        self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu,
+                                                 self._storage(q, 2))  # fmt: skip
 
     def _qdq_reshape(self, node, shape_of) -> bool:
         """Q/DQ around Flatten or Reshape are the identity when both sides share their
@@ -375,13 +389,13 @@ class _Importer:
         bias = self._const_input(node, 8, "bias") if len(node.input) > 8 and node.input[8] else None
         self.values[node.output[0]] = self._qconv(
             node, self._input(node, 0), s_x, z_x, self._const_input(node, 3, "weight"), s_w, z_w,
-            bias, s_y, z_y, relu=False,
+            bias, s_y, z_y, relu=False, out=self._storage(node, 7),
         )  # fmt: skip
 
     def _qconv(self, node, x: _Value, s_x, z_x, w: np.ndarray, s_w, z_w, bias, s_y, z_y,
-               relu: bool) -> _Value:  # fmt: skip
+               relu: bool, out: str = "i8") -> _Value:  # fmt: skip
         """ONNX Runtime's QLinearConv (a fused ReLU raises the lower bound to the zero point)."""
-        if len(x.shape) != 4 or x.elem != "i8" or w.dtype != np.int8:
+        if len(x.shape) != 4 or x.elem not in _RANGE or w.dtype not in (np.int8, np.uint8):
             raise ONNXImportError(
                 f"node '{node.name}': the convolution needs int8 NCHW data and weights"
             )
@@ -411,7 +425,7 @@ class _Importer:
         scale = (
             np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
-        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu)
+        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
     def _op_QLinearMatMul(self, node) -> None:
         s_a, z_a = self._scale_zp(node, 1)
@@ -420,9 +434,11 @@ class _Importer:
         b = self.constants.get(node.input[3])
         b = b if b is not None else self._input(node, 3)
         self.values[node.output[0]] = self._qmatmul(node, self._input(node, 0), s_a, z_a, b, s_b,
-                                                    z_b, s_y, z_y, relu=False)  # fmt: skip
+                                                    z_b, s_y, z_y, relu=False,
+                                                    out=self._storage(node, 7))  # fmt: skip
 
-    def _qmatmul(self, node, a: _Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool) -> _Value:
+    def _qmatmul(self, node, a: _Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool,
+                 out: str = "i8") -> _Value:  # fmt: skip
         """ONNX Runtime's QLinearMatMul; `b` a constant int8 array or a runtime value."""
         if isinstance(b, np.ndarray):
             b = self._const(b.astype(np.int64) - z_b.reshape(1, -1), "i32")
@@ -442,7 +458,7 @@ class _Importer:
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
-        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu)
+        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
     def _op_Relu(self, node) -> None:
         x = self._input(node, 0)
@@ -467,7 +483,7 @@ class _Importer:
             target = q.output[0]
         else:
             x, target = self._input(node, 0), node.output[0]
-        if x.elem != "i8" or len(x.shape) != 4 or len(node.output) > 1:
+        if x.elem not in _RANGE or len(x.shape) != 4 or len(node.output) > 1:
             raise ONNXImportError(f"node '{node.name}': MaxPool is imported for int8 NCHW values")
         a = self._attrs(node)
         if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or a.get("ceil_mode", 0):
@@ -487,9 +503,9 @@ class _Importer:
         n, c, h, w = x.shape
         oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
         ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
-        init = self._const(np.array(-128), "i8")
+        init = self._const(np.array(_RANGE[x.elem][0]), x.elem)
         out = self._fresh()
-        scalar = "tensor<i8>"
+        scalar = f"tensor<{x.elem}>"
         self.lines += [
             f'  {out} = "stablehlo.reduce_window"({x.name}, {init.name}) <{{window_dimensions = '
             f"array<i64: 1, 1, {kh}, {kw}>, window_strides = array<i64: 1, 1, {sh}, {sw}>, "
@@ -498,9 +514,9 @@ class _Importer:
             f"  ^bb0(%a{self.count}: {scalar}, %b{self.count}: {scalar}):",
             f"    %m{self.count} = stablehlo.maximum %a{self.count}, %b{self.count} : {scalar}",
             f"    stablehlo.return %m{self.count} : {scalar}",
-            f"  }}) : ({self._t(x.shape, 'i8')}, {scalar}) -> {self._t((n, c, oh, ow), 'i8')}",
+            f"  }}) : ({self._t(x.shape, x.elem)}, {scalar}) -> {self._t((n, c, oh, ow), x.elem)}",
         ]
-        return _Value(out, (n, c, oh, ow), "i8")
+        return _Value(out, (n, c, oh, ow), x.elem)
 
     def _reshaped(self, node, x: _Value, shape: tuple[int, ...]) -> _Value:
         if math.prod(shape) != math.prod(x.shape):
@@ -623,8 +639,14 @@ class _TosaImporter(_Importer):
             )  # fmt: skip
         return y
 
-    def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu):
-        if not isinstance(x, _Value) or len(x.shape) != 4 or w.dtype != np.int8:
+    def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu, out="i8"):
+        if (
+            not isinstance(x, _Value)
+            or len(x.shape) != 4
+            or w.dtype != np.int8
+            or "i8" not in (x.elem, out)
+            or x.elem != out
+        ):
             raise ONNXImportError(
                 f"node '{node.name}': the convolution needs int8 NCHW data and weights"
             )
@@ -678,8 +700,13 @@ class _TosaImporter(_Importer):
         y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
         return self._transpose(y, [0, 3, 1, 2])
 
-    def _qmatmul(self, node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu):
-        if not isinstance(b, np.ndarray) or np.any(z_b) or len(a.shape) != 2:
+    def _qmatmul(self, node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu, out="i8"):
+        if (
+            not isinstance(b, np.ndarray)
+            or np.any(z_b)
+            or len(a.shape) != 2
+            or (a.elem, out) != ("i8", "i8")
+        ):
             raise ONNXImportError(
                 f"node '{node.name}': MatMul needs a 2-D input and constant symmetric weights (TOSA form)"
             )

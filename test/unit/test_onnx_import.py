@@ -3,6 +3,9 @@ outputs bit for bit; bad files are clear errors."""
 
 from __future__ import annotations
 
+import functools
+import warnings
+
 import numpy as np
 import pytest
 
@@ -225,3 +228,40 @@ def test_tosa_target_runs_on_the_npu_within_one_unit(tmp_path, per_channel: bool
         assert np.array_equal(got, Interpreter(reference).call("main", [q])[0])
         want = np.clip(np.rint(ort_run(data, {"x": x}) / np.float32(s_out)) + z_out, -128, 127)
         assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
+
+
+BACKEND_CASES = [
+    "test_qlinearconv",
+    "test_qlinearmatmul_2D_int8_float32",
+    "test_qlinearmatmul_2D_uint8_float32",
+    "test_quantizelinear",
+    "test_dequantizelinear",
+]
+
+
+@functools.lru_cache(maxsize=1)
+def backend_cases() -> dict:
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings():  # the collection evaluates unrelated cases noisily
+        warnings.simplefilter("ignore")
+        return {c.name: c for c in collect_testcases() if c.name in BACKEND_CASES}
+
+
+@pytest.mark.parametrize("name", BACKEND_CASES)
+def test_onnx_backend_node_cases(name: str) -> None:
+    """ONNX's own backend test cases (shipped inside the onnx package, expected outputs from
+    its reference implementation): scales, zero points and weights become initializers,
+    the first input stays the model's input."""
+    case = backend_cases()[name]
+    for inputs, outputs in case.data_sets:
+        model = onnx.ModelProto()
+        model.CopyFrom(case.model)
+        graph = model.graph
+        for info, value in list(zip(graph.input, inputs, strict=False))[1:]:
+            graph.initializer.append(numpy_helper.from_array(np.asarray(value), info.name))
+        del graph.input[1:]
+        module = QParser(make_context(), import_onnx(model.SerializeToString())).parse_module()
+        got = Interpreter(module).call("main", [np.asarray(inputs[0])])[0]
+        assert got.dtype == np.asarray(outputs[0]).dtype
+        assert np.array_equal(got, np.asarray(outputs[0]))
