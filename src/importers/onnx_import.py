@@ -11,7 +11,8 @@ requantization out as those float32 steps (`convert`, `multiply`, `clamp`,
 `round_nearest_even`, `add`) — bit-exact with ONNX Runtime by construction,
 and checked against it.
 
-Supported: QuantizeLinear and DequantizeLinear (per tensor, int8), QLinearConv
+Supported: QuantizeLinear and DequantizeLinear (per tensor, int8 or uint8),
+ConvInteger and MatMulInteger (int32 results), QLinearConv
 (2-D, groups, strides, pads, dilations; per-tensor or per-channel int8
 weights; optional bias), QLinearMatMul (2-D, constant or runtime B), Relu,
 Reshape and Flatten; and the QDQ groups ONNX Runtime fuses into those kernels
@@ -399,6 +400,21 @@ class _Importer:
             raise ONNXImportError(
                 f"node '{node.name}': the convolution needs int8 NCHW data and weights"
             )
+        acc = self._conv_acc(node, x, z_x, w, z_w)
+        out_shape = acc.shape
+        if bias is not None:
+            acc = self._binary("add", acc, self._splat(bias.astype(np.int64), out_shape, "i32", 1))
+        scale = (
+            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
+        ).astype(np.float32)
+        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
+
+    def _conv_acc(self, node, x: _Value, z_x, w: np.ndarray, z_w) -> _Value:
+        """The int32 convolution of x - zx with w - zw (NCHW, OIHW; ONNX's attributes)."""
+        if len(x.shape) != 4 or x.elem not in _RANGE or w.dtype not in (np.int8, np.uint8):
+            raise ONNXImportError(
+                f"node '{node.name}': the convolution needs 8-bit NCHW data and weights"
+            )
         a = self._attrs(node)
         k_out, _, kh, kw = w.shape
         group = int(a.get("group", 1))
@@ -420,12 +436,47 @@ class _Importer:
             f"({self._t(xc.shape, 'i32')}, {self._t(w.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
             out_shape, "i32",
         )  # fmt: skip
-        if bias is not None:
-            acc = self._binary("add", acc, self._splat(bias.astype(np.int64), out_shape, "i32", 1))
-        scale = (
-            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
-        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
+        return acc
+
+    def _matmul_acc(self, node, a: _Value, z_a, b, z_b) -> _Value:
+        """The int32 product of a - za and b - zb (2-D; b constant or runtime)."""
+        if isinstance(b, np.ndarray):
+            b = self._const(b.astype(np.int64) - z_b.reshape(1, -1), "i32")
+        else:
+            b = self._widen(b, z_b, 1)
+        if len(a.shape) != 2 or len(b.shape) != 2:
+            raise ONNXImportError(
+                f"node '{node.name}': matrix products are imported for 2-D operands"
+            )
+        ac = self._widen(a, int(z_a.reshape(-1)[0]))
+        out_shape = (a.shape[0], b.shape[1])
+        acc = self._emit(
+            f"stablehlo.dot_general {ac.name}, {b.name}, contracting_dims = [1] x [0] : "
+            f"({self._t(ac.shape, 'i32')}, {self._t(b.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
+            out_shape, "i32",
+        )  # fmt: skip
+        return acc
+
+    def _integer_zp(self, node, i: int, per: int | None = None) -> np.ndarray:
+        if len(node.input) > i and node.input[i]:
+            return self._const_input(node, i, "zero point").astype(np.int64)
+        return np.zeros(1 if per is None else per, np.int64)
+
+    def _op_ConvInteger(self, node) -> None:
+        """(x - zx) convolved with (w - zw), accumulated in int32 (no requantization)."""
+        x = self._input(node, 0)
+        w = self._const_input(node, 1, "weight")
+        z_x = self._integer_zp(node, 2)
+        z_w = self._integer_zp(node, 3)
+        self.values[node.output[0]] = self._conv_acc(node, x, z_x, w, z_w)
+
+    def _op_MatMulInteger(self, node) -> None:
+        a = self._input(node, 0)
+        b = self.constants.get(node.input[1])
+        b = b if b is not None else self._input(node, 1)
+        self.values[node.output[0]] = self._matmul_acc(
+            node, a, self._integer_zp(node, 2), b, self._integer_zp(node, 3)
+        )
 
     def _op_QLinearMatMul(self, node) -> None:
         s_a, z_a = self._scale_zp(node, 1)
@@ -440,21 +491,7 @@ class _Importer:
     def _qmatmul(self, node, a: _Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool,
                  out: str = "i8") -> _Value:  # fmt: skip
         """ONNX Runtime's QLinearMatMul; `b` a constant int8 array or a runtime value."""
-        if isinstance(b, np.ndarray):
-            b = self._const(b.astype(np.int64) - z_b.reshape(1, -1), "i32")
-        else:
-            b = self._widen(b, z_b, 1)
-        if len(a.shape) != 2 or len(b.shape) != 2:
-            raise ONNXImportError(
-                f"node '{node.name}': QLinearMatMul is supported for 2-D operands"
-            )
-        ac = self._widen(a, int(z_a.reshape(-1)[0]))
-        out_shape = (a.shape[0], b.shape[1])
-        acc = self._emit(
-            f"stablehlo.dot_general {ac.name}, {b.name}, contracting_dims = [1] x [0] : "
-            f"({self._t(ac.shape, 'i32')}, {self._t(b.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
-            out_shape, "i32",
-        )  # fmt: skip
+        acc = self._matmul_acc(node, a, z_a, b, z_b)
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)

@@ -231,6 +231,9 @@ def test_tosa_target_runs_on_the_npu_within_one_unit(tmp_path, per_channel: bool
 
 
 BACKEND_CASES = [
+    "test_convinteger_with_padding",
+    "test_convinteger_without_padding",
+    "test_matmulinteger",
     "test_qlinearconv",
     "test_qlinearmatmul_2D_int8_float32",
     "test_qlinearmatmul_2D_uint8_float32",
