@@ -287,7 +287,16 @@ class _Importer:
 
     # ---- QDQ format: DequantizeLinear -> op -> QuantizeLinear groups ---------------------
 
-    _QDQ_OPS = ("Conv", "MatMul", "Flatten", "Reshape", "MaxPool")
+    _QDQ_OPS = (
+        "Conv",
+        "MatMul",
+        "Flatten",
+        "Reshape",
+        "MaxPool",
+        "Identity",
+        "Squeeze",
+        "Unsqueeze",
+    )
 
     def _quantize_after(self, node) -> tuple[object, bool]:
         """The QuantizeLinear that ends `node`'s QDQ group (through an optional Relu)."""
@@ -409,6 +418,26 @@ class _Importer:
         ).astype(np.float32)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
+    def _pads(self, node, size: tuple[int, int], kernel, strides, dilations) -> list[int]:
+        """ONNX pads [top, left, bottom, right], from `pads` or `auto_pad` (SAME_UPPER puts
+        the odd unit at the end, SAME_LOWER at the beginning)."""
+        a = self._attrs(node)
+        auto = a.get("auto_pad", b"NOTSET")
+        auto = auto.decode() if isinstance(auto, bytes) else auto
+        if auto == "NOTSET":
+            return list(a.get("pads", [0, 0, 0, 0]))
+        if auto == "VALID":
+            return [0, 0, 0, 0]
+        if auto not in ("SAME_UPPER", "SAME_LOWER"):
+            raise ONNXImportError(f"node '{node.name}': unknown auto_pad '{auto}'")
+        begin, end = [], []
+        for n, k, st, d in zip(size, kernel, strides, dilations, strict=True):
+            total = max((-(-n // st) - 1) * st + (k - 1) * d + 1 - n, 0)
+            small, large = total // 2, total - total // 2
+            begin.append(small if auto == "SAME_UPPER" else large)
+            end.append(large if auto == "SAME_UPPER" else small)
+        return [begin[0], begin[1], end[0], end[1]]
+
     def _conv_acc(self, node, x: _Value, z_x, w: np.ndarray, z_w) -> _Value:
         """The int32 convolution of x - zx with w - zw (NCHW, OIHW; ONNX's attributes)."""
         if len(x.shape) != 4 or x.elem not in _RANGE or w.dtype not in (np.int8, np.uint8):
@@ -420,10 +449,8 @@ class _Importer:
         group = int(a.get("group", 1))
         strides = list(a.get("strides", [1, 1]))
         dil = list(a.get("dilations", [1, 1]))
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-            raise ONNXImportError(f"node '{node.name}': auto_pad is not supported yet")
-        pads = list(a.get("pads", [0, 0, 0, 0]))
         n, _, h, wd = x.shape
+        pads = self._pads(node, (h, wd), (kh, kw), strides, dil)
         oh = (h + pads[0] + pads[2] - (kh - 1) * dil[0] - 1) // strides[0] + 1
         ow = (wd + pads[1] + pads[3] - (kw - 1) * dil[1] - 1) // strides[1] + 1
         out_shape = (n, k_out, oh, ow)
@@ -523,11 +550,11 @@ class _Importer:
         if x.elem not in _RANGE or len(x.shape) != 4 or len(node.output) > 1:
             raise ONNXImportError(f"node '{node.name}': MaxPool is imported for int8 NCHW values")
         a = self._attrs(node)
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET") or a.get("ceil_mode", 0):
-            raise ONNXImportError(
-                f"node '{node.name}': auto_pad and ceil_mode are not supported yet"
-            )
-        pads = list(a.get("pads", [0, 0, 0, 0]))
+        if a.get("ceil_mode", 0):
+            raise ONNXImportError(f"node '{node.name}': ceil_mode is not supported yet")
+        kernel = list(a["kernel_shape"])
+        pads = self._pads(node, x.shape[2:], kernel, list(a.get("strides", [1, 1])),
+                          list(a.get("dilations", [1, 1])))  # fmt: skip
         self.values[target] = self._max_pool(
             x, list(a["kernel_shape"]), list(a.get("strides", [1, 1])),
             list(a.get("dilations", [1, 1])), pads,
@@ -589,9 +616,41 @@ class _Importer:
             self.values[node.output[0]] = self._reshaped(node, x, self._flatten_shape(node)(x))
 
     def _op_Reshape(self, node) -> None:
-        if not self._qdq_reshape(node, self._reshape_shape(node)):
+        self._shape_op(node, self._reshape_shape(node))
+
+    def _shape_op(self, node, shape_of) -> None:
+        if not self._qdq_reshape(node, shape_of):
             x = self._input(node, 0)
-            self.values[node.output[0]] = self._reshaped(node, x, self._reshape_shape(node)(x))
+            self.values[node.output[0]] = self._reshaped(node, x, shape_of(x))
+
+    def _axes(self, node) -> list[int]:
+        """Squeeze/Unsqueeze axes as given: an input (opset 13 on) or the `axes` attribute."""
+        if len(node.input) > 1 and node.input[1]:
+            return [int(v) for v in self._const_input(node, 1, "axes").reshape(-1)]
+        return [int(v) for v in self._attrs(node).get("axes", [])]
+
+    def _op_Identity(self, node) -> None:
+        self._shape_op(node, lambda x: x.shape)
+
+    def _op_Squeeze(self, node) -> None:
+        def shape_of(x: _Value) -> tuple[int, ...]:
+            axes = [a % len(x.shape) for a in self._axes(node)]
+            axes = axes or [i for i, d in enumerate(x.shape) if d == 1]
+            if any(x.shape[a] != 1 for a in axes):
+                raise ONNXImportError(f"node '{node.name}': squeezes an axis that is not 1")
+            return tuple(d for i, d in enumerate(x.shape) if i not in axes)
+
+        self._shape_op(node, shape_of)
+
+    def _op_Unsqueeze(self, node) -> None:
+        def shape_of(x: _Value) -> tuple[int, ...]:
+            raw = self._axes(node)
+            rank = len(x.shape) + len(raw)
+            axes = {a % rank for a in raw}
+            dims = iter(x.shape)
+            return tuple(1 if i in axes else next(dims) for i in range(rank))
+
+        self._shape_op(node, shape_of)
 
 
 class _TosaImporter(_Importer):
@@ -690,13 +749,11 @@ class _TosaImporter(_Importer):
         if np.any(z_w):
             raise ONNXImportError(f"node '{node.name}': weight zero points must be 0 (TOSA form)")
         a = self._attrs(node)
-        if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET"):
-            raise ONNXImportError(f"node '{node.name}': auto_pad is not supported yet")
         k_out, c_in, kh, kw = w.shape
         group = int(a.get("group", 1))
         strides = list(a.get("strides", [1, 1]))
         dil = list(a.get("dilations", [1, 1]))
-        top, left, bottom, right = a.get("pads", [0, 0, 0, 0])
+        top, left, bottom, right = self._pads(node, x.shape[2:], (kh, kw), strides, dil)
         n, c, h, wd = x.shape
         oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
         ow = (wd + left + right - (kw - 1) * dil[1] - 1) // strides[1] + 1

@@ -268,3 +268,34 @@ def test_onnx_backend_node_cases(name: str) -> None:
         got = Interpreter(module).call("main", [np.asarray(inputs[0])])[0]
         assert got.dtype == np.asarray(outputs[0]).dtype
         assert np.array_equal(got, np.asarray(outputs[0]))
+
+
+@pytest.mark.parametrize("auto_pad", ["SAME_UPPER", "SAME_LOWER", "VALID"])
+def test_auto_pad_and_shape_ops_match_onnxruntime(auto_pad: str) -> None:
+    """QLinearConv with auto_pad (stride 2 on an odd size, so SAME pads unevenly), then
+    Identity, Unsqueeze and Squeeze on the int8 result."""
+    rng = np.random.default_rng(3)
+    arr = numpy_helper.from_array
+    w = rng.integers(-127, 128, (6, 4, 3, 3)).astype(np.int8)
+    inits = [arr(np.array(np.float32(0.02)), "xs"), arr(np.array(np.int8(3)), "xz"), arr(w, "w"),
+             arr(np.array(np.float32(0.01)), "ws"), arr(np.array(np.int8(0)), "wz"),
+             arr(np.array(np.float32(0.1)), "ys"), arr(np.array(np.int8(-7)), "yz"),
+             arr(np.array([0], np.int64), "axes")]  # fmt: skip
+    out = 5 if auto_pad != "VALID" else 4
+    nodes = [
+        helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"], ["c"],
+                         auto_pad=auto_pad, strides=[2, 2]),
+        helper.make_node("Identity", ["c"], ["i"]),
+        helper.make_node("Unsqueeze", ["i", "axes"], ["u"]),
+        helper.make_node("Squeeze", ["u", "axes"], ["y"]),
+    ]  # fmt: skip
+    data = model_of(
+        nodes,
+        [helper.make_tensor_value_info("x", TensorProto.INT8, [1, 4, 9, 9])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 6, out, out])],
+        inits,
+    )
+    module = QParser(make_context(), import_onnx(data)).parse_module()
+    for k in range(3):
+        x = np.random.default_rng(k).integers(-128, 128, (1, 4, 9, 9)).astype(np.int8)
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
