@@ -356,18 +356,18 @@ class _Importer:
         self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu,
                                                  self._storage(q, 2))  # fmt: skip
 
-    def _qdq_reshape(self, node, shape_of) -> bool:
-        """Q/DQ around Flatten or Reshape are the identity when both sides share their
-        parameters (checked): reshape the int8 value."""
+    def _passthrough(self, node) -> tuple[_Value, str]:
+        """(the 8-bit input, the name its result binds) of an op that moves or picks values
+        without arithmetic. Between Q/DQ, ONNX Runtime drops the pair, which is exact only
+        when both sides share scale and zero point (checked)."""
         if node.input[0] not in self.dq:
-            return False
+            return self._input(node, 0), node.output[0]
         x, s_x, z_x = self._dequantized(node, 0, "input")
         q, relu = self._quantize_after(node)
         s_y, z_y = self._scale_zp(q, 1)
         if relu or not (np.array_equal(s_x, s_y) and np.array_equal(z_x, z_y)):
             raise ONNXImportError(f"node '{node.name}': Q/DQ around it must share their parameters")
-        self.values[q.output[0]] = self._reshaped(node, x, shape_of(x))
-        return True
+        return x, q.output[0]
 
     def _op_DequantizeLinear(self, node) -> None:
         scale, zp = self._scale_zp(node, 1)
@@ -536,17 +536,7 @@ class _Importer:
     def _op_MaxPool(self, node) -> None:
         """Max pooling of int8 values (QOperator keeps MaxPool on int8; in QDQ, ONNX Runtime
         drops the Q/DQ pair around it, which requires both sides to share parameters)."""
-        if node.input[0] in self.dq:
-            x, s_x, z_x = self._dequantized(node, 0, "input")
-            q, relu = self._quantize_after(node)
-            s_y, z_y = self._scale_zp(q, 1)
-            if relu or not (np.array_equal(s_x, s_y) and np.array_equal(z_x, z_y)):
-                raise ONNXImportError(
-                    f"node '{node.name}': Q/DQ around it must share their parameters"
-                )
-            target = q.output[0]
-        else:
-            x, target = self._input(node, 0), node.output[0]
+        x, target = self._passthrough(node)
         if x.elem not in _RANGE or len(x.shape) != 4 or len(node.output) > 1:
             raise ONNXImportError(f"node '{node.name}': MaxPool is imported for int8 NCHW values")
         a = self._attrs(node)
@@ -611,17 +601,14 @@ class _Importer:
         return shape_of
 
     def _op_Flatten(self, node) -> None:
-        if not self._qdq_reshape(node, self._flatten_shape(node)):
-            x = self._input(node, 0)
-            self.values[node.output[0]] = self._reshaped(node, x, self._flatten_shape(node)(x))
+        self._shape_op(node, self._flatten_shape(node))
 
     def _op_Reshape(self, node) -> None:
         self._shape_op(node, self._reshape_shape(node))
 
     def _shape_op(self, node, shape_of) -> None:
-        if not self._qdq_reshape(node, shape_of):
-            x = self._input(node, 0)
-            self.values[node.output[0]] = self._reshaped(node, x, shape_of(x))
+        x, target = self._passthrough(node)
+        self.values[target] = self._reshaped(node, x, shape_of(x))
 
     def _axes(self, node) -> list[int]:
         """Squeeze/Unsqueeze axes as given: an input (opset 13 on) or the `axes` attribute."""

@@ -235,8 +235,7 @@ class _Importer:
         scale, zp = float(out.scale[0]), int(out.zero_point[0])
 
         def quantize(x: float) -> int:
-            v = np.float32(x) / np.float32(scale)
-            return zp + int(math.floor(abs(float(v)) + 0.5) * (1 if v >= 0 else -1))
+            return zp + int(numerics.round_half_away_from_zero(np.float32(x) / np.float32(scale)))
 
         if code == act.NONE:
             return -128, 127
@@ -649,7 +648,7 @@ class _Importer:
         with np.errstate(over="ignore"):
             transformed = fn(dequantized).astype(np.float32)
         scaled = transformed * (np.float32(1.0) / np.float32(out.scale[0]))
-        rounded = np.where(scaled >= 0, np.floor(scaled + 0.5), np.ceil(scaled - 0.5))
+        rounded = numerics.round_half_away_from_zero(scaled)
         table = np.clip(rounded + int(out.zero_point[0]), -128, 127)
         self._table(op, kind, table)
 
@@ -711,17 +710,13 @@ def _mean_multiplier(real: float, count: int) -> tuple[int, int]:
 
 
 def _tflite_quantize_multiplier(real: float) -> tuple[int, int]:
-    """TFLite's QuantizeMultiplier: (q, exponent) with real ~= q * 2^(exponent - 31)."""
-    if real == 0.0:
-        return 0, 0
-    fraction, exponent = math.frexp(real)
-    q = math.floor(abs(fraction) * (1 << 31) + 0.5) * (1 if fraction >= 0 else -1)
-    if q == 1 << 31:
-        q //= 2
-        exponent += 1
-    if exponent < -31:
-        return 0, 0
-    return q, exponent
+    """TFLite's QuantizeMultiplier: (q, exponent) with real ~= q * 2^(exponent - 31); the
+    same rounding as numerics.quantize_multiplier, with TFLite's exponent convention."""
+    try:
+        q, shift = numerics.quantize_multiplier(real)
+    except numerics.QuantizationError as err:
+        raise TFLiteImportError(str(err)) from None
+    return q, 31 - shift
 
 
 def _to_int16_multiplier(q: int) -> int:
@@ -786,8 +781,7 @@ def hard_swish_table(s_in: np.float32, zp_in: int, s_out: np.float32, zp_out: in
 def host_quantize(x: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
     """TFLite's QUANTIZE of a float input: round(x / scale) half away from zero, in
     float32, plus the zero point, saturated to int8."""
-    v = np.asarray(x, np.float32) / np.float32(scale)
-    rounded = np.where(v >= 0, np.floor(v + 0.5), np.ceil(v - 0.5))
+    rounded = numerics.round_half_away_from_zero(np.asarray(x, np.float32) / np.float32(scale))
     return np.clip(rounded + zero_point, -128, 127).astype(np.int8)
 
 
