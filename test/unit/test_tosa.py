@@ -128,6 +128,38 @@ def test_table_i8_and_i16() -> None:
     np.testing.assert_array_equal(got16, expected16)
 
 
+def test_clz_and_logical_left_shift() -> None:
+    src = (
+        "func.func @main(%x: tensor<7xi32>, %b: tensor<7xi32>) -> (tensor<7xi32>, tensor<7xi32>) {\n"
+        "  %0 = tosa.clz %x : (tensor<7xi32>) -> tensor<7xi32>\n"
+        "  %1 = tosa.logical_left_shift %x, %b : (tensor<7xi32>, tensor<7xi32>) -> tensor<7xi32>\n"
+        "  func.return %0, %1 : tensor<7xi32>, tensor<7xi32>\n}"
+    )
+    x = np.array([0, 1, 2, 3, 1 << 30, (1 << 31) - 1, -1], np.int32)
+    b = np.array([5, 31, 30, 1, 1, 4, 31], np.int32)
+    clz, shifted = run(src, x, b)
+    # Scalar references: leading zeros of the 32-bit pattern; the shift keeps the low 32 bits.
+    np.testing.assert_array_equal(clz, [32 - (int(v) & 0xFFFFFFFF).bit_length() for v in x])
+    wrapped = [((int(v) << int(k)) & 0xFFFFFFFF) for v, k in zip(x, b, strict=True)]
+    np.testing.assert_array_equal(shifted, [w - (1 << 32) if w >> 31 else w for w in wrapped])
+    with pytest.raises(OpFailure, match=r"logical_left_shift amount outside 0\.\.31"):
+        run(src, x, np.full(7, 32, np.int32))
+
+
+def test_gather() -> None:
+    src = (
+        "func.func @main(%v: tensor<2x4x3xi32>, %i: tensor<2x5xi32>) -> tensor<2x5x3xi32> {\n"
+        "  %0 = tosa.gather %v, %i : (tensor<2x4x3xi32>, tensor<2x5xi32>) -> tensor<2x5x3xi32>\n"
+        "  func.return %0 : tensor<2x5x3xi32>\n}"
+    )
+    values = np.arange(24, dtype=np.int32).reshape(2, 4, 3) * 1000 - 7
+    indices = np.array([[0, 3, 3, 1, 2], [2, 2, 0, 1, 3]], np.int32)
+    expected = [[values[n, k] for k in row] for n, row in enumerate(indices)]
+    np.testing.assert_array_equal(run(src, values, indices)[0], expected)
+    with pytest.raises(OpFailure, match=r"tosa\.gather index outside 0\.\.3"):
+        run(src, values, np.full((2, 5), 4, np.int32))
+
+
 def test_mul_with_shift() -> None:
     src = (
         "func.func @main(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4xi8>) -> (tensor<4xi32>, tensor<4xi32>) {\n"

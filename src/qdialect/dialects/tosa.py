@@ -452,6 +452,33 @@ class ArithmeticRightShiftOp(_Elementwise):
 
 
 @irdl_op_definition
+class LogicalLeftShiftOp(_Elementwise):
+    """`a << b`, bits shifted out of the top are lost; amounts 0..width-1 (TOSA)."""
+
+    name = "tosa.logical_left_shift"
+
+    def verify_(self) -> None:
+        super().verify_()
+        if _int_width(self.output.type) not in (8, 16, 32):
+            raise VerifyException(
+                f"'tosa.logical_left_shift' needs i8, i16 or i32 data, got {self.output.type}"
+            )
+
+
+@irdl_op_definition
+class ClzOp(_Elementwise):
+    """Count of leading zero bits of an i32 (32 for zero)."""
+
+    name = "tosa.clz"
+    ARITY: ClassVar[int] = 1
+
+    def verify_(self) -> None:
+        super().verify_()
+        if _element(self.output.type) != IntegerType(32):
+            raise VerifyException(f"'tosa.clz' needs i32 data, got {self.output.type}")
+
+
+@irdl_op_definition
 class MulOp(_Elementwise):
     """`tosa.mul %a, %b, %shift`: i8/i16 -> i32 products; for i32, `(a * b + round) >> shift`."""
 
@@ -670,6 +697,36 @@ class TableOp(TosaOp):
             raise VerifyException(
                 f"'tosa.table' with i{width} input needs an i{table_w} table and i{out_w} output"
             )
+
+
+@irdl_op_definition
+class GatherOp(TosaOp):
+    """`tosa.gather %values, %indices`: values [N, K, C], i32 indices [N, W] in 0..K-1,
+    output [N, W, C] with output[n, w] = values[n, indices[n, w]]."""
+
+    name = "tosa.gather"
+    operands_ = var_operand_def()
+    output = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if len(self.operands) != 2:
+            raise VerifyException("'tosa.gather' takes values and indices")
+        values, indices = (o.type for o in self.operands)
+        v = _require_rank(self, values, 3, "values")
+        i = _require_rank(self, indices, 2, "indices")
+        _require_rank(self, self.output.type, 3, "output")
+        if _element(indices) != IntegerType(32):
+            raise VerifyException(f"'tosa.gather' indices must be i32, got {indices}")
+        if _element(values) != _element(self.output.type):
+            raise VerifyException("'tosa.gather' output must have the element type of values")
+        if v is not None and i is not None:
+            expected = (v[0], i[1], v[2])
+            if v[0] != i[0] or ht.shape_of(self.output.type) != expected:
+                raise VerifyException(
+                    f"'tosa.gather' of values {ht.shape_text(v)} by indices {ht.shape_text(i)} "
+                    f"gives {ht.shape_text(expected)}"
+                )
 
 
 class _Conv(TosaOp):
@@ -1068,12 +1125,15 @@ TOSA = Dialect(
         MaximumOp,
         MinimumOp,
         ArithmeticRightShiftOp,
+        LogicalLeftShiftOp,
+        ClzOp,
         NegateOp,
         ClampOp,
         CastOp,
         RescaleOp,
         ApplyScaleOp,
         TableOp,
+        GatherOp,
         Conv2DOp,
         DepthwiseConv2DOp,
         TransposeConv2DOp,

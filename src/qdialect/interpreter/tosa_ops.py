@@ -81,6 +81,24 @@ def _shift(interp: Interpreter, op: Operation, args, types):
     return [_wrap(out, args[0].dtype)]
 
 
+@implements(tosa.LogicalLeftShiftOp, quantized="none")
+def _left_shift(interp: Interpreter, op: Operation, args, types):
+    a, b = (x.astype(np.int64) for x in args)
+    bits = args[0].dtype.itemsize * 8
+    if b.size and (b.min() < 0 or b.max() > bits - 1):
+        raise InterpreterError(f"tosa.logical_left_shift amount outside 0..{bits - 1}")
+    return [_wrap((a << b) & ((1 << bits) - 1), args[0].dtype)]
+
+
+@implements(tosa.ClzOp, quantized="none")
+def _clz(interp: Interpreter, op: Operation, args, types):
+    bits = np.asarray(args[0], np.int64) & 0xFFFFFFFF
+    lengths = np.zeros(bits.shape, np.int64)
+    for k in range(32):  # bit_length by counting the bits below each set top bit
+        lengths = np.where(bits >> k != 0, k + 1, lengths)
+    return [(32 - lengths).astype(np.int32)]
+
+
 @implements(tosa.NegateOp, quantized="none")
 def _negate(interp: Interpreter, op: Operation, args, types):
     x, izp, ozp = args
@@ -162,6 +180,16 @@ def _table(interp: Interpreter, op: Operation, args, types):
     index = index >> 7
     base, nxt = t[index], t[index + 1]
     return [((base << 7) + (nxt - base) * fraction).astype(np.int32)]
+
+
+@implements(tosa.GatherOp, quantized="none")
+def _gather(interp: Interpreter, op: Operation, args, types):
+    values, indices = args
+    k = values.shape[1]
+    if indices.size and (indices.min() < 0 or indices.max() >= k):
+        raise InterpreterError(f"tosa.gather index outside 0..{k - 1} (a TOSA REQUIRE)")
+    rows = np.arange(values.shape[0])[:, None]
+    return [values[rows, indices.astype(np.int64)]]
 
 
 def _centered(a: np.ndarray, zp: np.ndarray) -> np.ndarray:

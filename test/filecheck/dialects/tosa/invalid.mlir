@@ -736,3 +736,39 @@ func.func @f(%x: tensor<2x3xi8>) {
   %0 = "tosa.reduce_max"(%x) <{axis = 0 : i32}> : (tensor<2x3xi8>) -> tensor<3xi8>
   func.return
 }
+
+// -----
+
+// clz is defined on i32 only
+func.func @f(%x: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.clz' needs i32 data, got tensor<4xi8>}}
+  %0 = "tosa.clz"(%x) : (tensor<4xi8>) -> tensor<4xi8>
+  func.return
+}
+
+// -----
+
+// logical_left_shift keeps one element type
+func.func @f(%x: tensor<4xi32>, %s: tensor<4xi8>) {
+  // expected-error @+1 {{'tosa.logical_left_shift' requires operands and result of one element type}}
+  %0 = "tosa.logical_left_shift"(%x, %s) : (tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+// gather indices are i32
+func.func @f(%v: tensor<1x256x1xi32>, %i: tensor<1x6xi8>) {
+  // expected-error @+1 {{'tosa.gather' indices must be i32, got tensor<1x6xi8>}}
+  %0 = "tosa.gather"(%v, %i) : (tensor<1x256x1xi32>, tensor<1x6xi8>) -> tensor<1x6x1xi32>
+  func.return
+}
+
+// -----
+
+// gather output shape
+func.func @f(%v: tensor<1x256x2xi32>, %i: tensor<1x6xi32>) {
+  // expected-error @+1 {{'tosa.gather' of values 1x256x2 by indices 1x6 gives 1x6x2}}
+  %0 = "tosa.gather"(%v, %i) : (tensor<1x256x2xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
+  func.return
+}

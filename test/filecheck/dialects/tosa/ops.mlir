@@ -119,3 +119,15 @@ func.func @more(%arg0: tensor<1x8x8x4xi8>, %arg1: tensor<16x3x3x4xi8>, %arg2: te
 return %13 : tensor<4xi8>
 }
 
+
+// CHECK-LABEL: func.func @bits_and_gather(
+func.func @bits_and_gather(%arg0: tensor<2x3xi32>, %arg1: tensor<2x1xi32>, %arg2: tensor<1x256x1xi32>, %arg3: tensor<1x6xi32>) -> tensor<1x6x1xi32> {
+// CHECK-NEXT: %{{[0-9]+}} = tosa.clz %arg0 : (tensor<2x3xi32>) -> tensor<2x3xi32>
+  %0 = tosa.clz %arg0 : (tensor<2x3xi32>) -> tensor<2x3xi32>
+// CHECK-NEXT: %{{[0-9]+}} = tosa.logical_left_shift %{{[0-9]+}}, %arg1 : (tensor<2x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+  %1 = tosa.logical_left_shift %0, %arg1 : (tensor<2x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+// CHECK-NEXT: %{{[0-9]+}} = tosa.gather %arg2, %arg3 : (tensor<1x256x1xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
+  %2 = tosa.gather %arg2, %arg3 : (tensor<1x256x1xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
+// CHECK: func.return
+return %2 : tensor<1x6x1xi32>
+}
