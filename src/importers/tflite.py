@@ -20,6 +20,7 @@ TOSA ops that reproduce TFLite's reference kernel bit for bit:
   H and W -> centre, `tosa.reduce_sum`, one rescale by `s_in / (s_out count)`;
 * LOGISTIC, TANH -> `tosa.table` built as LiteRT's LUTPopulate does (float32);
   HARD_SWISH -> `tosa.table` of TFLite's int16 fixed-point kernel on all inputs;
+  SOFTMAX -> TFLite's gemmlowp kernel as TOSA integer ops (tflite_softmax.py);
 * MAX_POOL_2D -> `tosa.max_pool2d` and the activation's clamp;
   AVERAGE_POOL_2D -> `tosa.avg_pool2d` with zero points 0; QUANTIZE of
   an int8 tensor -> a rescale by `s_in / s_out`; RESHAPE -> `tosa.reshape`.
@@ -40,6 +41,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from qdialect import numerics
+from qdialect.importers import fixed_point as fp
+from qdialect.importers.tflite_softmax import SoftmaxError, emit_softmax
 
 MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
 
@@ -667,17 +670,46 @@ class _Importer:
         )  # fmt: skip
         self._table(op, kind, table)
 
+    def _op_softmax(self, op, kind: str) -> None:
+        """TFLite's reference int8 softmax along the last axis (tflite_softmax.py), on the
+        input viewed as rows x depth."""
+        inputs, out_index = self._io(op, 1)
+        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
+        if int(out.zero_point[0]) != -128 or abs(float(out.scale[0]) * 256 - 1) > 1e-3:
+            raise TFLiteImportError(
+                "the output must have scale 1/256 and zero point -128 (TFLite's int8 softmax)"
+            )
+        if op.builtinOptions is None:
+            raise TFLiteImportError("has no SoftmaxOptions (beta)")
+        depth = x.shape[-1] if x.shape else 1
+        rows = math.prod(x.shape) // depth
+        value = self._value(inputs[0], kind)
+        if x.shape != (rows, depth):
+            value = self._reshaped(value, x.shape, (rows, depth))
+        try:
+            y = emit_softmax(
+                self, value, rows, depth, float(op.builtinOptions.beta), float(x.scale[0])
+            )
+        except SoftmaxError as err:
+            raise TFLiteImportError(str(err)) from None
+        if out.shape != (rows, depth):
+            y = self._reshaped(y, (rows, depth), out.shape)
+        self.names[out_index] = y
+
+    def _reshaped(self, x: str, shape: tuple[int, ...], to: tuple[int, ...]) -> str:
+        y = self._fresh()
+        self.lines.append(
+            f"  {y} = tosa.reshape {x}, {self._shape_const(to)} : "
+            f"({self._t(shape)}, !tosa.shape<{len(to)}>) -> {self._t(to)}"
+        )
+        return y
+
     def _op_reshape(self, op, kind: str) -> None:
         inputs, out_index = self._io(op, 1)
         x, out = self.tensors[inputs[0]], self.tensors[out_index]
         if math.prod(x.shape) != math.prod(out.shape):
             raise TFLiteImportError(f"cannot reshape {list(x.shape)} to {list(out.shape)}")
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.reshape {self._value(inputs[0], kind)}, {self._shape_const(out.shape)} : "
-            f"({self._t(x.shape)}, !tosa.shape<{len(out.shape)}>) -> {self._t(out.shape)}"
-        )
-        self.names[out_index] = y
+        self.names[out_index] = self._reshaped(self._value(inputs[0], kind), x.shape, out.shape)
 
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
@@ -726,30 +758,6 @@ def _to_int16_multiplier(q: int) -> int:
     return (q + (1 << 15)) >> 16
 
 
-def _sat16(v: np.ndarray) -> np.ndarray:
-    return np.clip(v, -(1 << 15), (1 << 15) - 1)
-
-
-def _rounding_doubling_high_mul16(a: np.ndarray, b: int) -> np.ndarray:
-    ab = a.astype(np.int64) * b
-    nudge = np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
-    out = np.trunc((ab + nudge) / (1 << 15)).astype(np.int64)
-    return np.where((a == -(1 << 15)) & (b == -(1 << 15)), (1 << 15) - 1, out)
-
-
-def _doubling_high_mul16(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    ab = a.astype(np.int64) * b.astype(np.int64)
-    out = np.trunc(ab / (1 << 15)).astype(np.int64)
-    return np.where((a == -(1 << 15)) & (b == -(1 << 15)), (1 << 15) - 1, out)
-
-
-def _rounding_divide_by_pot(x: np.ndarray, exponent: int) -> np.ndarray:
-    mask = (1 << exponent) - 1
-    remainder = x & mask
-    threshold = (mask >> 1) + (x < 0)
-    return (x >> exponent) + (remainder > threshold)
-
-
 def hard_swish_table(s_in: np.float32, zp_in: int, s_out: np.float32, zp_out: int) -> np.ndarray:
     """TFLite's reference int8 HardSwish (its int16 fixed-point scheme) on all 256 inputs."""
     hires = np.float32(1.0 / 128.0) * s_in
@@ -759,19 +767,19 @@ def hard_swish_table(s_in: np.float32, zp_in: int, s_out: np.float32, zp_out: in
         raise TFLiteImportError("HARD_SWISH output scale too small (TFLite requires exponent <= 0)")
     out_m, relu_m = _to_int16_multiplier(out_q), _to_int16_multiplier(relu_q)
     x = np.arange(-128, 128, dtype=np.int64) - zp_in
-    hires_x = _sat16(x * (1 << 7))
-    preshift = _rounding_doubling_high_mul16(hires_x, out_m)
+    hires_x = fp.saturate(x * (1 << 7), 16)
+    preshift = fp.rounding_doubling_high_mul(hires_x, out_m, 16)
     reluish = hires_x
     if relu_exp > 0:
-        reluish = _sat16(reluish * (1 << (relu_exp - 1)))
-    reluish = _rounding_doubling_high_mul16(reluish, relu_m)
+        reluish = fp.saturate(reluish * (1 << (relu_exp - 1)), 16)
+    reluish = fp.rounding_doubling_high_mul(reluish, relu_m, 16)
     if relu_exp > 0:
-        reluish = _sat16(reluish * 2)
+        reluish = fp.saturate(reluish * 2, 16)
     if relu_exp < 0:
-        reluish = _rounding_divide_by_pot(reluish, -relu_exp)
+        reluish = fp.rounding_divide_by_pot(reluish, -relu_exp)
     reluish = (reluish + (1 << 15)) >> 1
-    value = _doubling_high_mul16(reluish, preshift)
-    value = _rounding_divide_by_pot(value, -out_exp) + zp_out
+    value = fp.doubling_high_mul16(reluish, preshift)
+    value = fp.rounding_divide_by_pot(value, -out_exp) + zp_out
     return np.clip(value, -128, 127)
 
 

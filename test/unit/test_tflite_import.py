@@ -43,7 +43,8 @@ def inputs(shape, count: int) -> list[np.ndarray]:
     ]
 
 
-MODELS = ["mobilenet_like", "mobilenet_avgpool", "mixed_ops", "activations", "mlp"]
+NPU_MODELS = ["mobilenet_like", "mobilenet_avgpool", "mixed_ops", "activations", "mlp"]
+MODELS = [*NPU_MODELS, "classifier"]  # the classifier ends in SOFTMAX, which the NPU lacks
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -59,7 +60,7 @@ def test_tosa_program_matches_litert(name: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize("machine", ["default", "small"])
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", NPU_MODELS)
 def test_npu_matches_litert(name: str, machine: str) -> None:
     model, shape = tb.quantized(name, 4)
     ctx = make_context()
@@ -113,9 +114,10 @@ def unsupported_model() -> bytes:
     f = tb.FloatModel(np.random.default_rng(0))
     x = f.tensor((1, 4, 4, 3))
     y = f.conv(x, 4, 3)
-    options = s.SoftmaxOptionsT()
-    options.beta = 1.0
-    y = f.op(s.BuiltinOperator.SOFTMAX, [y], (1, 4, 4, 4), s.BuiltinOptions.SoftmaxOptions, options)
+    options = s.LeakyReluOptionsT()
+    options.alpha = 0.1
+    y = f.op(s.BuiltinOperator.LEAKY_RELU, [y], (1, 4, 4, 4), s.BuiltinOptions.LeakyReluOptions,
+             options)  # fmt: skip
     return tb.quantize(f.finish([x], [y]), [np.ones((1, 4, 4, 3), np.float32)])
 
 
@@ -124,7 +126,7 @@ def unsupported_model() -> bytes:
     [
         (b"not a model at all", "no 'TFL3' identifier"),
         (tb.quantized("mlp")[0][:400], "malformed TFLite flatbuffer"),
-        (unsupported_model(), r"operator 1 \(SOFTMAX\) is not supported"),
+        (unsupported_model(), r"operator 1 \(LEAKY_RELU\) is not supported"),
     ],
 )
 def test_bad_models_are_clear_errors(data: bytes, message: str) -> None:
@@ -299,3 +301,82 @@ def test_random_models_match_litert_on_the_npu(seed: int) -> None:
         sim.set_inputs(binary, {"arg0": x})
         sim.run()
         assert np.array_equal(sim.get_outputs(binary)["result0"], want)
+
+
+# ---- SOFTMAX ---------------------------------------------------------------------------
+
+
+def softmax_model(shape: tuple[int, ...], beta: float, spread: float) -> bytes:
+    """A model that is one SOFTMAX of its int8 input; `spread` sets the input scale."""
+    f = tb.FloatModel(np.random.default_rng(0))
+    x = f.tensor(shape)
+    y = f.softmax(x, beta)
+    rng = np.random.default_rng(1)
+    return tb.quantize(f.finish([x], [y]), [spread * rng.normal(size=shape) for _ in range(4)])
+
+
+def softmax_program(model: bytes):
+    module = QParser(make_context(), import_tflite(model)).parse_module()
+    module.verify()
+    return module
+
+
+@pytest.mark.parametrize("beta, spread", [(1.0, 1.0), (1.0, 0.02), (0.5, 40.0), (2.0, 3.0)])
+def test_softmax_matches_litert_on_every_pair(beta: float, spread: float) -> None:
+    """All 65,536 two-entry rows, and random three-entry rows, at input scales from where
+    every difference counts to where most fall below diff_min."""
+    pairs = np.stack(np.meshgrid(np.arange(-128, 128), np.arange(-128, 128)), -1).reshape(-1, 2)
+    for x in (pairs.astype(np.int8),
+              np.random.default_rng(2).integers(-128, 128, (4096, 3)).astype(np.int8)):  # fmt: skip
+        model = softmax_model(x.shape, beta, spread)
+        want = litert_run(model, x)
+        assert len(np.unique(want)) > 10
+        assert np.array_equal(Interpreter(softmax_program(model)).call("main", [x])[0], want)
+
+
+@pytest.mark.parametrize("shape", [(3, 1000), (2, 4095), (1, 4, 4, 8), (5, 1)])
+def test_softmax_wide_and_high_rank_rows_match_litert(shape: tuple[int, ...]) -> None:
+    model = softmax_model(shape, 1.0, 1.0)
+    module = softmax_program(model)
+    rng = np.random.default_rng(3)
+    for x in (rng.integers(-128, 128, shape), np.clip(rng.normal(0, 25, shape), -128, 127),
+              np.full(shape, 7)):  # fmt: skip
+        x = x.astype(np.int8)
+        if shape[-1] >= 512 and (x == x.max(-1, keepdims=True)).all():
+            continue  # LiteRT aborts on such rows (see the next test)
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], litert_run(model, x))
+
+
+def test_softmax_rows_where_litert_aborts_round_exactly() -> None:
+    """A row whose exponentials sum to 2^28 or more (512 entries tied at the maximum) makes
+    LiteRT's final shift exceed 31, and its reference kernel stops on an assertion. The
+    import gives the exact rounding: each probability 1/depth is below half an output step
+    (1/512 of 256 steps = 0.5 and smaller), so every output is the zero point."""
+    for depth in (512, 1000):
+        x = np.full((2, depth), 9, np.int8)
+        x[1, :] = -128
+        out = Interpreter(softmax_program(softmax_model((2, depth), 1.0, 1.0))).call("main", [x])
+        assert np.array_equal(out[0], np.full((2, depth), -128))
+
+
+def test_softmax_limits_are_clear_errors() -> None:
+    from ai_edge_litert import schema_py_generated as s
+
+    with pytest.raises(TFLiteImportError, match=r"SOFTMAX.*4096 entries can overflow"):
+        import_tflite(softmax_model((1, 4096), 1.0, 1.0))
+    m = s.ModelT.InitFromPackedBuf(softmax_model((2, 8), 1.0, 1.0), 0)
+    out = m.subgraphs[0].outputs[0]
+    m.subgraphs[0].tensors[out].quantization.zeroPoint = [0]
+    import flatbuffers
+
+    b = flatbuffers.Builder(1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    with pytest.raises(TFLiteImportError, match="scale 1/256 and zero point -128"):
+        import_tflite(bytes(b.Output()))
+
+
+def test_softmax_stops_the_npu_lowering_with_the_op_named() -> None:
+    ctx = make_context()
+    module = QParser(ctx, import_tflite(tb.quantized("classifier")[0])).parse_module()
+    with pytest.raises(Exception, match=r"tosa-to-npu: 'tosa.reduce_max' is not supported"):
+        TosaToNpu().apply(ctx, module)

@@ -195,6 +195,14 @@ class FloatModel:
         opts.newShape = list(shape)
         return self.op(s.BuiltinOperator.RESHAPE, [x], shape, s.BuiltinOptions.ReshapeOptions, opts)
 
+    def softmax(self, x: int, beta: float = 1.0) -> int:
+        s = _schema()
+        opts = s.SoftmaxOptionsT()
+        opts.beta = beta
+        return self.op(
+            s.BuiltinOperator.SOFTMAX, [x], self.shapes[x], s.BuiltinOptions.SoftmaxOptions, opts
+        )
+
     def finish(self, inputs: list[int], outputs: list[int]) -> bytes:
         import flatbuffers
 
@@ -303,15 +311,29 @@ def mlp(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     return f.finish([x], [y]), (4, 32)
 
 
+def classifier(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
+    """Float model: conv3x3-ReLU6, depthwise3x3-ReLU6, global MEAN, classifier, SOFTMAX
+    (beta 1, or 0.5 for odd seeds)."""
+    f = FloatModel(np.random.default_rng(seed))
+    x = f.tensor((1, 8, 8, 3))
+    y = f.conv(x, 16, 3, act="RELU6")
+    y = f.conv(y, 16, 3, act="RELU6", depthwise=True)
+    y = f.mean(y, [1, 2])
+    y = f.reshape(y, (1, 16))
+    y = f.dense(y, 10)
+    y = f.softmax(y, 0.5 if seed % 2 else 1.0)
+    return f.finish([x], [y]), (1, 8, 8, 3)
+
+
 def quantized(name: str, seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
-    """An int8 model ('mobilenet_like', 'mobilenet_avgpool' or 'mlp') calibrated on normal
-    samples."""
+    """An int8 model (one of the builders above, by name) calibrated on normal samples."""
     builders = {
         "mobilenet_like": mobilenet_like,
         "mobilenet_avgpool": mobilenet_avgpool,
         "mixed_ops": mixed_ops,
         "activations": activations,
         "mlp": mlp,
+        "classifier": classifier,
     }
     model, shape = builders[name](seed)
     rng = np.random.default_rng(seed + 100)
