@@ -12,13 +12,16 @@ requantization out as those float32 steps (`convert`, `multiply`, `clamp`,
 and checked against it.
 
 Supported: QuantizeLinear and DequantizeLinear (per tensor, int8 or uint8),
-ConvInteger and MatMulInteger (int32 results), QLinearConv
-(2-D, groups, strides, pads, dilations; per-tensor or per-channel int8
-weights; optional bias), QLinearMatMul (2-D, constant or runtime B), Relu,
-Reshape and Flatten; and the QDQ groups ONNX Runtime fuses into those kernels
-(DequantizeLinear -> Conv / MatMul -> [Relu] -> QuantizeLinear, and Q/DQ
-around Flatten / Reshape), imported as the fused kernel computes them. Float graph inputs and outputs stay float. Anything else
-is an `ONNXImportError` naming the node and its op type.
+ConvInteger and MatMulInteger (int32 results), QLinearConv (2-D, groups, strides,
+pads, dilations; per-tensor or per-channel int8 weights; optional bias),
+QLinearMatMul (2-D, constant or runtime B), the com.microsoft QLinearAdd, QLinearMul,
+QLinearGlobalAveragePool, QGemm and QLinearSigmoid (MLAS's x86-64 arithmetic),
+Relu, MaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity; and the QDQ groups
+ONNX Runtime fuses into those kernels (DequantizeLinear -> Conv / MatMul / Gemm / Add /
+Mul / GlobalAveragePool -> [Relu] -> QuantizeLinear, Sigmoid / HardSwish / HardSigmoid
+between Q/DQ as 256-entry tables, Q/DQ around shape ops), imported as the fused
+kernel computes them. Float graph inputs and outputs stay float. Anything else is an
+`ONNXImportError` naming the node and its op type. The TOSA target is `onnx_tosa`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+
+from qdialect.importers import ort_float
 
 MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
 _RANGE = {"i8": (-128, 127), "ui8": (0, 255)}
@@ -39,13 +44,13 @@ class ONNXImportError(ValueError):
 
 
 @dataclass
-class _Value:
+class Value:
     name: str  # SSA name
     shape: tuple[int, ...]
     elem: str  # "f32", "i8", "i32"
 
 
-class _Importer:
+class Importer:
     def __init__(self, data: bytes):
         import onnx
         from onnx import numpy_helper
@@ -69,7 +74,7 @@ class _Importer:
                 self.constants[t.name] = numpy_helper.to_array(t)
             except Exception as err:
                 raise ONNXImportError(f"initializer '{t.name}' is malformed: {err}") from None
-        self.values: dict[str, _Value] = {}
+        self.values: dict[str, Value] = {}
         self.lines: list[str] = []
         self.count = 0
         self.dq: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DequantizeLinear outputs
@@ -85,42 +90,41 @@ class _Importer:
     def _t(shape, elem: str) -> str:
         return f"tensor<{'x'.join(map(str, shape))}x{elem}>" if shape else f"tensor<{elem}>"
 
-    def _emit(self, text: str, shape, elem: str) -> _Value:
+    def _emit(self, text: str, shape, elem: str) -> Value:
         """One op (its text carries its type signature) whose result is shape x elem."""
         name = self._fresh()
         self.lines.append(f"  {name} = {text}")
-        return _Value(name, tuple(shape), elem)
+        return Value(name, tuple(shape), elem)
 
-    def _const(self, array: np.ndarray, elem: str) -> _Value:
+    def _const(self, array: np.ndarray, elem: str) -> Value:
         name = self._fresh()
         shape = array.shape
         flat = array.reshape(-1)
-        if elem == "f32":
-            body = ", ".join(repr(float(np.float32(v))) for v in flat)
-            dense = (
-                f"dense<{float(np.float32(flat[0]))!r}>" if flat.size == 1 else f"dense<[{body}]>"
-            )
+        if elem in ("f32", "f64"):
+            cast = np.float32 if elem == "f32" else np.float64
+            body = ", ".join(repr(float(cast(v))) for v in flat)
+            dense = f"dense<{float(cast(flat[0]))!r}>" if flat.size == 1 else f"dense<[{body}]>"
             if array.ndim > 1:
                 dense = f"dense<{np.asarray(array, np.float64).tolist()}>"
         else:
             dense = f"dense<{int(flat[0])}>" if array.ndim == 0 else f"dense<{array.tolist()}>"
         t = self._t(shape, elem)
         self.lines.append(f"  {name} = stablehlo.constant {dense} : {t}")
-        return _Value(name, shape, elem)
+        return Value(name, shape, elem)
 
-    def _unary(self, op: str, x: _Value, elem: str) -> _Value:
+    def _unary(self, op: str, x: Value, elem: str) -> Value:
         return self._emit(
             f"stablehlo.{op} {x.name} : ({self._t(x.shape, x.elem)}) -> {self._t(x.shape, elem)}",
             x.shape,
             elem,
         )
 
-    def _binary(self, op: str, a: _Value, b: _Value) -> _Value:
+    def _binary(self, op: str, a: Value, b: Value) -> Value:
         return self._emit(
             f"stablehlo.{op} {a.name}, {b.name} : {self._t(a.shape, a.elem)}", a.shape, a.elem
         )
 
-    def _splat(self, value, shape, elem: str, dim: int | None = None) -> _Value:
+    def _splat(self, value, shape, elem: str, dim: int | None = None) -> Value:
         """A scalar or a vector along `dim`, broadcast to `shape`."""
         array = np.asarray(value)
         if array.size == 1:
@@ -134,7 +138,7 @@ class _Importer:
             shape, elem,
         )  # fmt: skip
 
-    def _widen(self, x: _Value, zp, dim: int | None = None) -> _Value:
+    def _widen(self, x: Value, zp, dim: int | None = None) -> Value:
         """x - zp in int32."""
         wide = self._unary("convert", x, "i32")
         if not np.any(zp):
@@ -143,8 +147,8 @@ class _Importer:
             "subtract", wide, self._splat(np.asarray(zp, np.int64), x.shape, "i32", dim)
         )
 
-    def _requantize(self, acc: _Value, scale: np.ndarray, zp: int, dim: int,
-                    relu: bool = False, out: str = "i8") -> _Value:  # fmt: skip
+    def _requantize(self, acc: Value, scale: np.ndarray, zp: int, dim: int,
+                    relu: bool = False, out: str = "i8") -> Value:  # fmt: skip
         """ONNX Runtime's requantization of an int32 sum, step by step in float32; a fused
         ReLU clamps at the zero point (quantizing is monotonic and maps 0 to it)."""
         shape = acc.shape
@@ -166,7 +170,7 @@ class _Importer:
 
     # ---- graph ---------------------------------------------------------------------
 
-    def _input(self, node, i: int) -> _Value:
+    def _input(self, node, i: int) -> Value:
         name = node.input[i]
         if name not in self.values:
             raise ONNXImportError(
@@ -183,7 +187,9 @@ class _Importer:
         g = self.graph
         self.consumers: dict[str, list] = {}
         self.producers: dict[str, object] = {}
-        for node in g.node:
+        for index, node in enumerate(g.node):
+            if not node.name:  # messages name every node
+                node.name = f"{node.op_type}_{index}"
             for name in node.input:
                 self.consumers.setdefault(name, []).append(node)
             for name in node.output:
@@ -206,9 +212,13 @@ class _Importer:
         for node in g.node:
             if id(node) in self.fused:
                 continue
-            handler = getattr(self, f"_op_{node.op_type}", None)
-            if handler is None or node.domain not in ("", "ai.onnx"):
-                raise ONNXImportError(f"node '{node.name}' ({node.op_type}) is not supported")
+            prefix = {"": "_op_", "ai.onnx": "_op_", "com.microsoft": "_ms_"}.get(node.domain)
+            handler = getattr(self, f"{prefix}{node.op_type}", None) if prefix else None
+            if handler is None:
+                domain = f"{node.domain}." if node.domain not in ("", "ai.onnx") else ""
+                raise ONNXImportError(
+                    f"node '{node.name}' ({domain}{node.op_type}) is not supported"
+                )
             handler(node)
         results = []
         for name, _ in returned:
@@ -226,7 +236,7 @@ class _Importer:
 
     def _bind_input(self, i: int, name: str, shape: tuple[int, ...], elem: str) -> str:
         """Bind graph input `name` to argument i; return the argument's text."""
-        self.values[name] = _Value(f"%arg{i}", shape, elem)
+        self.values[name] = Value(f"%arg{i}", shape, elem)
         return f"%arg{i}: {self._t(shape, elem)}"
 
     def _bind_output(self, name: str) -> tuple[str, str]:
@@ -290,6 +300,13 @@ class _Importer:
     _QDQ_OPS = (
         "Conv",
         "MatMul",
+        "Gemm",
+        "Add",
+        "Mul",
+        "GlobalAveragePool",
+        "Sigmoid",
+        "HardSwish",
+        "HardSigmoid",
         "Flatten",
         "Reshape",
         "MaxPool",
@@ -356,7 +373,7 @@ class _Importer:
         self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu,
                                                  self._storage(q, 2))  # fmt: skip
 
-    def _passthrough(self, node) -> tuple[_Value, str]:
+    def _passthrough(self, node) -> tuple[Value, str]:
         """(the 8-bit input, the name its result binds) of an op that moves or picks values
         without arithmetic. Between Q/DQ, ONNX Runtime drops the pair, which is exact only
         when both sides share scale and zero point (checked)."""
@@ -402,8 +419,8 @@ class _Importer:
             bias, s_y, z_y, relu=False, out=self._storage(node, 7),
         )  # fmt: skip
 
-    def _qconv(self, node, x: _Value, s_x, z_x, w: np.ndarray, s_w, z_w, bias, s_y, z_y,
-               relu: bool, out: str = "i8") -> _Value:  # fmt: skip
+    def _qconv(self, node, x: Value, s_x, z_x, w: np.ndarray, s_w, z_w, bias, s_y, z_y,
+               relu: bool, out: str = "i8") -> Value:  # fmt: skip
         """ONNX Runtime's QLinearConv (a fused ReLU raises the lower bound to the zero point)."""
         if len(x.shape) != 4 or x.elem not in _RANGE or w.dtype not in (np.int8, np.uint8):
             raise ONNXImportError(
@@ -438,7 +455,7 @@ class _Importer:
             end.append(large if auto == "SAME_UPPER" else small)
         return [begin[0], begin[1], end[0], end[1]]
 
-    def _conv_acc(self, node, x: _Value, z_x, w: np.ndarray, z_w) -> _Value:
+    def _conv_acc(self, node, x: Value, z_x, w: np.ndarray, z_w) -> Value:
         """The int32 convolution of x - zx with w - zw (NCHW, OIHW; ONNX's attributes)."""
         if len(x.shape) != 4 or x.elem not in _RANGE or w.dtype not in (np.int8, np.uint8):
             raise ONNXImportError(
@@ -465,7 +482,7 @@ class _Importer:
         )  # fmt: skip
         return acc
 
-    def _matmul_acc(self, node, a: _Value, z_a, b, z_b) -> _Value:
+    def _matmul_acc(self, node, a: Value, z_a, b, z_b) -> Value:
         """The int32 product of a - za and b - zb (2-D; b constant or runtime)."""
         if isinstance(b, np.ndarray):
             b = self._const(b.astype(np.int64) - z_b.reshape(1, -1), "i32")
@@ -515,14 +532,317 @@ class _Importer:
                                                     z_b, s_y, z_y, relu=False,
                                                     out=self._storage(node, 7))  # fmt: skip
 
-    def _qmatmul(self, node, a: _Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool,
-                 out: str = "i8") -> _Value:  # fmt: skip
+    def _qmatmul(self, node, a: Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool,
+                 out: str = "i8") -> Value:  # fmt: skip
         """ONNX Runtime's QLinearMatMul; `b` a constant int8 array or a runtime value."""
         acc = self._matmul_acc(node, a, z_a, b, z_b)
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
+
+    # ---- com.microsoft QLinear ops, and the QDQ groups ONNX Runtime fuses into them -------
+    # Their arithmetic is MLAS's on x86-64 (docs/onnx.md): measured equal to ONNX Runtime on
+    # every input pair, and different from the ONNX float formula in rare elements.
+
+    def _operand(self, node, i: int) -> Value:
+        """Input i as a value; an 8-bit initializer becomes a constant."""
+        return self._materialized(node, node.input[i])
+
+    def _materialized(self, node, name: str) -> Value:
+        if name in self.constants and name not in self.values:
+            array = self.constants[name]
+            elem = {np.dtype(np.int8): "i8", np.dtype(np.uint8): "ui8"}.get(array.dtype)
+            if elem is None:
+                raise ONNXImportError(f"node '{node.name}': constant '{name}' must be 8-bit")
+            self.values[name] = self._const(array.astype(np.int64), elem)
+        if name not in self.values:
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}) reads '{name}' before anything defines it"
+            )
+        return self.values[name]
+
+    def _broadcast_to(self, node, x: Value, shape: tuple[int, ...]) -> Value:
+        if x.shape == shape:
+            return x
+        offset = len(shape) - len(x.shape)
+        if offset < 0 or any(d not in (1, shape[offset + i]) for i, d in enumerate(x.shape)):
+            raise ONNXImportError(
+                f"node '{node.name}': {list(x.shape)} does not broadcast to {list(shape)}"
+            )
+        return self._emit(
+            f"stablehlo.broadcast_in_dim {x.name}, dims = {list(range(offset, len(shape)))} : "
+            f"({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
+            shape, x.elem,
+        )  # fmt: skip
+
+    def _saturated(self, f: Value, out: str) -> Value:
+        """A float32 value rounded half to even and saturated to the 8-bit type `out`."""
+        lo, hi = (self._splat(np.float32(v), f.shape, "f32") for v in _RANGE[out])
+        f = self._unary("round_nearest_even", f, "f32")
+        f = self._emit(
+            f"stablehlo.clamp {lo.name}, {f.name}, {hi.name} : {self._t(f.shape, 'f32')}",
+            f.shape, "f32",
+        )  # fmt: skip
+        return self._unary("convert", self._unary("convert", f, "i32"), out)
+
+    def _elementwise_shape(self, node, a: Value, b: Value) -> tuple[int, ...]:
+        try:
+            shape = tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
+        except ValueError:
+            raise ONNXImportError(
+                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
+            ) from None
+        if (a.shape[-1:] or (1,)) != (b.shape[-1:] or (1,)) and math.prod(b.shape) > 1:
+            raise ONNXImportError(
+                f"node '{node.name}': only broadcasts along leading axes or of a single "
+                f"element are imported (got {list(a.shape)} and {list(b.shape)})"
+            )
+        return shape
+
+    def _qadd(self, node, a: Value, s_a, z_a, b: Value, s_b, z_b, s_c, z_c,
+              out: str) -> Value:  # fmt: skip
+        """QLinearAdd as MLAS's AVX2 kernel computes it: r_a = s_a / s_c and r_b = s_b / s_c
+        in float32, fixed = z_c - fma(r_a, z_a, r_b z_b), then fma(a, r_a, fma(b, r_b, fixed))
+        rounded half to even and saturated. A fused multiply-add rounds the exact a r + c
+        once; float64 holds that exact value for 8-bit a and r in [2^-14, 2^8), so each is
+        a float64 multiply and add and one conversion to float32."""
+        shape = self._elementwise_shape(node, a, b)
+        if math.prod(b.shape) == 1 and math.prod(a.shape) > 1:
+            raise ONNXImportError(
+                f"node '{node.name}': QLinearAdd of a single-element operand is not imported"
+            )
+        f32 = np.float32
+        s_a, z_a, s_b, z_b, s_c, z_c = (
+            float(v.reshape(-1)[0]) for v in (s_a, z_a, s_b, z_b, s_c, z_c)
+        )
+        ratio_a, ratio_b = f32(f32(s_a) / f32(s_c)), f32(f32(s_b) / f32(s_c))
+        for ratio in (ratio_a, ratio_b):
+            if not 2.0**-14 <= ratio < 256.0:
+                raise ONNXImportError(
+                    f"node '{node.name}': scale ratio {float(ratio)!r} is outside MLAS's "
+                    "QLinearAdd range [2^-14, 2^8)"
+                )
+        inner = f32(np.float64(ratio_a) * z_a + np.float64(f32(ratio_b * f32(z_b))))
+        fixed = f32(f32(z_c) - inner)
+
+        def fma(x: Value, ratio: np.float32, addend: Value) -> Value:
+            wide = self._unary("convert", self._broadcast_to(node, x, shape), "f64")
+            product = self._binary("multiply", wide, self._splat(np.float64(ratio), shape, "f64"))
+            return self._unary("convert", self._binary("add", product, addend), "f32")
+
+        partial = fma(b, ratio_b, self._splat(np.float64(fixed), shape, "f64"))
+        return self._saturated(fma(a, ratio_a, self._unary("convert", partial, "f64")), out)
+
+    def _qmul(self, node, a: Value, s_a, z_a, b: Value, s_b, z_b, s_c, z_c,
+              out: str) -> Value:  # fmt: skip
+        """QLinearMul as MLAS's SSE2 kernel computes it on x86-64: the int32 product of the
+        centred operands, times float32 (s_a s_b) / s_c, plus z_c (two roundings), rounded
+        half to even and saturated."""
+        shape = self._elementwise_shape(node, a, b)
+        f32 = np.float32
+        ratio = f32(
+            f32(f32(s_a.reshape(-1)[0]) * f32(s_b.reshape(-1)[0])) / f32(s_c.reshape(-1)[0])
+        )
+        product = self._binary(
+            "multiply",
+            self._widen(self._broadcast_to(node, a, shape), int(z_a.reshape(-1)[0])),
+            self._widen(self._broadcast_to(node, b, shape), int(z_b.reshape(-1)[0])),
+        )
+        f = self._unary("convert", product, "f32")
+        f = self._binary("multiply", f, self._splat(ratio, shape, "f32"))
+        f = self._binary("add", f, self._splat(f32(z_c.reshape(-1)[0]), shape, "f32"))
+        return self._saturated(f, out)
+
+    def _qglobal_average_pool(self, node, x: Value, s_x, z_x, s_y, z_y, out: str,
+                              channels_last: bool = False) -> Value:  # fmt: skip
+        """QLinearGlobalAveragePool (MLAS, x86-64): the int32 sum of x - z_x over the image,
+        times float32 s_x / (s_y count), requantized like a convolution's output."""
+        if len(x.shape) != 4 or x.elem not in _RANGE:
+            raise ONNXImportError(f"node '{node.name}': needs 8-bit NCHW (or NHWC) data")
+        spatial = [1, 2] if channels_last else [2, 3]
+        count = x.shape[spatial[0]] * x.shape[spatial[1]]
+        n, c = x.shape[0], x.shape[3 if channels_last else 1]
+        centred = self._widen(x, int(z_x.reshape(-1)[0]))
+        zero = self._const(np.array(0), "i32")
+        total = self._emit(
+            f"stablehlo.reduce({centred.name} init: {zero.name}) applies stablehlo.add across "
+            f"dimensions = {spatial} : ({self._t(x.shape, 'i32')}, tensor<i32>) -> "
+            f"{self._t((n, c), 'i32')}",
+            (n, c), "i32",
+        )  # fmt: skip
+        f32 = np.float32
+        scale = f32(f32(s_x.reshape(-1)[0]) / f32(f32(s_y.reshape(-1)[0]) * f32(count)))
+        y = self._requantize(total, np.array([scale]), int(z_y.reshape(-1)[0]), 1, False, out)
+        return self._reshaped(node, y, (n, 1, 1, c) if channels_last else (n, c, 1, 1))
+
+    def _ms_QLinearAdd(self, node) -> None:
+        self.values[node.output[0]] = self._qadd(node, self._operand(node, 0), *self._scale_zp(node, 1),
+                                                 self._operand(node, 3), *self._scale_zp(node, 4),
+                                                 *self._scale_zp(node, 6), self._storage(node, 7))  # fmt: skip
+
+    def _ms_QLinearMul(self, node) -> None:
+        self.values[node.output[0]] = self._qmul(node, self._operand(node, 0), *self._scale_zp(node, 1),
+                                                 self._operand(node, 3), *self._scale_zp(node, 4),
+                                                 *self._scale_zp(node, 6), self._storage(node, 7))  # fmt: skip
+
+    def _ms_QLinearGlobalAveragePool(self, node) -> None:
+        channels_last = bool(self._attrs(node).get("channels_last", 0))
+        self.values[node.output[0]] = self._qglobal_average_pool(
+            node, self._input(node, 0), *self._scale_zp(node, 1), *self._scale_zp(node, 3),
+            self._storage(node, 4), channels_last,
+        )  # fmt: skip
+
+    def _ms_QGemm(self, node) -> None:
+        """QGemm with a constant B: the int32 product plus the int32 C, requantized by
+        float32 ((alpha s_a) s_b) / s_y (ONNX Runtime's order)."""
+        a = self._attrs(node)
+        if a.get("transA", 0) or len(node.input) < 9 or not node.input[7]:
+            raise ONNXImportError(f"node '{node.name}': QGemm needs transA = 0 and an 8-bit output")
+        b = self._const_input(node, 3, "B")
+        s_a, z_a = self._scale_zp(node, 1)
+        s_b, z_b = self._scale_zp(node, 4)
+        if a.get("transB", 0):
+            b = b.T
+        bias = self._const_input(node, 6, "C") if node.input[6] else None
+        s_y, z_y = self._scale_zp(node, 7)
+        alpha = np.float32(a.get("alpha", 1.0))
+        self.values[node.output[0]] = self._qgemm(node, self._input(node, 0), s_a * alpha, z_a, b,
+                                                  s_b, z_b, bias, s_y, z_y, False,
+                                                  self._storage(node, 8))  # fmt: skip
+
+    def _qgemm(self, node, a: Value, s_a, z_a, b: np.ndarray, s_b, z_b, bias, s_y, z_y,
+               relu: bool, out: str) -> Value:  # fmt: skip
+        acc = self._matmul_acc(node, a, z_a, b, z_b)
+        if bias is not None:
+            acc = self._binary(
+                "add",
+                acc,
+                self._broadcast_to(node, self._const(bias.astype(np.int64), "i32"), acc.shape),
+            )
+        scale = (
+            np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
+        ).astype(np.float32)
+        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
+
+    # ---- 8-bit activations: a float function of one 8-bit value is a 256-entry table ------
+
+    _ACTIVATIONS = {
+        "Sigmoid": lambda node, attrs: ort_float.logistic,
+        "HardSwish": lambda node, attrs: ort_float.hard_swish,
+        "HardSigmoid": lambda node, attrs: (
+            lambda x: ort_float.hard_sigmoid(x, attrs.get("alpha", 0.2), attrs.get("beta", 0.5))
+        ),
+    }
+
+    def _activation_table(self, fn, s_x, z_x, x_elem: str, s_y, z_y, out: str) -> np.ndarray:
+        """ONNX Runtime's float32 arithmetic (ort_float) on every 8-bit input, in the order
+        the lookup indexes them (-128..127 for int8, 0..255 for uint8)."""
+        lo, hi = _RANGE[x_elem]
+        inputs = ort_float.dequantize(np.arange(lo, hi + 1), float(s_x.reshape(-1)[0]),
+                                      int(z_x.reshape(-1)[0]))  # fmt: skip
+        with np.errstate(over="ignore", invalid="ignore"):
+            values = fn(inputs)
+        return ort_float.quantize(values, float(s_y.reshape(-1)[0]), int(z_y.reshape(-1)[0]),
+                                  *_RANGE[out])  # fmt: skip
+
+    def _lookup(self, node, x: Value, table: np.ndarray, out: str) -> Value:
+        """table[x] (indexed from the type's minimum) with `stablehlo.gather`."""
+        if x.elem not in _RANGE:
+            raise ONNXImportError(f"node '{node.name}': a lookup needs 8-bit input")
+        index = self._unary("convert", x, "i32")
+        if x.elem == "i8":
+            index = self._binary("add", index, self._splat(np.int64(128), x.shape, "i32"))
+        column = self._reshaped(node, index, (*x.shape, 1))
+        values = self._const(table.astype(np.int64), out)
+        return self._emit(
+            f'"stablehlo.gather"({values.name}, {column.name}) <{{dimension_numbers = '
+            f"#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
+            f"index_vector_dim = {len(x.shape)}>, indices_are_sorted = false, "
+            f"slice_sizes = array<i64: 1>}}> : ({self._t((256,), out)}, "
+            f"{self._t(column.shape, 'i32')}) -> {self._t(x.shape, out)}",
+            x.shape, out,
+        )  # fmt: skip
+
+    def _ms_QLinearSigmoid(self, node) -> None:
+        x = self._input(node, 0)
+        s_x, z_x = self._scale_zp(node, 1)
+        s_y, z_y = self._scale_zp(node, 3)
+        out = self._storage(node, 4)
+        table = self._activation_table(ort_float.logistic, s_x, z_x, x.elem, s_y, z_y, out)
+        self.values[node.output[0]] = self._lookup(node, x, table, out)
+
+    def _activation_group(self, node) -> None:
+        """DequantizeLinear -> Sigmoid / HardSwish / HardSigmoid -> QuantizeLinear: the float
+        activation ONNX Runtime runs (or fuses, for Sigmoid) as a table."""
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        q, relu = self._quantize_after(node)
+        if relu or isinstance(x, np.ndarray):
+            raise ONNXImportError(f"node '{node.name}': expected DQ -> {node.op_type} -> Q")
+        s_y, z_y = self._scale_zp(q, 1)
+        out = self._storage(q, 2)
+        fn = self._ACTIVATIONS[node.op_type](node, self._attrs(node))
+        table = self._activation_table(fn, s_x, z_x, x.elem, s_y, z_y, out)
+        self.values[q.output[0]] = self._lookup(node, x, table, out)
+
+    _op_Sigmoid = _op_HardSwish = _op_HardSigmoid = _activation_group
+
+    # QDQ groups: DequantizeLinear inputs -> op -> QuantizeLinear, fused by ONNX Runtime.
+
+    def _op_Add(self, node) -> None:
+        self._binary_group(node, self._qadd)
+
+    def _op_Mul(self, node) -> None:
+        self._binary_group(node, self._qmul)
+
+    def _binary_group(self, node, kernel) -> None:
+        operands = []
+        for i in (0, 1):
+            x, s, z = self._dequantized(node, i, f"operand {i}")
+            if isinstance(x, np.ndarray):
+                x = self._materialized(node, self.dq[node.input[i]][0])
+            operands.append((x, s, z))
+        q, relu = self._quantize_after(node)
+        if relu:
+            raise ONNXImportError(f"node '{node.name}': a Relu after {node.op_type} is not fused")
+        s_y, z_y = self._scale_zp(q, 1)
+        (a, s_a, z_a), (b, s_b, z_b) = operands
+        self.values[q.output[0]] = kernel(
+            node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, self._storage(q, 2)
+        )
+
+    def _op_GlobalAveragePool(self, node) -> None:
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        q, relu = self._quantize_after(node)
+        if relu or isinstance(x, np.ndarray):
+            raise ONNXImportError(f"node '{node.name}': expected DQ -> GlobalAveragePool -> Q")
+        s_y, z_y = self._scale_zp(q, 1)
+        self.values[q.output[0]] = self._qglobal_average_pool(node, x, s_x, z_x, s_y, z_y,
+                                                              self._storage(q, 2))  # fmt: skip
+
+    def _op_Gemm(self, node) -> None:
+        attrs = self._attrs(node)
+        if attrs.get("transA", 0) or float(attrs.get("beta", 1.0)) != 1.0:
+            raise ONNXImportError(f"node '{node.name}': Gemm needs transA = 0 and beta = 1")
+        a, s_a, z_a = self._dequantized(node, 0, "input")
+        b, s_b, z_b = self._dequantized(node, 1, "weight")
+        bias = None
+        if len(node.input) > 2 and node.input[2]:
+            bias, s_bias, _ = self._dequantized(node, 2, "bias")
+            expected = (np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1)).astype(np.float32)
+            if not np.allclose(s_bias.reshape(-1), expected, rtol=1e-6, atol=0):
+                raise ONNXImportError(
+                    f"node '{node.name}': the bias scale is not input scale x weight scale"
+                )
+        if not isinstance(b, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
+            raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
+        if attrs.get("transB", 0):
+            b = b.T
+        q, relu = self._quantize_after(node)
+        s_y, z_y = self._scale_zp(q, 1)
+        alpha = np.float32(attrs.get("alpha", 1.0))
+        self.values[q.output[0]] = self._qgemm(node, a, s_a * alpha, z_a, b, s_b, z_b, bias,
+                                               s_y, z_y, relu, self._storage(q, 2))  # fmt: skip
 
     def _op_Relu(self, node) -> None:
         x = self._input(node, 0)
@@ -550,7 +870,7 @@ class _Importer:
             list(a.get("dilations", [1, 1])), pads,
         )  # fmt: skip
 
-    def _max_pool(self, x: _Value, kernel, strides, dil, pads) -> _Value:
+    def _max_pool(self, x: Value, kernel, strides, dil, pads) -> Value:
         """`reduce_window` maximum over NCHW int8 (ONNX pads: top, left, bottom, right)."""
         (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dil
         top, left, bottom, right = pads
@@ -570,9 +890,9 @@ class _Importer:
             f"    stablehlo.return %m{self.count} : {scalar}",
             f"  }}) : ({self._t(x.shape, x.elem)}, {scalar}) -> {self._t((n, c, oh, ow), x.elem)}",
         ]
-        return _Value(out, (n, c, oh, ow), x.elem)
+        return Value(out, (n, c, oh, ow), x.elem)
 
-    def _reshaped(self, node, x: _Value, shape: tuple[int, ...]) -> _Value:
+    def _reshaped(self, node, x: Value, shape: tuple[int, ...]) -> Value:
         if math.prod(shape) != math.prod(x.shape):
             raise ONNXImportError(
                 f"node '{node.name}': cannot reshape {list(x.shape)} to {list(shape)}"
@@ -583,14 +903,14 @@ class _Importer:
         )  # fmt: skip
 
     def _flatten_shape(self, node):
-        def shape_of(x: _Value) -> tuple[int, ...]:
+        def shape_of(x: Value) -> tuple[int, ...]:
             axis = int(self._attrs(node).get("axis", 1)) % max(len(x.shape), 1)
             return (math.prod(x.shape[:axis]), math.prod(x.shape[axis:]))
 
         return shape_of
 
     def _reshape_shape(self, node):
-        def shape_of(x: _Value) -> tuple[int, ...]:
+        def shape_of(x: Value) -> tuple[int, ...]:
             target = [int(d) for d in self._const_input(node, 1, "shape")]
             target = [x.shape[i] if d == 0 else d for i, d in enumerate(target)]
             if target.count(-1) == 1:
@@ -620,7 +940,7 @@ class _Importer:
         self._shape_op(node, lambda x: x.shape)
 
     def _op_Squeeze(self, node) -> None:
-        def shape_of(x: _Value) -> tuple[int, ...]:
+        def shape_of(x: Value) -> tuple[int, ...]:
             axes = [a % len(x.shape) for a in self._axes(node)]
             axes = axes or [i for i, d in enumerate(x.shape) if d == 1]
             if any(x.shape[a] != 1 for a in axes):
@@ -630,7 +950,7 @@ class _Importer:
         self._shape_op(node, shape_of)
 
     def _op_Unsqueeze(self, node) -> None:
-        def shape_of(x: _Value) -> tuple[int, ...]:
+        def shape_of(x: Value) -> tuple[int, ...]:
             raw = self._axes(node)
             rank = len(x.shape) + len(raw)
             axes = {a % rank for a in raw}
@@ -640,213 +960,14 @@ class _Importer:
         self._shape_op(node, shape_of)
 
 
-class _TosaImporter(_Importer):
-    """The same graph walk, written as TOSA for the NPU: NCHW tensors transposed to NHWC
-    around each convolution and pool (canonicalize folds the pairs between layers), ONNX
-    Runtime's float32 requantization approximated by a 32-bit fixed-point rescale
-    (SINGLE_ROUND), float boundaries peeled into argument and result attributes."""
-
-    def _bind_input(self, i: int, name: str, shape: tuple[int, ...], elem: str) -> str:
-        users = self.consumers.get(name, [])
-        if elem != "f32":
-            return super()._bind_input(i, name, shape, elem)
-        if len(users) != 1 or users[0].op_type != "QuantizeLinear":
-            raise ONNXImportError(f"float input '{name}' must feed one QuantizeLinear (TOSA form)")
-        q = users[0]
-        scale, zp = self._scale_zp(q, 1)
-        self.fused.add(id(q))
-        self.values[q.output[0]] = _Value(f"%arg{i}", shape, "i8")
-        attr = f" {{qdialect.quantize = [{float(scale.reshape(-1)[0])!r} : f32, {int(zp.reshape(-1)[0])} : i64]}}"
-        return f"%arg{i}: {self._t(shape, 'i8')}{attr}"
-
-    def _bind_output(self, name: str) -> tuple[str, str]:
-        node = self.producers.get(name)
-        if node is None or node.op_type != "DequantizeLinear":
-            return name, ""
-        scale, zp = self._scale_zp(node, 1)
-        self.fused.add(id(node))
-        attr = f" {{qdialect.dequantize = [{float(scale.reshape(-1)[0])!r} : f32, {int(zp.reshape(-1)[0])} : i64]}}"
-        return node.input[0], attr
-
-    def _op_QuantizeLinear(self, node) -> None:
-        raise ONNXImportError(f"node '{node.name}': QuantizeLinear inside the graph (TOSA form)")
-
-    def _op_DequantizeLinear(self, node) -> None:
-        scale, zp = self._scale_zp(node, 1)
-        self.dq[node.output[0]] = (node.input[0], scale, zp)
-        if any(u.op_type not in self._QDQ_OPS for u in self.consumers.get(node.output[0], [])):
-            raise ONNXImportError(
-                f"node '{node.name}': float computation is not imported (TOSA form)"
-            )
-
-    def _op_Relu(self, node) -> None:
-        raise ONNXImportError(f"node '{node.name}': a Relu outside a QDQ group (TOSA form)")
-
-    # ---- TOSA text ----------------------------------------------------------------
-
-    def _tconst(self, array: np.ndarray, elem: str) -> str:
-        name = self._fresh()
-        t = self._t(array.shape, elem)
-        self.lines.append(
-            f"  {name} = tosa.const values(dense<{np.asarray(array).tolist()}> : {t}) : () -> {t}"
-        )
-        return name
-
-    def _transpose(self, x: _Value, perms: list[int]) -> _Value:
-        shape = tuple(x.shape[p] for p in perms)
-        return self._emit(
-            f"tosa.transpose {x.name} perms({perms}) : ({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
-
-    def _tosa_requant(self, acc: _Value, scale: np.ndarray, zp: int, relu: bool) -> _Value:
-        from qdialect import numerics
-
-        n = scale.size
-        pairs = [numerics.quantize_multiplier(float(v)) for v in scale.reshape(-1)]
-        m = self._tconst(np.array([p[0] for p in pairs]), "i32")
-        sh = self._tconst(np.array([p[1] for p in pairs]), "i8")
-        iz, oz = self._tconst(np.array([0]), "i32"), self._tconst(np.array([zp]), "i8")
-        y = self._emit(
-            f"tosa.rescale {acc.name}, {m}, {sh}, {iz}, {oz} scale32(true) rounding_mode<SINGLE_ROUND> "
-            f"per_channel({'true' if n > 1 else 'false'}) input_unsigned(false) output_unsigned(false) : "
-            f"({self._t(acc.shape, 'i32')}, tensor<{n}xi32>, tensor<{n}xi8>, tensor<1xi32>, tensor<1xi8>) "
-            f"-> {self._t(acc.shape, 'i8')}",
-            acc.shape, "i8",
-        )  # fmt: skip
-        if relu:
-            y = self._emit(
-                f"tosa.clamp {y.name} min_val({zp} : i8) max_val(127 : i8) : ({self._t(y.shape, 'i8')}) "
-                f"-> {self._t(y.shape, 'i8')}",
-                y.shape, "i8",
-            )  # fmt: skip
-        return y
-
-    def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu, out="i8"):
-        if (
-            not isinstance(x, _Value)
-            or len(x.shape) != 4
-            or w.dtype != np.int8
-            or "i8" not in (x.elem, out)
-            or x.elem != out
-        ):
-            raise ONNXImportError(
-                f"node '{node.name}': the convolution needs int8 NCHW data and weights"
-            )
-        if np.any(z_w):
-            raise ONNXImportError(f"node '{node.name}': weight zero points must be 0 (TOSA form)")
-        a = self._attrs(node)
-        k_out, c_in, kh, kw = w.shape
-        group = int(a.get("group", 1))
-        strides = list(a.get("strides", [1, 1]))
-        dil = list(a.get("dilations", [1, 1]))
-        top, left, bottom, right = self._pads(node, x.shape[2:], (kh, kw), strides, dil)
-        n, c, h, wd = x.shape
-        oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
-        ow = (wd + left + right - (kw - 1) * dil[1] - 1) // strides[1] + 1
-        xh = self._transpose(x, [0, 2, 3, 1])
-        b = self._tconst(
-            np.zeros(k_out, np.int64) if bias is None else bias.astype(np.int64), "i32"
-        )
-        zx, zw = (
-            self._tconst(np.array([int(z_x.reshape(-1)[0])]), "i8"),
-            self._tconst(np.array([0]), "i8"),
-        )
-        out_t = self._t((n, oh, ow, k_out), "i32")
-        attrs = f"pad([{top}, {bottom}, {left}, {right}]) stride({strides}) dilation({dil}) acc_type(i32)"
-        if group == 1:
-            wt = self._tconst(np.transpose(w, (0, 2, 3, 1)).astype(np.int64), "i8")  # OHWI
-            w_t = self._t((k_out, kh, kw, c_in), "i8")
-            op = "tosa.conv2d"
-        elif group == c and c_in == 1:
-            mult = k_out // c
-            depth = np.transpose(w.reshape(c, mult, kh, kw), (2, 3, 0, 1))  # KH, KW, C, M
-            wt, w_t, op = (
-                self._tconst(depth.astype(np.int64), "i8"),
-                self._t(depth.shape, "i8"),
-                "tosa.depthwise_conv2d",
-            )
-        else:
-            raise ONNXImportError(
-                f"node '{node.name}': grouped convolutions other than depthwise (TOSA form)"
-            )
-        acc = self._emit(
-            f"{op} {xh.name}, {wt}, {b}, {zx}, {zw} {attrs} : ({self._t(xh.shape, 'i8')}, {w_t}, "
-            f"tensor<{k_out}xi32>, tensor<1xi8>, tensor<1xi8>) -> {out_t}",
-            (n, oh, ow, k_out), "i32",
-        )  # fmt: skip
-        scale = (
-            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
-        y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
-        return self._transpose(y, [0, 3, 1, 2])
-
-    def _qmatmul(self, node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu, out="i8"):
-        if (
-            not isinstance(b, np.ndarray)
-            or np.any(z_b)
-            or len(a.shape) != 2
-            or (a.elem, out) != ("i8", "i8")
-        ):
-            raise ONNXImportError(
-                f"node '{node.name}': MatMul needs a 2-D input and constant symmetric weights (TOSA form)"
-            )
-        m, k = a.shape
-        n = b.shape[1]
-        a3 = self._reshaped(node, a, (1, m, k))
-        wt = self._tconst(b.reshape(1, k, n).astype(np.int64), "i8")
-        za, zb = (
-            self._tconst(np.array([int(z_a.reshape(-1)[0])]), "i8"),
-            self._tconst(np.array([0]), "i8"),
-        )
-        acc = self._emit(
-            f"tosa.matmul {a3.name}, {wt}, {za}, {zb} : ({self._t((1, m, k), 'i8')}, {self._t((1, k, n), 'i8')}, "
-            f"tensor<1xi8>, tensor<1xi8>) -> {self._t((1, m, n), 'i32')}",
-            (1, m, n), "i32",
-        )  # fmt: skip
-        scale = (
-            np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
-        y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
-        return self._reshaped(node, y, (m, n))
-
-    def _reshaped(self, node, x: _Value, shape: tuple[int, ...]) -> _Value:
-        if math.prod(shape) != math.prod(x.shape):
-            raise ONNXImportError(
-                f"node '{node.name}': cannot reshape {list(x.shape)} to {list(shape)}"
-            )
-        name = self._fresh()
-        self.lines.append(
-            f"  {name} = tosa.const_shape values(dense<{list(shape)}> : tensor<{len(shape)}xindex>) "
-            f": () -> !tosa.shape<{len(shape)}>"
-        )
-        return self._emit(
-            f"tosa.reshape {x.name}, {name} : ({self._t(x.shape, x.elem)}, !tosa.shape<{len(shape)}>) "
-            f"-> {self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
-
-    def _max_pool(self, x: _Value, kernel, strides, dil, pads) -> _Value:
-        if any(d != 1 for d in dil):
-            raise ONNXImportError("dilated MaxPool is not supported (TOSA form)")
-        top, left, bottom, right = pads
-        xh = self._transpose(x, [0, 2, 3, 1])
-        n, h, w, c = xh.shape
-        oh = (h + top + bottom - kernel[0]) // strides[0] + 1
-        ow = (w + left + right - kernel[1]) // strides[1] + 1
-        y = self._emit(
-            f"tosa.max_pool2d {xh.name} kernel({list(kernel)}) stride({list(strides)}) "
-            f"pad([{top}, {bottom}, {left}, {right}]) : ({self._t(xh.shape, 'i8')}) -> "
-            f"{self._t((n, oh, ow, c), 'i8')}",
-            (n, oh, ow, c), "i8",
-        )  # fmt: skip
-        return self._transpose(y, [0, 3, 1, 2])
-
-
 def import_onnx(data: bytes, target: str = "stablehlo") -> str:
     """One `func.func @main` for a quantized ONNX model: `target="stablehlo"` computes ONNX
     Runtime's outputs exactly (float32 requantization written out); `target="tosa"` is
     integer TOSA for the NPU, within one unit of them (fixed-point requantization)."""
     if target not in ("stablehlo", "tosa"):
         raise ONNXImportError(f"unknown target '{target}' (stablehlo or tosa)")
-    return (_Importer if target == "stablehlo" else _TosaImporter)(data).run()
+    if target == "tosa":
+        from qdialect.importers.onnx_tosa import TosaImporter
+
+        return TosaImporter(data).run()
+    return Importer(data).run()

@@ -299,3 +299,209 @@ def test_auto_pad_and_shape_ops_match_onnxruntime(auto_pad: str) -> None:
     for k in range(3):
         x = np.random.default_rng(k).integers(-128, 128, (1, 4, 9, 9)).astype(np.int8)
         assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
+
+
+# ---- the issue's networks, and ONNX Runtime's com.microsoft kernels one by one -----------
+
+NETWORKS = ["residual_cnn", "mobilenet_v2_block", "mlp"]
+EXPECTED_QOPERATOR = {
+    "residual_cnn": {"QLinearConv", "QLinearAdd", "QLinearGlobalAveragePool", "QGemm"},
+    "mobilenet_v2_block": {"QLinearConv", "HardSwish", "QLinearAdd"},
+    "mlp": {"QLinearMatMul", "QLinearAdd", "QLinearSigmoid"},
+}
+
+
+def program(data: bytes):
+    module = QParser(make_context(), import_onnx(data)).parse_module()
+    module.verify()
+    return module
+
+
+@pytest.mark.parametrize("uint8", [False, True], ids=["int8", "uint8"])
+@pytest.mark.parametrize("per_channel", [False, True], ids=["per-tensor", "per-channel"])
+@pytest.mark.parametrize("qdq", [True, False], ids=["QDQ", "QOperator"])
+@pytest.mark.parametrize("name", NETWORKS)
+def test_networks_match_onnxruntime(name: str, qdq: bool, per_channel: bool, uint8: bool) -> None:
+    data, shape = onnx_models.quantized(name, qdq, per_channel, uint8)
+    ops = {n.op_type for n in onnx.load_from_string(data).graph.node}
+    assert ("DequantizeLinear" in ops) if qdq else EXPECTED_QOPERATOR[name] <= ops
+    session, module = onnx_models.ort_session(data), program(data)
+    for k in range(4):
+        x = np.random.default_rng(k).normal(0, 1, shape).astype(np.float32)
+        want = session.run(None, {"x": x})[0]
+        assert len(np.unique(want)) > 5
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], want)
+
+
+def test_default_int8_qdq_session_is_within_one_unit() -> None:
+    """ONNX Runtime's default x86-64 session converts int8 QDQ groups to uint8 where it can
+    and runs the ones that then cannot fuse in float32 (MLAS's summation order). The
+    import follows the fused integer kernels: equal to the fused session (above), within
+    one output step of the default one."""
+    data, shape = onnx_models.quantized("mobilenet_v2_block", qdq=True, per_channel=False)
+    graph = onnx.load_from_string(data).graph
+    (last,) = [n for n in graph.node if n.output[0] == "out"]
+    step = float(
+        numpy_helper.to_array(next(t for t in graph.initializer if t.name == last.input[1]))
+    )
+    module, default = program(data), onnx_models.ort_session(data, fuse_int8_qdq=False)
+    for k in range(8):
+        x = np.random.default_rng(k).normal(0, 1, shape).astype(np.float32)
+        got = Interpreter(module).call("main", [x])[0]
+        assert np.abs(got - default.run(None, {"x": x})[0]).max() <= step * 1.0001
+
+
+def com_microsoft_model(nodes, inputs, outputs, initializers) -> bytes:
+    graph = helper.make_graph(nodes, "g", inputs, outputs, initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("com.microsoft", 1)])  # fmt: skip
+    model.ir_version = 8
+    return model.SerializeToString()
+
+
+def quant_params(names_values, dtype) -> list:
+    """Scalar initializers: float scales and `dtype` zero points."""
+    return [
+        numpy_helper.from_array(np.array(v, np.float32 if n.startswith("s") else dtype), n)
+        for n, v in names_values
+    ]
+
+
+@pytest.mark.parametrize("op", ["QLinearAdd", "QLinearMul"])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_qlinear_add_and_mul_match_onnxruntime_on_every_pair(op: str, dtype) -> None:
+    """Every pair of 8-bit inputs, three random quantizations, and a constant row broadcast
+    along the leading axis (a bias); the rare elements where MLAS's arithmetic differs from
+    the ONNX float formula are the point."""
+    elem = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
+    info = np.iinfo(dtype)
+    grid = np.stack(np.meshgrid(np.arange(info.min, info.max + 1),
+                                np.arange(info.min, info.max + 1)), -1).reshape(-1, 2)  # fmt: skip
+    a, b = grid[:, 0].astype(dtype), grid[:, 1].astype(dtype)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        s_a, s_b = rng.uniform(0.005, 0.2, 2)
+        s_c = s_a * s_b * rng.uniform(20, 200) if op == "QLinearMul" else rng.uniform(0.01, 0.3)
+        zeros = rng.integers(info.min // 2 + 64, info.max // 2, 3)
+        params = quant_params([("sa", s_a), ("za", zeros[0]), ("sb", s_b), ("zb", zeros[1]),
+                               ("sc", s_c), ("zc", zeros[2])], dtype)  # fmt: skip
+        node = helper.make_node(op, ["a", "sa", "za", "b", "sb", "zb", "sc", "zc"], ["y"],
+                                domain="com.microsoft")  # fmt: skip
+        data = com_microsoft_model(
+            [node],
+            [helper.make_tensor_value_info("a", elem, [a.size]),
+             helper.make_tensor_value_info("b", elem, [b.size])],
+            [helper.make_tensor_value_info("y", elem, [a.size])], params,
+        )  # fmt: skip
+        got = Interpreter(program(data)).call("main", [a, b])[0]
+        assert np.array_equal(got, ort_run(data, {"a": a, "b": b}))
+        row = rng.integers(info.min, info.max + 1, 32).astype(dtype)
+        matrix = rng.integers(info.min, info.max + 1, (64, 32)).astype(dtype)
+        data = com_microsoft_model(
+            [node], [helper.make_tensor_value_info("a", elem, [64, 32])],
+            [helper.make_tensor_value_info("y", elem, [64, 32])],
+            [*params, numpy_helper.from_array(row, "b")],
+        )  # fmt: skip
+        got = Interpreter(program(data)).call("main", [matrix])[0]
+        assert np.array_equal(got, ort_run(data, {"a": matrix}))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_activations_match_onnxruntime_on_every_input(dtype) -> None:
+    """QLinearSigmoid, and Sigmoid / HardSwish / HardSigmoid between Q/DQ, as 256-entry
+    tables of ONNX Runtime's float32 arithmetic: every input, four quantizations each."""
+    elem = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
+    info = np.iinfo(dtype)
+    x = np.arange(info.min, info.max + 1).astype(dtype)
+    rng = np.random.default_rng(3)
+    for kind in ("QLinearSigmoid", "Sigmoid", "HardSwish", "HardSigmoid"):
+        for _ in range(4):
+            s_x, s_y = rng.uniform(0.005, 0.15), rng.uniform(0.002, 0.03)
+            z_x, z_y = rng.integers(info.min, info.max + 1, 2)
+            params = quant_params([("sx", s_x), ("zx", z_x), ("sy", s_y), ("zy", z_y)], dtype)
+            if kind == "QLinearSigmoid":
+                nodes = [helper.make_node(kind, ["x", "sx", "zx", "sy", "zy"], ["y"],
+                                          domain="com.microsoft")]  # fmt: skip
+            else:
+                extra = {"alpha": 0.3, "beta": 0.4} if kind == "HardSigmoid" else {}
+                nodes = [helper.make_node("DequantizeLinear", ["x", "sx", "zx"], ["f"]),
+                         helper.make_node(kind, ["f"], ["g"], **extra),
+                         helper.make_node("QuantizeLinear", ["g", "sy", "zy"], ["y"])]  # fmt: skip
+            data = com_microsoft_model(
+                nodes, [helper.make_tensor_value_info("x", elem, [x.size])],
+                [helper.make_tensor_value_info("y", elem, [x.size])], params,
+            )  # fmt: skip
+            want = ort_run(data, {"x": x})
+            assert len(np.unique(want)) > 10
+            assert np.array_equal(Interpreter(program(data)).call("main", [x])[0], want), kind
+
+
+@pytest.mark.parametrize("channels_last", [0, 1])
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_qlinear_global_average_pool_matches_onnxruntime(channels_last: int, dtype) -> None:
+    elem = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
+    info = np.iinfo(dtype)
+    shape = (2, 7, 5, 6) if channels_last else (2, 6, 7, 5)
+    out = (2, 1, 1, 6) if channels_last else (2, 6, 1, 1)
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        params = quant_params([("sx", rng.uniform(0.01, 0.1)), ("zx", rng.integers(info.min, info.max)),
+                               ("sy", rng.uniform(0.005, 0.05)), ("zy", rng.integers(info.min, info.max))],
+                              dtype)  # fmt: skip
+        node = helper.make_node("QLinearGlobalAveragePool", ["x", "sx", "zx", "sy", "zy"], ["y"],
+                                domain="com.microsoft", channels_last=channels_last)  # fmt: skip
+        data = com_microsoft_model([node], [helper.make_tensor_value_info("x", elem, list(shape))],
+                                   [helper.make_tensor_value_info("y", elem, list(out))], params)  # fmt: skip
+        x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+        assert np.array_equal(
+            Interpreter(program(data)).call("main", [x])[0], ort_run(data, {"x": x})
+        )
+
+
+@pytest.mark.parametrize("trans_b, alpha, bias, per_column", [
+    (1, 1.0, True, False), (0, 0.5, True, True), (1, 2.0, False, True)])  # fmt: skip
+def test_qgemm_matches_onnxruntime(
+    trans_b: int, alpha: float, bias: bool, per_column: bool
+) -> None:
+    rng = np.random.default_rng(11)
+    m, k, n = 5, 24, 7
+    b = rng.integers(-127, 128, (n, k) if trans_b else (k, n)).astype(np.int8)
+    s_b = rng.uniform(0.005, 0.02, n if per_column else ()).astype(np.float32)
+    inits = [*quant_params([("sa", 0.03), ("za", 4), ("sy", 0.05), ("zy", -3)], np.int8),
+             numpy_helper.from_array(b, "b"), numpy_helper.from_array(s_b, "sb"),
+             numpy_helper.from_array(np.zeros(s_b.shape, np.int8), "zb"),
+             numpy_helper.from_array(rng.integers(-3000, 3000, n).astype(np.int32), "c")]  # fmt: skip
+    node = helper.make_node("QGemm", ["a", "sa", "za", "b", "sb", "zb", "c" if bias else "", "sy", "zy"],
+                            ["y"], domain="com.microsoft", transB=trans_b, alpha=alpha)  # fmt: skip
+    data = com_microsoft_model([node], [helper.make_tensor_value_info("a", TensorProto.INT8, [m, k])],
+                               [helper.make_tensor_value_info("y", TensorProto.INT8, [m, n])], inits)  # fmt: skip
+    for _ in range(4):
+        a = rng.integers(-128, 128, (m, k)).astype(np.int8)
+        assert np.array_equal(
+            Interpreter(program(data)).call("main", [a])[0], ort_run(data, {"a": a})
+        )
+
+
+def test_unsupported_broadcast_and_unnamed_nodes_are_named_errors() -> None:
+    params = quant_params(
+        [("sa", 0.1), ("za", 0), ("sb", 0.1), ("zb", 0), ("sc", 0.2), ("zc", 0)], np.int8
+    )
+    node = helper.make_node("QLinearAdd", ["a", "sa", "za", "b", "sb", "zb", "sc", "zc"], ["y"],
+                            domain="com.microsoft")  # fmt: skip
+    data = com_microsoft_model(
+        [node], [helper.make_tensor_value_info("a", TensorProto.INT8, [1, 3, 4, 4]),
+                 helper.make_tensor_value_info("b", TensorProto.INT8, [3, 1, 1])],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 3, 4, 4])], params,
+    )  # fmt: skip
+    with pytest.raises(
+        ONNXImportError, match=r"node 'QLinearAdd_0'.*only broadcasts along leading axes"
+    ):
+        import_onnx(data)
+    node = helper.make_node("QLinearSoftmax", ["a"], ["y"], domain="com.microsoft")
+    data = com_microsoft_model([node], [helper.make_tensor_value_info("a", TensorProto.INT8, [2, 3])],
+                               [helper.make_tensor_value_info("y", TensorProto.INT8, [2, 3])], [])  # fmt: skip
+    with pytest.raises(
+        ONNXImportError,
+        match=r"node 'QLinearSoftmax_0' \(com.microsoft.QLinearSoftmax\) is not supported",
+    ):
+        import_onnx(data)
