@@ -24,6 +24,12 @@ class TosaImporter(Importer):
     Runtime's float32 requantization approximated by a 32-bit fixed-point rescale
     (SINGLE_ROUND), float boundaries peeled into argument and result attributes."""
 
+    def __init__(self, data: bytes):
+        super().__init__(data)
+        # Constant operands by SSA name, so a broadcast one can be tiled (the NPU's
+        # elementwise instructions take operands of the result's shape).
+        self.tiles: dict[str, np.ndarray] = {}
+
     def _bind_input(self, i: int, name: str, shape: tuple[int, ...], elem: str) -> str:
         users = self.consumers.get(name, [])
         if elem != "f32":
@@ -157,7 +163,7 @@ class TosaImporter(Importer):
         y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
         return self._transpose(y, [0, 3, 1, 2])
 
-    def _qmatmul(self, node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu, out="i8"):
+    def _qmatmul(self, node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu, out="i8", bias=None):
         if (
             not isinstance(b, np.ndarray)
             or np.any(z_b)
@@ -180,6 +186,13 @@ class TosaImporter(Importer):
             f"tensor<1xi8>, tensor<1xi8>) -> {self._t((1, m, n), 'i32')}",
             (1, m, n), "i32",
         )  # fmt: skip
+        if bias is not None:
+            c = self._tconst(np.broadcast_to(bias, (n,)).reshape(1, 1, n).astype(np.int64), "i32")
+            acc = self._emit(
+                f"tosa.add {acc.name}, {c} : ({self._t(acc.shape, 'i32')}, {self._t((1, 1, n), 'i32')}) "
+                f"-> {self._t(acc.shape, 'i32')}",
+                acc.shape, "i32",
+            )  # fmt: skip
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
@@ -217,3 +230,121 @@ class TosaImporter(Importer):
             (n, oh, ow, c), "i8",
         )  # fmt: skip
         return self._transpose(y, [0, 3, 1, 2])
+
+    # ---- elementwise kernels, pooling and tables ---------------------------------------
+
+    def _materialized(self, node, name: str) -> Value:
+        if name in self.constants and name not in self.values:
+            array = self.constants[name]
+            if array.dtype != np.int8:
+                raise ONNXImportError(
+                    f"node '{node.name}': constant '{name}' must be int8 (TOSA form)"
+                )
+            self.values[name] = Value(self._tconst(array.astype(np.int64), "i8"), array.shape, "i8")
+            self.tiles[self.values[name].name] = array
+        return super()._materialized(node, name)
+
+    def _full(self, node, x: Value, shape: tuple[int, ...]) -> Value:
+        if x.shape == shape:
+            return x
+        if x.name not in self.tiles:
+            raise ONNXImportError(
+                f"node '{node.name}': broadcasting a computed operand is not supported (TOSA form)"
+            )
+        tiled = np.broadcast_to(self.tiles[x.name], shape)
+        return Value(self._tconst(tiled.astype(np.int64), "i8"), shape, "i8")
+
+    def _rescale(self, x: Value, scale: float | tuple[int, int], in_zp: int, out_zp: int,
+                 out: str) -> Value:  # fmt: skip
+        """A per-tensor `tosa.rescale` (SINGLE_ROUND) by a real scale or an exact
+        (multiplier, shift)."""
+        m, sh = scale if isinstance(scale, tuple) else numerics.quantize_multiplier(float(scale))
+        mc, shc = self._tconst(np.array([m]), "i32"), self._tconst(np.array([sh]), "i8")
+        iz, oz = self._tconst(np.array([in_zp]), x.elem), self._tconst(np.array([out_zp]), out)
+        return self._emit(
+            f"tosa.rescale {x.name}, {mc}, {shc}, {iz}, {oz} scale32(true) rounding_mode<SINGLE_ROUND> "
+            f"per_channel(false) input_unsigned(false) output_unsigned(false) : "
+            f"({self._t(x.shape, x.elem)}, tensor<1xi32>, tensor<1xi8>, tensor<1x{x.elem}>, "
+            f"tensor<1x{out}>) -> {self._t(x.shape, out)}",
+            x.shape, out,
+        )  # fmt: skip
+
+    def _centred(self, x: Value, zp: int, left_shift: int = 0) -> Value:
+        """(x - zp) << left_shift in i32: a rescale by exactly 2^left_shift."""
+        return self._rescale(x, (1 << 30, 30 - left_shift), zp, 0, "i32")
+
+    def _int8_operands(self, node, out: str, *values: Value) -> None:
+        if out != "i8" or any(v.elem != "i8" for v in values):
+            raise ONNXImportError(f"node '{node.name}': int8 operands only (TOSA form)")
+
+    def _qadd(self, node, a, s_a, z_a, b, s_b, z_b, s_c, z_c, out):
+        """Both operands centred and shifted left by 20 bits, each rescaled by s_i / 2max(s),
+        added in i32, rescaled by 2max(s) / (2^20 s_c): TFLite's integer add, within one
+        unit of ONNX Runtime's float kernel."""
+        self._int8_operands(node, out, a, b)
+        shape = self._elementwise_shape(node, a, b)
+        a, b = self._full(node, a, shape), self._full(node, b, shape)
+        s_a, s_b, s_c = (float(np.float32(v.reshape(-1)[0])) for v in (s_a, s_b, s_c))
+        left, twice_max = 20, 2 * max(s_a, s_b)
+        terms = [
+            self._rescale(self._centred(x, int(z.reshape(-1)[0]), left), s / twice_max, 0, 0, "i32")
+            for x, s, z in ((a, s_a, z_a), (b, s_b, z_b))
+        ]
+        total = self._emit(
+            f"tosa.add {terms[0].name}, {terms[1].name} : ({self._t(shape, 'i32')}, "
+            f"{self._t(shape, 'i32')}) -> {self._t(shape, 'i32')}",
+            shape, "i32",
+        )  # fmt: skip
+        return self._rescale(
+            total, twice_max / ((1 << left) * s_c), 0, int(z_c.reshape(-1)[0]), "i8"
+        )
+
+    def _qmul(self, node, a, s_a, z_a, b, s_b, z_b, s_c, z_c, out):
+        self._int8_operands(node, out, a, b)
+        shape = self._elementwise_shape(node, a, b)
+        a, b = self._full(node, a, shape), self._full(node, b, shape)
+        ca, cb = (
+            self._centred(a, int(z_a.reshape(-1)[0])),
+            self._centred(b, int(z_b.reshape(-1)[0])),
+        )
+        zero = self._tconst(np.array([0]), "i8")
+        product = self._emit(
+            f"tosa.mul {ca.name}, {cb.name}, {zero} : ({self._t(shape, 'i32')}, "
+            f"{self._t(shape, 'i32')}, tensor<1xi8>) -> {self._t(shape, 'i32')}",
+            shape, "i32",
+        )  # fmt: skip
+        f32 = np.float32
+        ratio = f32(
+            f32(f32(s_a.reshape(-1)[0]) * f32(s_b.reshape(-1)[0])) / f32(s_c.reshape(-1)[0])
+        )
+        return self._rescale(product, float(ratio), 0, int(z_c.reshape(-1)[0]), "i8")
+
+    def _qglobal_average_pool(self, node, x, s_x, z_x, s_y, z_y, out, channels_last=False):
+        self._int8_operands(node, out, x)
+        if len(x.shape) != 4:
+            raise ONNXImportError(f"node '{node.name}': needs 4-D data")
+        xh = x if channels_last else self._transpose(x, [0, 2, 3, 1])
+        n, h, w, c = xh.shape
+        total = self._centred(xh, int(z_x.reshape(-1)[0]))
+        for axis, shape in ((1, (n, 1, w, c)), (2, (n, 1, 1, c))):
+            total = self._emit(
+                f"tosa.reduce_sum {total.name} axis({axis}) : ({self._t(total.shape, 'i32')}) -> "
+                f"{self._t(shape, 'i32')}",
+                shape, "i32",
+            )  # fmt: skip
+        f32 = np.float32
+        scale = f32(f32(s_x.reshape(-1)[0]) / f32(f32(s_y.reshape(-1)[0]) * f32(h * w)))
+        y = self._rescale(total, float(scale), 0, int(z_y.reshape(-1)[0]), "i8")
+        return y if channels_last else self._transpose(y, [0, 3, 1, 2])
+
+    def _qgemm(self, node, a, s_a, z_a, b, s_b, z_b, bias, s_y, z_y, relu, out):
+        return self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu, out, bias=bias)
+
+    def _lookup(self, node, x, table, out):
+        self._int8_operands(node, out, x)
+        t = self._tconst(table.astype(np.int64), "i8")
+        return self._emit(
+            f"tosa.table {x.name}, {t} : ({self._t(x.shape, 'i8')}, tensor<256xi8>) -> "
+            f"{self._t(x.shape, 'i8')}",
+            x.shape, "i8",
+        )  # fmt: skip

@@ -48,6 +48,7 @@ from qdialect.lowering.npu_graph import (
     PoolLayer,
     VectorLayer,
     alias,
+    const_array,
     layers_of,
     sources,
     storage_i8,
@@ -231,7 +232,19 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
             offsets[name] = len(blobs[name])
             blobs[name] += data + bytes(-len(data) % ALIGN)
         placed.append(offsets)
+    # Constant tensors an elementwise layer reads (a broadcast bias tiled by the importer)
+    # live in the weights section like any other constant.
+    operand_offsets: dict[SSAValue, int] = {}
+    for layer in layers:
+        for v in map(alias, sources(layer)):
+            array = None if v in address or v in operand_offsets else const_array(v)
+            if array is not None and storage_i8(v.type):
+                operand_offsets[v] = len(blobs["weights"])
+                data = array.astype(np.int8).tobytes()
+                blobs["weights"] += data + bytes(-len(data) % ALIGN)
     bases = {name: plan.take(len(blob)) for name, blob in blobs.items() if blob}
+    for v, offset in operand_offsets.items():
+        address[v] = bases["weights"] + offset
     stream = Stream(machine)
     for index, (layer, offsets) in enumerate(zip(layers, placed, strict=True)):
         where = residency[index]
@@ -273,6 +286,7 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
                 and v in address
                 and v not in results
                 and v not in func.body.block.args
+                and v not in operand_offsets
             ):
                 plan.give(address[v], _nbytes(v))
     io_outputs = []

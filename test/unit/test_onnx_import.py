@@ -22,6 +22,8 @@ from qdialect.ir.parser import QParser  # noqa: E402
 from qdialect.models import onnx_models  # noqa: E402
 from qdialect.tools import qimport  # noqa: E402
 
+NETWORKS = ["residual_cnn", "mobilenet_v2_block", "mlp"]
+
 
 def model_of(nodes, inputs, outputs, initializers) -> bytes:
     graph = helper.make_graph(nodes, "g", inputs, outputs, initializers)
@@ -194,7 +196,8 @@ def test_qdq_conv_relu_group_matches_onnxruntime() -> None:
 
 @pytest.mark.parametrize("fmt", [QuantFormat.QOperator, QuantFormat.QDQ], ids=["QOperator", "QDQ"])
 @pytest.mark.parametrize("per_channel", [False, True])
-def test_tosa_target_runs_on_the_npu_within_one_unit(tmp_path, per_channel: bool, fmt) -> None:
+@pytest.mark.parametrize("name", ["cnn", *NETWORKS])
+def test_tosa_target_runs_on_the_npu_within_one_unit(name: str, per_channel: bool, fmt) -> None:
     """`target="tosa"`: fixed-point requantization for the NPU. The simulator equals the
     TOSA interpreter exactly and ONNX Runtime within one unit of the output's storage."""
     from xdsl.transforms.canonicalize import CanonicalizePass
@@ -204,7 +207,7 @@ def test_tosa_target_runs_on_the_npu_within_one_unit(tmp_path, per_channel: bool
     from qdialect.npu.machine import load_machine
     from qdialect.npu.simulator import Simulator
 
-    data, shape = float_cnn(tmp_path, per_channel, fmt)
+    data, shape = onnx_models.quantized(name, fmt == QuantFormat.QDQ, per_channel)
     ctx = make_context()
     module = QParser(ctx, import_onnx(data, "tosa")).parse_module()
     CanonicalizePass().apply(ctx, module)
@@ -226,7 +229,8 @@ def test_tosa_target_runs_on_the_npu_within_one_unit(tmp_path, per_channel: bool
         sim.run()
         got = sim.get_outputs(binary)["result0"]
         assert np.array_equal(got, Interpreter(reference).call("main", [q])[0])
-        want = np.clip(np.rint(ort_run(data, {"x": x}) / np.float32(s_out)) + z_out, -128, 127)
+        ort_out = onnx_models.ort_session(data).run(None, {"x": x})[0]
+        want = np.clip(np.rint(ort_out / np.float32(s_out)) + z_out, -128, 127)
         assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
 
 
@@ -303,7 +307,6 @@ def test_auto_pad_and_shape_ops_match_onnxruntime(auto_pad: str) -> None:
 
 # ---- the issue's networks, and ONNX Runtime's com.microsoft kernels one by one -----------
 
-NETWORKS = ["residual_cnn", "mobilenet_v2_block", "mlp"]
 EXPECTED_QOPERATOR = {
     "residual_cnn": {"QLinearConv", "QLinearAdd", "QLinearGlobalAveragePool", "QGemm"},
     "mobilenet_v2_block": {"QLinearConv", "HardSwish", "QLinearAdd"},
