@@ -60,6 +60,8 @@ class Importer:
         except Exception as err:  # protobuf's DecodeError and friends
             raise ONNXImportError(f"malformed ONNX protobuf: {err}") from None
         self.graph = model.graph
+        self.opset = max((o.version for o in model.opset_import if o.domain in ("", "ai.onnx")),
+                         default=13)  # fmt: skip
         if not self.graph.node and not self.graph.output:
             raise ONNXImportError("the model has no graph")
         self.constants: dict[str, np.ndarray] = {}
@@ -304,6 +306,11 @@ class Importer:
         "Add",
         "Mul",
         "GlobalAveragePool",
+        "AveragePool",
+        "Concat",
+        "Transpose",
+        "Pad",
+        "Softmax",
         "Sigmoid",
         "HardSwish",
         "HardSigmoid",
@@ -338,7 +345,8 @@ class Importer:
         name = node.input[i]
         if name not in self.dq:
             raise ONNXImportError(
-                f"node '{node.name}' ({node.op_type}): its {what} is not dequantized"
+                f"node '{node.name}' ({node.op_type}) is not supported on float data: its "
+                f"{what} must come from a DequantizeLinear"
             )
         source, scale, zp = self.dq[name]
         if source in self.constants:
@@ -753,15 +761,103 @@ class Importer:
         index = self._unary("convert", x, "i32")
         if x.elem == "i8":
             index = self._binary("add", index, self._splat(np.int64(128), x.shape, "i32"))
-        column = self._reshaped(node, index, (*x.shape, 1))
-        values = self._const(table.astype(np.int64), out)
+        return self._gathered(node, index, table.astype(np.int64), out)
+
+    def _gathered(self, node, index: Value, table: np.ndarray, elem: str) -> Value:
+        """table[index] for an i32 index tensor, with `stablehlo.gather`."""
+        column = self._reshaped(node, index, (*index.shape, 1))
+        values = self._const(table, elem)
         return self._emit(
             f'"stablehlo.gather"({values.name}, {column.name}) <{{dimension_numbers = '
             f"#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
-            f"index_vector_dim = {len(x.shape)}>, indices_are_sorted = false, "
-            f"slice_sizes = array<i64: 1>}}> : ({self._t((256,), out)}, "
-            f"{self._t(column.shape, 'i32')}) -> {self._t(x.shape, out)}",
-            x.shape, out,
+            f"index_vector_dim = {len(index.shape)}>, indices_are_sorted = false, "
+            f"slice_sizes = array<i64: 1>}}> : ({self._t(table.shape, elem)}, "
+            f"{self._t(column.shape, 'i32')}) -> {self._t(index.shape, elem)}",
+            index.shape, elem,
+        )  # fmt: skip
+
+    # ---- softmax -----------------------------------------------------------------------
+
+    def _ms_QLinearSoftmax(self, node) -> None:
+        attrs = self._attrs(node)
+        opset = int(attrs.get("opset", self.opset))
+        self.values[node.output[0]] = self._qsoftmax(
+            node, self._input(node, 0), self._scale_zp(node, 1)[0], *self._scale_zp(node, 3),
+            self._storage(node, 4), opset, attrs.get("axis"),
+        )  # fmt: skip
+
+    def _op_Softmax(self, node) -> None:
+        x, s_x, _ = self._dequantized(node, 0, "input")
+        q, relu = self._quantize_after(node)
+        if relu or isinstance(x, np.ndarray):
+            raise ONNXImportError(f"node '{node.name}': expected DQ -> Softmax -> Q")
+        self.values[q.output[0]] = self._qsoftmax(node, x, s_x, *self._scale_zp(q, 1),
+                                                  self._storage(q, 2), self.opset,
+                                                  self._attrs(node).get("axis"))  # fmt: skip
+
+    def _qsoftmax(self, node, x: Value, s_x, s_y, z_y, out: str, opset: int, axis) -> Value:
+        """QLinearSoftmax as ONNX Runtime computes it: rows along `axis` (opset 13 on; before,
+        everything from `axis` on); per row, float32 exp values from a 256-entry table
+        indexed by x - max + 255 (exp((i - 255) s_x + shift) in double, shift =
+        max(0, log(FLT_MAX / D) - 5)), summed left to right in float32; each output
+        round((v * floor(1 / s_y)) / sum) + z_y, saturated."""
+        if x.elem not in _RANGE:
+            raise ONNXImportError(f"node '{node.name}': needs 8-bit input")
+        rank = len(x.shape)
+        axis = int(axis if axis is not None else (-1 if opset >= 13 else 1)) % rank
+        if opset >= 13:
+            perm = list(range(rank))
+            perm[axis], perm[-1] = perm[-1], perm[axis]
+            rows = self._transposed(x, perm) if axis != rank - 1 else x
+        else:
+            perm = None
+            rows = self._reshaped(node, x, (math.prod(x.shape[:axis]), math.prod(x.shape[axis:])))
+        shape, depth = rows.shape, rows.shape[-1]
+        f32 = np.float32
+        scale = float(f32(s_x.reshape(-1)[0]))
+        shift = max(0.0, math.log(float(np.finfo(np.float32).max) / depth) - 5) / scale
+        table = np.array([math.exp((i - 255 + shift) * scale) for i in range(256)], np.float32)
+        wide = self._unary("convert", rows, "i32")
+        low = self._const(np.array(_RANGE[rows.elem][0]), rows.elem)
+        top = self._emit(
+            f"stablehlo.reduce({rows.name} init: {low.name}) applies stablehlo.maximum across "
+            f"dimensions = [{len(shape) - 1}] : ({self._t(shape, rows.elem)}, "
+            f"tensor<{rows.elem}>) -> {self._t(shape[:-1], rows.elem)}",
+            shape[:-1], rows.elem,
+        )  # fmt: skip
+        top = self._broadcast_rows(self._unary("convert", top, "i32"), shape)
+        index = self._binary("add", self._binary("subtract", wide, top),
+                             self._splat(np.int64(255), shape, "i32"))  # fmt: skip
+        exp = self._gathered(node, index, table, "f32")
+        total = None  # left to right, as the kernel's loop adds
+        for j in range(depth):
+            column = self._emit(
+                f"stablehlo.slice {exp.name} [{', '.join(f'0:{d}' for d in shape[:-1])}"
+                f"{', ' if len(shape) > 1 else ''}{j}:{j + 1}] : ({self._t(shape, 'f32')}) -> "
+                f"{self._t((*shape[:-1], 1), 'f32')}",
+                (*shape[:-1], 1), "f32",
+            )  # fmt: skip
+            total = column if total is None else self._binary("add", total, column)
+        total = self._broadcast_to(node, total, shape)
+        step = f32(math.floor(f32(1.0) / f32(s_y.reshape(-1)[0])))
+        y = self._binary("multiply", exp, self._splat(step, shape, "f32"))
+        y = self._unary("round_nearest_even", self._binary("divide", y, total), "f32")
+        q = self._binary("add", self._unary("convert", y, "i32"),
+                         self._splat(np.int64(z_y.reshape(-1)[0]), shape, "i32"))  # fmt: skip
+        lo, hi = (self._splat(np.int64(v), shape, "i32") for v in _RANGE[out])
+        q = self._emit(f"stablehlo.clamp {lo.name}, {q.name}, {hi.name} : {self._t(shape, 'i32')}",
+                       shape, "i32")  # fmt: skip
+        result = self._unary("convert", q, out)
+        if perm is None:
+            return self._reshaped(node, result, x.shape)
+        return self._transposed(result, perm) if axis != rank - 1 else result
+
+    def _broadcast_rows(self, v: Value, shape: tuple[int, ...]) -> Value:
+        """A per-row value (shape without the last axis) broadcast along the last axis."""
+        return self._emit(
+            f"stablehlo.broadcast_in_dim {v.name}, dims = {list(range(len(shape) - 1))} : "
+            f"({self._t(v.shape, v.elem)}) -> {self._t(shape, v.elem)}",
+            shape, v.elem,
         )  # fmt: skip
 
     def _ms_QLinearSigmoid(self, node) -> None:
@@ -786,6 +882,209 @@ class Importer:
         self.values[q.output[0]] = self._lookup(node, x, table, out)
 
     _op_Sigmoid = _op_HardSwish = _op_HardSigmoid = _activation_group
+
+    # ---- data movement: Concat, Transpose, Pad ---------------------------------------------
+
+    def _requantized(self, node, x: Value, s_x, z_x, s_y, z_y, out: str) -> Value:
+        """x in another quantization as ONNX Runtime moves it: a copy when scale and zero
+        point are equal, else its table — dequantize, then QuantizeLinear."""
+        same = float(s_x.reshape(-1)[0]) == float(s_y.reshape(-1)[0]) and int(
+            z_x.reshape(-1)[0]
+        ) == int(z_y.reshape(-1)[0])
+        if same and x.elem == out:
+            return x
+        table = self._activation_table(lambda v: v, s_x, z_x, x.elem, s_y, z_y, out)
+        return self._lookup(node, x, table, out)
+
+    def _concat(self, node, parts: list[Value], axis: int) -> Value:
+        shape = list(parts[0].shape)
+        axis %= len(shape)
+        shape[axis] = sum(p.shape[axis] for p in parts)
+        if any(p.elem != parts[0].elem or len(p.shape) != len(shape) for p in parts):
+            raise ONNXImportError(f"node '{node.name}': inputs of different types or ranks")
+        types = ", ".join(self._t(p.shape, p.elem) for p in parts)
+        return self._emit(
+            f"stablehlo.concatenate {', '.join(p.name for p in parts)}, dim = {axis} : "
+            f"({types}) -> {self._t(tuple(shape), parts[0].elem)}",
+            tuple(shape), parts[0].elem,
+        )  # fmt: skip
+
+    def _ms_QLinearConcat(self, node) -> None:
+        """Each input requantized to the output's parameters (ONNX Runtime's per-input table,
+        or a copy), then concatenated."""
+        s_y, z_y = self._scale_zp(node, 0)
+        out = self._storage(node, 1)
+        parts = [
+            self._requantized(node, self._operand(node, j), *self._scale_zp(node, j + 1), s_y,
+                              z_y, out)
+            for j in range(2, len(node.input), 3)
+        ]  # fmt: skip
+        self.values[node.output[0]] = self._concat(node, parts, int(self._attrs(node)["axis"]))
+
+    def _op_Concat(self, node) -> None:
+        axis = int(self._attrs(node)["axis"])
+        if not all(name in self.dq for name in node.input):
+            self.values[node.output[0]] = self._concat(
+                node, [self._operand(node, i) for i in range(len(node.input))], axis
+            )
+            return
+        q, relu = self._quantize_after(node)
+        s_y, z_y = self._scale_zp(q, 1)
+        if relu:
+            raise ONNXImportError(f"node '{node.name}': a Relu after Concat is not fused")
+        parts = []
+        for i, name in enumerate(node.input):
+            x, s_x, z_x = self._dequantized(node, i, f"input {i}")
+            if isinstance(x, np.ndarray):
+                x = self._materialized(node, self.dq[name][0])
+            parts.append(self._requantized(node, x, s_x, z_x, s_y, z_y, self._storage(q, 2)))
+        self.values[q.output[0]] = self._concat(node, parts, axis)
+
+    def _op_Transpose(self, node) -> None:
+        x, target = self._passthrough(node)
+        perm = list(self._attrs(node).get("perm", range(len(x.shape) - 1, -1, -1)))
+        self.values[target] = self._transposed(x, perm)
+
+    def _transposed(self, x: Value, perm: list[int]) -> Value:
+        shape = tuple(x.shape[p] for p in perm)
+        return self._emit(
+            f"stablehlo.transpose {x.name}, dims = {perm} : ({self._t(x.shape, x.elem)}) -> "
+            f"{self._t(shape, x.elem)}",
+            shape, x.elem,
+        )  # fmt: skip
+
+    def _op_Pad(self, node) -> None:
+        """Constant padding of 8-bit values. Between Q/DQ ONNX Runtime pads the dequantized
+        float and quantizes: the values requantized (a copy for equal parameters) and the
+        pad value quantized to the output."""
+        attrs = self._attrs(node)
+        mode = attrs.get("mode", b"constant")
+        if (mode.decode() if isinstance(mode, bytes) else mode) != "constant":
+            raise ONNXImportError(f"node '{node.name}': only constant padding is supported")
+        pads = [int(v) for v in (self._const_input(node, 1, "pads") if len(node.input) > 1
+                                 else attrs.get("pads", []))]  # fmt: skip
+        if len(node.input) > 3 and node.input[3]:
+            raise ONNXImportError(f"node '{node.name}': Pad with axes is not supported")
+        value = (
+            self._const_input(node, 2, "constant value").reshape(-1)[0]
+            if len(node.input) > 2 and node.input[2]
+            else 0
+        )
+        if node.input[0] in self.dq:
+            x, s_x, z_x = self._dequantized(node, 0, "input")
+            q, relu = self._quantize_after(node)
+            s_y, z_y = self._scale_zp(q, 1)
+            out = self._storage(q, 2)
+            if relu or isinstance(x, np.ndarray):
+                raise ONNXImportError(f"node '{node.name}': expected DQ -> Pad -> Q")
+            x = self._requantized(node, x, s_x, z_x, s_y, z_y, out)
+            fill = int(ort_float.quantize(np.float32(value), float(s_y.reshape(-1)[0]),
+                                          int(z_y.reshape(-1)[0]), *_RANGE[out]))  # fmt: skip
+            target = q.output[0]
+        else:
+            x, fill, target = self._input(node, 0), int(value), node.output[0]
+        rank = len(x.shape)
+        if len(pads) != 2 * rank or min(pads) < 0 or x.elem not in _RANGE:
+            raise ONNXImportError(
+                f"node '{node.name}': needs 8-bit data and {2 * rank} non-negative pads"
+            )
+        self.values[target] = self._padded(x, pads[:rank], pads[rank:], fill)
+
+    def _padded(self, x: Value, low: list[int], high: list[int], fill: int) -> Value:
+        shape = tuple(d + lo + hi for d, lo, hi in zip(x.shape, low, high, strict=True))
+        v = self._const(np.array(fill), x.elem)
+        return self._emit(
+            f"stablehlo.pad {x.name}, {v.name}, low = {low}, high = {high}, "
+            f"interior = {[0] * len(low)} : ({self._t(x.shape, x.elem)}, tensor<{x.elem}>) -> "
+            f"{self._t(shape, x.elem)}",
+            shape, x.elem,
+        )  # fmt: skip
+
+    # ---- average pooling ----------------------------------------------------------------
+
+    def _ms_QLinearAveragePool(self, node) -> None:
+        self.values[node.output[0]] = self._qaverage_pool(
+            node, self._input(node, 0), *self._scale_zp(node, 1), *self._scale_zp(node, 3),
+            self._storage(node, 4),
+        )  # fmt: skip
+
+    def _op_AveragePool(self, node) -> None:
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        q, relu = self._quantize_after(node)
+        if relu or isinstance(x, np.ndarray):
+            raise ONNXImportError(f"node '{node.name}': expected DQ -> AveragePool -> Q")
+        s_y, z_y = self._scale_zp(q, 1)
+        self.values[q.output[0]] = self._qaverage_pool(node, x, s_x, z_x, s_y, z_y,
+                                                       self._storage(q, 2))  # fmt: skip
+
+    def _pool_geometry(self, node, x: Value):
+        """(kernel, strides, pads [top, left, bottom, right], output H and W, channels_last)."""
+        a = self._attrs(node)
+        if a.get("ceil_mode", 0):
+            raise ONNXImportError(f"node '{node.name}': ceil_mode is not supported yet")
+        channels_last = bool(a.get("channels_last", 0))
+        kernel = list(a["kernel_shape"])
+        strides = list(a.get("strides", [1, 1]))
+        if len(x.shape) != 4 or len(kernel) != 2:
+            raise ONNXImportError(f"node '{node.name}': 2-D pooling of 4-D data only")
+        size = x.shape[1:3] if channels_last else x.shape[2:]
+        pads = self._pads(node, size, kernel, strides, [1, 1])
+        oh = (size[0] + pads[0] + pads[2] - kernel[0]) // strides[0] + 1
+        ow = (size[1] + pads[1] + pads[3] - kernel[1]) // strides[1] + 1
+        return kernel, strides, pads, (oh, ow), channels_last
+
+    def _qaverage_pool(self, node, x: Value, s_x, z_x, s_y, z_y, out: str) -> Value:
+        """QLinearAveragePool as ONNX Runtime computes it: a window covering the image
+        without padding is its global average pool; otherwise the input dequantized to
+        float32, each window summed tap by tap in row-major order (float32 adds), divided
+        by the count (the kernel size, or the in-bounds taps), then y / s_y + z_y rounded
+        half to even and saturated."""
+        kernel, strides, pads, (oh, ow), channels_last = self._pool_geometry(node, x)
+        if x.elem not in _RANGE:
+            raise ONNXImportError(f"node '{node.name}': needs 8-bit data")
+        size = x.shape[1:3] if channels_last else x.shape[2:]
+        if list(size) == kernel and not any(pads):
+            return self._qglobal_average_pool(node, x, s_x, z_x, s_y, z_y, out, channels_last)
+        xc = x if not channels_last else self._transposed(x, [0, 3, 1, 2])
+        f = self._unary("convert", self._widen(xc, int(z_x.reshape(-1)[0])), "f32")
+        f = self._binary("multiply", f, self._splat(np.float32(s_x.reshape(-1)[0]), f.shape, "f32"))
+        n, c, h, w = f.shape
+        padded = self._emit(
+            f"stablehlo.pad {f.name}, {self._const(np.float32(0), 'f32').name}, "
+            f"low = [0, 0, {pads[0]}, {pads[1]}], high = [0, 0, {pads[2]}, {pads[3]}], "
+            f"interior = [0, 0, 0, 0] : ({self._t(f.shape, 'f32')}, tensor<f32>) -> "
+            f"{self._t((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), 'f32')}",
+            (n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), "f32",
+        )  # fmt: skip
+        shape = (n, c, oh, ow)
+        total = None
+        for ky in range(kernel[0]):
+            for kx in range(kernel[1]):
+                rows = f"{ky}:{ky + (oh - 1) * strides[0] + 1}:{strides[0]}"
+                cols = f"{kx}:{kx + (ow - 1) * strides[1] + 1}:{strides[1]}"
+                tap = self._emit(
+                    f"stablehlo.slice {padded.name} [0:{n}, 0:{c}, {rows}, {cols}] : "
+                    f"({self._t(padded.shape, 'f32')}) -> {self._t(shape, 'f32')}",
+                    shape, "f32",
+                )  # fmt: skip
+                total = tap if total is None else self._binary("add", total, tap)
+        counts = np.full((oh, ow), kernel[0] * kernel[1], np.float32)
+        if not self._attrs(node).get("count_include_pad", 0):
+            ys = np.arange(oh) * strides[0] - pads[0]
+            xs = np.arange(ow) * strides[1] - pads[1]
+            rows = np.minimum(ys + kernel[0], h) - np.maximum(ys, 0)
+            cols = np.minimum(xs + kernel[1], w) - np.maximum(xs, 0)
+            counts = np.outer(rows, cols).astype(np.float32)
+        count = self._emit(
+            f"stablehlo.broadcast_in_dim {self._const(counts, 'f32').name}, dims = [2, 3] : "
+            f"({self._t((oh, ow), 'f32')}) -> {self._t(shape, 'f32')}",
+            shape, "f32",
+        )  # fmt: skip
+        y = self._binary("divide", total, count)
+        y = self._binary("divide", y, self._splat(np.float32(s_y.reshape(-1)[0]), shape, "f32"))
+        y = self._binary("add", y, self._splat(np.float32(z_y.reshape(-1)[0]), shape, "f32"))
+        result = self._saturated(y, out)
+        return result if not channels_last else self._transposed(result, [0, 2, 3, 1])
 
     # QDQ groups: DequantizeLinear inputs -> op -> QuantizeLinear, fused by ONNX Runtime.
 

@@ -348,3 +348,91 @@ class TosaImporter(Importer):
             f"{self._t(x.shape, 'i8')}",
             x.shape, "i8",
         )  # fmt: skip
+
+    # ---- data movement and average pooling ---------------------------------------------
+
+    def _concat(self, node, parts, axis):
+        shape = list(parts[0].shape)
+        axis %= len(shape)
+        shape[axis] = sum(p.shape[axis] for p in parts)
+        self._int8_operands(node, "i8", *parts)
+        types = ", ".join(self._t(p.shape, "i8") for p in parts)
+        return self._emit(
+            f"tosa.concat {', '.join(p.name for p in parts)} axis({axis}) : ({types}) -> "
+            f"{self._t(tuple(shape), 'i8')}",
+            tuple(shape), "i8",
+        )  # fmt: skip
+
+    def _transposed(self, x, perm):
+        return self._transpose(x, list(perm))
+
+    def _padded(self, x, low, high, fill):
+        if x.elem != "i8":
+            raise ONNXImportError("padding needs int8 data (TOSA form)")
+        shape = tuple(d + lo + hi for d, lo, hi in zip(x.shape, low, high, strict=True))
+        amounts = [v for pair in zip(low, high, strict=True) for v in pair]
+        padding = self._fresh()
+        self.lines.append(
+            f"  {padding} = tosa.const_shape values(dense<{amounts}> : tensor<{len(amounts)}xindex>) "
+            f": () -> !tosa.shape<{len(amounts)}>"
+        )
+        value = self._tconst(np.array([fill]), "i8")
+        return self._emit(
+            f"tosa.pad {x.name}, {padding}, {value} : ({self._t(x.shape, 'i8')}, "
+            f"!tosa.shape<{len(amounts)}>, tensor<1xi8>) -> {self._t(shape, 'i8')}",
+            shape, "i8",
+        )  # fmt: skip
+
+    def _qaverage_pool(self, node, x, s_x, z_x, s_y, z_y, out):
+        """One divisor for every window (no padding, or count_include_pad): the window sums
+        as a depthwise convolution by ones (exact in i32), one rescale by
+        s_x / (s_y count). Otherwise `tosa.avg_pool2d` (it divides by the in-bounds taps)
+        with the input's zero point on both sides, then a rescale to the output's
+        quantization when it differs (two roundings)."""
+        self._int8_operands(node, out, x)
+        kernel, strides, pads, (oh, ow), channels_last = self._pool_geometry(node, x)
+        if any(pads) and self._attrs(node).get("count_include_pad", 0):
+            raise ONNXImportError(f"node '{node.name}': count_include_pad with padding (TOSA form)")
+        size = x.shape[1:3] if channels_last else x.shape[2:]
+        if list(size) == kernel and not any(pads):
+            return self._qglobal_average_pool(node, x, s_x, z_x, s_y, z_y, out, channels_last)
+        xh = x if channels_last else self._transpose(x, [0, 2, 3, 1])
+        n, c = xh.shape[0], xh.shape[3]
+        zx = int(z_x.reshape(-1)[0])
+        zp = self._tconst(np.array([zx]), "i8")
+        top, left, bottom, right = pads
+        f32 = np.float32
+        if not any(pads) or self._attrs(node).get("count_include_pad", 0):
+            ones = self._tconst(np.ones((kernel[0], kernel[1], c, 1), np.int64), "i8")
+            bias, wzp = (
+                self._tconst(np.zeros(c, np.int64), "i32"),
+                self._tconst(np.array([0]), "i8"),
+            )
+            total = self._emit(
+                f"tosa.depthwise_conv2d {xh.name}, {ones}, {bias}, {zp}, {wzp} "
+                f"pad([{top}, {bottom}, {left}, {right}]) stride({strides}) dilation([1, 1]) "
+                f"acc_type(i32) : ({self._t(xh.shape, 'i8')}, {self._t((*kernel, c, 1), 'i8')}, "
+                f"tensor<{c}xi32>, tensor<1xi8>, tensor<1xi8>) -> {self._t((n, oh, ow, c), 'i32')}",
+                (n, oh, ow, c), "i32",
+            )  # fmt: skip
+            scale = float(f32(s_x.reshape(-1)[0])) / (
+                float(f32(s_y.reshape(-1)[0])) * kernel[0] * kernel[1]
+            )
+            y = self._rescale(total, scale, 0, int(z_y.reshape(-1)[0]), "i8")
+            return y if channels_last else self._transpose(y, [0, 3, 1, 2])
+        y = self._emit(
+            f"tosa.avg_pool2d {xh.name}, {zp}, {zp} kernel({kernel}) stride({strides}) "
+            f"pad([{top}, {bottom}, {left}, {right}]) acc_type(i32) : ({self._t(xh.shape, 'i8')}, "
+            f"tensor<1xi8>, tensor<1xi8>) -> {self._t((n, oh, ow, c), 'i8')}",
+            (n, oh, ow, c), "i8",
+        )  # fmt: skip
+        ratio = float(f32(s_x.reshape(-1)[0])) / float(f32(s_y.reshape(-1)[0]))
+        if ratio != 1.0 or zx != int(z_y.reshape(-1)[0]):
+            y = self._rescale(y, ratio, zx, int(z_y.reshape(-1)[0]), "i8")
+        return y if channels_last else self._transpose(y, [0, 3, 1, 2])
+
+    def _qsoftmax(self, node, x, s_x, s_y, z_y, out, opset, axis):
+        raise ONNXImportError(
+            f"node '{node.name}': softmax is not imported on the TOSA target (ONNX Runtime "
+            "computes it in float32; import with the stablehlo target)"
+        )

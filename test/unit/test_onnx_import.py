@@ -22,7 +22,13 @@ from qdialect.ir.parser import QParser  # noqa: E402
 from qdialect.models import onnx_models  # noqa: E402
 from qdialect.tools import qimport  # noqa: E402
 
-NETWORKS = ["residual_cnn", "mobilenet_v2_block", "mlp"]
+NETWORKS = ["residual_cnn", "mobilenet_v2_block", "mlp", "branchy_cnn", "classifier"]
+# The TOSA target's distance to ONNX Runtime, in output steps: one unit from a fixed-point
+# requantization. The QDQ branchy CNN averages 2x2 windows without changing scale, so a
+# quarter of its pool outputs sit at exact ties that ONNX Runtime's float32 arithmetic
+# resolves by rounding noise; the Gemm after it adds those up (measured at most 3 by
+# bench_onnx_npu.py, docs/onnx.md).
+NPU_TOLERANCE = {"cnn": 1, "residual_cnn": 1, "mobilenet_v2_block": 1, "mlp": 1, "branchy_cnn": 3}
 
 
 def model_of(nodes, inputs, outputs, initializers) -> bytes:
@@ -196,7 +202,7 @@ def test_qdq_conv_relu_group_matches_onnxruntime() -> None:
 
 @pytest.mark.parametrize("fmt", [QuantFormat.QOperator, QuantFormat.QDQ], ids=["QOperator", "QDQ"])
 @pytest.mark.parametrize("per_channel", [False, True])
-@pytest.mark.parametrize("name", ["cnn", *NETWORKS])
+@pytest.mark.parametrize("name", NPU_TOLERANCE)
 def test_tosa_target_runs_on_the_npu_within_one_unit(name: str, per_channel: bool, fmt) -> None:
     """`target="tosa"`: fixed-point requantization for the NPU. The simulator equals the
     TOSA interpreter exactly and ONNX Runtime within one unit of the output's storage."""
@@ -231,7 +237,7 @@ def test_tosa_target_runs_on_the_npu_within_one_unit(name: str, per_channel: boo
         assert np.array_equal(got, Interpreter(reference).call("main", [q])[0])
         ort_out = onnx_models.ort_session(data).run(None, {"x": x})[0]
         want = np.clip(np.rint(ort_out / np.float32(s_out)) + z_out, -128, 127)
-        assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
+        assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= NPU_TOLERANCE[name]
 
 
 BACKEND_CASES = [
@@ -311,6 +317,8 @@ EXPECTED_QOPERATOR = {
     "residual_cnn": {"QLinearConv", "QLinearAdd", "QLinearGlobalAveragePool", "QGemm"},
     "mobilenet_v2_block": {"QLinearConv", "HardSwish", "QLinearAdd"},
     "mlp": {"QLinearMatMul", "QLinearAdd", "QLinearSigmoid"},
+    "branchy_cnn": {"QLinearConcat", "QLinearAveragePool", "Pad", "Transpose", "QGemm"},
+    "classifier": {"QLinearConcat", "QLinearAveragePool", "QGemm", "QLinearSoftmax"},
 }
 
 
@@ -500,11 +508,102 @@ def test_unsupported_broadcast_and_unnamed_nodes_are_named_errors() -> None:
         ONNXImportError, match=r"node 'QLinearAdd_0'.*only broadcasts along leading axes"
     ):
         import_onnx(data)
-    node = helper.make_node("QLinearSoftmax", ["a"], ["y"], domain="com.microsoft")
+    node = helper.make_node("QLinearWhere", ["a"], ["y"], domain="com.microsoft")
     data = com_microsoft_model([node], [helper.make_tensor_value_info("a", TensorProto.INT8, [2, 3])],
                                [helper.make_tensor_value_info("y", TensorProto.INT8, [2, 3])], [])  # fmt: skip
     with pytest.raises(
         ONNXImportError,
-        match=r"node 'QLinearSoftmax_0' \(com.microsoft.QLinearSoftmax\) is not supported",
+        match=r"node 'QLinearWhere_0' \(com.microsoft.QLinearWhere\) is not supported",
     ):
         import_onnx(data)
+
+
+def test_softmax_is_refused_on_the_tosa_target() -> None:
+    data, _ = onnx_models.quantized("classifier", qdq=False, per_channel=False)
+    with pytest.raises(ONNXImportError, match="softmax is not imported on the TOSA target"):
+        import_onnx(data, "tosa")
+
+
+@pytest.mark.parametrize(
+    "kernel, strides, pads, count_include_pad, channels_last",
+    [([2, 2], [2, 2], [0, 0, 0, 0], 0, 0), ([3, 3], [1, 1], [1, 1, 1, 1], 0, 0),
+     ([3, 3], [2, 1], [1, 0, 1, 2], 1, 0), ([2, 3], [1, 2], [1, 1, 0, 1], 0, 1),
+     ([7, 5], [1, 1], [0, 0, 0, 0], 0, 0)],
+)  # fmt: skip
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_qlinear_average_pool_matches_onnxruntime(kernel, strides, pads, count_include_pad,
+                                                  channels_last, dtype) -> None:  # fmt: skip
+    """Float32 window sums in ONNX Runtime's order, in-bounds counts or the kernel size,
+    NHWC, and the whole-image window that falls back to the global pool."""
+    elem = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
+    info = np.iinfo(dtype)
+    shape = (2, 7, 5, 3) if channels_last else (2, 3, 7, 5)
+    node = helper.make_node("QLinearAveragePool", ["x", "sx", "zx", "sy", "zy"], ["y"],
+                            domain="com.microsoft", kernel_shape=kernel, strides=strides,
+                            pads=pads, count_include_pad=count_include_pad,
+                            channels_last=channels_last)  # fmt: skip
+    oh = (7 + pads[0] + pads[2] - kernel[0]) // strides[0] + 1
+    ow = (5 + pads[1] + pads[3] - kernel[1]) // strides[1] + 1
+    out = (2, oh, ow, 3) if channels_last else (2, 3, oh, ow)
+    rng = np.random.default_rng(sum(kernel) + sum(pads))
+    for same in (True, False):
+        s_x = rng.uniform(0.01, 0.1)
+        params = quant_params([("sx", s_x), ("zx", rng.integers(info.min, info.max)),
+                               ("sy", s_x if same else rng.uniform(0.01, 0.1)),
+                               ("zy", rng.integers(info.min, info.max))], dtype)  # fmt: skip
+        data = com_microsoft_model([node], [helper.make_tensor_value_info("x", elem, list(shape))],
+                                   [helper.make_tensor_value_info("y", elem, list(out))], params)  # fmt: skip
+        module = program(data)
+        for _ in range(3):
+            x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+            assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
+
+
+def test_qlinear_concat_and_pad_match_onnxruntime() -> None:
+    """QLinearConcat of one input sharing the output's parameters (a copy) and two that do
+    not (tables), along axis 2; then an int8 Pad with a constant value."""
+    rng = np.random.default_rng(9)
+    params = quant_params([("sy", 0.05), ("zy", 3), ("s0", 0.05), ("z0", 3), ("s1", 0.031),
+                           ("z1", -20), ("s2", 0.2), ("z2", 100), ("pv", 7)], np.int8)  # fmt: skip
+    params.append(numpy_helper.from_array(np.array([0, 0, 2, 1, 0, 1, 0, 0], np.int64), "pads"))
+    nodes = [
+        helper.make_node("QLinearConcat", ["sy", "zy", "a", "s0", "z0", "b", "s1", "z1", "c", "s2",
+                                           "z2"], ["cat"], domain="com.microsoft", axis=2),
+        helper.make_node("Pad", ["cat", "pads", "pv"], ["y"], mode="constant"),
+    ]  # fmt: skip
+    shapes = [(1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 1, 4)]
+    data = com_microsoft_model(
+        nodes,
+        [helper.make_tensor_value_info(n, TensorProto.INT8, list(s)) for n, s in zip("abc", shapes, strict=True)],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, [1, 3, 9, 5])], params,
+    )  # fmt: skip
+    module = program(data)
+    for _ in range(4):
+        xs = [rng.integers(-128, 128, s).astype(np.int8) for s in shapes]
+        want = ort_run(data, dict(zip("abc", xs, strict=True)))
+        assert np.array_equal(Interpreter(module).call("main", xs)[0], want)
+
+
+@pytest.mark.parametrize(
+    "shape, axis, opset", [((3, 10), -1, 13), ((2, 6, 5), 1, 13), ((2, 3, 4), 1, 12), ((2, 1000), 1, 13)]
+)  # fmt: skip
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_qlinear_softmax_matches_onnxruntime(shape, axis: int, opset: int, dtype) -> None:
+    """Rows along an inner axis (transposed, opset 13) or flattened from it (opset 12), and a
+    1,000-entry row, int8 and uint8."""
+    elem = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
+    info = np.iinfo(dtype)
+    zero = -128 if dtype == np.int8 else 0
+    params = quant_params([("sx", 0.03), ("zx", zero // 2), ("sy", 1 / 256), ("zy", zero)], dtype)
+    node = helper.make_node("QLinearSoftmax", ["x", "sx", "zx", "sy", "zy"], ["y"],
+                            domain="com.microsoft", axis=axis, opset=opset)  # fmt: skip
+    data = com_microsoft_model([node], [helper.make_tensor_value_info("x", elem, list(shape))],
+                               [helper.make_tensor_value_info("y", elem, list(shape))], params)  # fmt: skip
+    module = program(data)
+    rng = np.random.default_rng(len(shape) + opset)
+    x = rng.integers(info.min, info.max + 1, shape).astype(dtype)
+    x.reshape(-1)[: shape[-1]] = info.min
+    x.reshape(-1)[0] = info.max
+    want = ort_run(data, {"x": x})
+    assert len(np.unique(want)) > 3
+    assert np.array_equal(Interpreter(module).call("main", [x])[0], want)

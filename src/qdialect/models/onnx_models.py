@@ -2,7 +2,8 @@
 
 FLOAT_MODELS: a Conv-ReLU, Conv-ReLU, MaxPool, Flatten, MatMul network (`cnn`), a
 residual network with global average pooling and Gemm, a MobileNetV2-style block
-(ReLU6, depthwise, HardSwish, residual Add) and an MLP with Sigmoid. `quantized` runs
+(ReLU6, depthwise, HardSwish, residual Add), an MLP with Sigmoid, and a two-branch
+network (Concat, AveragePool, Pad, Transpose, Reshape, Gemm) with and without Softmax. `quantized` runs
 `onnxruntime.quantization.quantize_static` on one of them (QDQ or QOperator format,
 per-tensor or per-channel weights, int8 or uint8 activations) — the kind of model ONNX
 users bring. Used by the tests and benches; needs onnxruntime (the `oracle` extra).
@@ -108,11 +109,42 @@ def mlp(seed: int = 0) -> bytes:
     return _model(nodes, inits, (4, 16), (4, 10), "mlp")
 
 
+def branchy_cnn(seed: int = 0, softmax: bool = False) -> bytes:
+    """Two Conv branches (one with ReLU) concatenated, AveragePool, Pad, Transpose,
+    Reshape, Gemm and optionally Softmax: input 1x3x8x8."""
+    w = _weights(seed)
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"]),
+        helper.make_node("Conv", ["x", "w2", "b2"], ["c2"], pads=[1, 1, 1, 1]),
+        helper.make_node("Concat", ["r1", "c2"], ["cat"], axis=1),
+        helper.make_node("AveragePool", ["cat"], ["ap"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Pad", ["ap", "pads"], ["pd"], mode="constant"),
+        helper.make_node("Transpose", ["pd"], ["tr"], perm=[0, 2, 3, 1]),
+        helper.make_node("Reshape", ["tr", "shape"], ["fl"]),
+        helper.make_node("Gemm", ["fl", "w3", "b3"], ["logits" if softmax else "out"], transB=1),
+    ]
+    if softmax:
+        nodes.append(helper.make_node("Softmax", ["logits"], ["out"], axis=-1))
+    inits = [w("w1", 8, 3, 3, 3), w("b1", 8, std=0.1), w("w2", 8, 3, 3, 3), w("b2", 8, std=0.1),
+             numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "pads"),
+             numpy_helper.from_array(np.array([1, -1], np.int64), "shape"),
+             w("w3", 10, 16 * 6 * 6, std=0.05), w("b3", 10, std=0.1)]  # fmt: skip
+    return _model(nodes, inits, (1, 3, 8, 8), (1, 10), "classifier" if softmax else "branchy_cnn")
+
+
+def classifier(seed: int = 0) -> bytes:
+    """`branchy_cnn` ending in Softmax."""
+    return branchy_cnn(seed, softmax=True)
+
+
 FLOAT_MODELS = {
     "cnn": (float_cnn, CNN_INPUT),
     "residual_cnn": (residual_cnn, (1, 3, 8, 8)),
     "mobilenet_v2_block": (mobilenet_v2_block, (1, 4, 8, 8)),
     "mlp": (mlp, (4, 16)),
+    "branchy_cnn": (branchy_cnn, (1, 3, 8, 8)),
+    "classifier": (classifier, (1, 3, 8, 8)),
 }
 
 
