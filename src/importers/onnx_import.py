@@ -297,6 +297,61 @@ class Importer:
             v = self._binary("add", v, self._splat(np.int64(z), x.shape, "i32"))
         self.values[node.output[0]] = self._unary("convert", v, out)
 
+    def _op_DynamicQuantizeLinear(self, node) -> None:
+        """uint8 quantization with parameters from the data, as ONNX Runtime computes them:
+        the range [min(x, 0), max(x, 0)], scale (max - min) / 255 in float32 (1 when the
+        range is empty), zero point -min / scale clamped to [0, 255] and rounded half to
+        even, then QuantizeLinear (divide, clamp, round half to even, add)."""
+        x = self._input(node, 0)
+        if x.elem != "f32":
+            raise ONNXImportError(f"node '{node.name}': DynamicQuantizeLinear of float only")
+        shape, scalar = x.shape, "tensor<f32>"
+
+        def reduce(kind: str, init: float) -> Value:
+            start = self._const(np.float32(init), "f32")
+            return self._emit(
+                f"stablehlo.reduce({x.name} init: {start.name}) applies stablehlo.{kind} across "
+                f"dimensions = {list(range(len(shape)))} : ({self._t(shape, 'f32')}, {scalar}) -> "
+                f"{scalar}",
+                (), "f32",
+            )  # fmt: skip
+
+        def c(v: float) -> Value:
+            return self._const(np.float32(v), "f32")
+
+        top = float(np.finfo(np.float32).max)  # the identity for finite data (no inf literal)
+        lo = self._binary("minimum", reduce("minimum", top), c(0.0))
+        hi = self._binary("maximum", reduce("maximum", -top), c(0.0))
+        scale = self._binary("divide", self._binary("subtract", hi, lo), c(255.0))
+        empty = self._emit(f"stablehlo.compare EQ, {hi.name}, {lo.name} : ({scalar}, {scalar}) -> "
+                           "tensor<i1>", (), "i1")  # fmt: skip
+        scale = self._emit(f"stablehlo.select {empty.name}, {c(1.0).name}, {scale.name} : "
+                           f"(tensor<i1>, {scalar}, {scalar}) -> {scalar}", (), "f32")  # fmt: skip
+        zp = self._binary("subtract", c(0.0), self._binary("divide", lo, scale))
+        zp = self._emit(f"stablehlo.clamp {c(0.0).name}, {zp.name}, {c(255.0).name} : {scalar}",
+                        (), "f32")  # fmt: skip
+        zp = self._unary("convert", self._unary("round_nearest_even", zp, "f32"), "i32")
+
+        def spread(v: Value) -> Value:
+            return self._emit(
+                f"stablehlo.broadcast_in_dim {v.name}, dims = [] : ({self._t((), v.elem)}) -> "
+                f"{self._t(shape, v.elem)}",
+                shape, v.elem,
+            )  # fmt: skip
+
+        zp_f = self._unary("convert", zp, "f32")
+        low = spread(self._binary("subtract", c(0.0), zp_f))
+        high = spread(self._binary("subtract", c(255.0), zp_f))
+        v = self._binary("divide", x, spread(scale))
+        v = self._emit(f"stablehlo.clamp {low.name}, {v.name}, {high.name} : {self._t(shape, 'f32')}",
+                       shape, "f32")  # fmt: skip
+        v = self._unary("convert", self._unary("round_nearest_even", v, "f32"), "i32")
+        v = self._binary("add", v, spread(zp))
+        outputs = [self._unary("convert", v, "ui8"), scale, self._unary("convert", zp, "ui8")]
+        for name, value in zip(node.output, outputs, strict=False):
+            if name:
+                self.values[name] = value
+
     # ---- QDQ format: DequantizeLinear -> op -> QuantizeLinear groups ---------------------
 
     _QDQ_OPS = (

@@ -249,6 +249,9 @@ BACKEND_CASES = [
     "test_qlinearmatmul_2D_uint8_float32",
     "test_quantizelinear",
     "test_dequantizelinear",
+    "test_dynamicquantizelinear",
+    "test_dynamicquantizelinear_max_adjusted",
+    "test_dynamicquantizelinear_min_adjusted",
 ]
 
 
@@ -275,9 +278,11 @@ def test_onnx_backend_node_cases(name: str) -> None:
             graph.initializer.append(numpy_helper.from_array(np.asarray(value), info.name))
         del graph.input[1:]
         module = QParser(make_context(), import_onnx(model.SerializeToString())).parse_module()
-        got = Interpreter(module).call("main", [np.asarray(inputs[0])])[0]
-        assert got.dtype == np.asarray(outputs[0]).dtype
-        assert np.array_equal(got, np.asarray(outputs[0]))
+        results = Interpreter(module).call("main", [np.asarray(inputs[0])])
+        assert len(results) == len(outputs)
+        for got, want in zip(results, outputs, strict=True):
+            assert got.dtype == np.asarray(want).dtype
+            assert np.array_equal(got, np.asarray(want))
 
 
 @pytest.mark.parametrize("auto_pad", ["SAME_UPPER", "SAME_LOWER", "VALID"])
@@ -607,3 +612,25 @@ def test_qlinear_softmax_matches_onnxruntime(shape, axis: int, opset: int, dtype
     want = ort_run(data, {"x": x})
     assert len(np.unique(want)) > 3
     assert np.array_equal(Interpreter(module).call("main", [x])[0], want)
+
+
+def test_dynamic_quantize_linear_matches_onnxruntime() -> None:
+    """Parameters from the data (all three outputs): mixed signs, all positive, all
+    negative, all zero (scale 1), and values whose zero point lands on a half."""
+    node = helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "s", "z"])
+    data = model_of(
+        [node], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 7])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, [3, 7]),
+         helper.make_tensor_value_info("s", TensorProto.FLOAT, []),
+         helper.make_tensor_value_info("z", TensorProto.UINT8, [])], [],
+    )  # fmt: skip
+    session = onnx_models.ort_session(data)
+    module = program(data)
+    rng = np.random.default_rng(4)
+    cases = [rng.normal(0, 3, (3, 7)), rng.uniform(0.5, 9, (3, 7)), -rng.uniform(0.5, 9, (3, 7)),
+             np.zeros((3, 7)), np.linspace(-1.0, 254.0, 21).reshape(3, 7)]  # fmt: skip
+    for x in (c.astype(np.float32) for c in cases):
+        want = session.run(None, {"x": x})
+        got = Interpreter(module).call("main", [x])
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype and np.array_equal(g, w)
