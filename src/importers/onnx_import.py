@@ -403,7 +403,7 @@ class Importer:
                 f"node '{node.name}' ({node.op_type}) is not supported on float data: its "
                 f"{what} must come from a DequantizeLinear"
             )
-        source, scale, zp = self.dq[name]
+        source, scale, zp, _ = self.dq[name]
         if source in self.constants:
             return self.constants[source], scale, zp
         if source not in self.values:
@@ -413,6 +413,7 @@ class Importer:
     def _op_Conv(self, node) -> None:
         x, s_x, z_x = self._dequantized(node, 0, "input")
         w, s_w, z_w = self._dequantized(node, 1, "weight")
+        self._per_channel_axis(node, 1, 0)
         bias = None
         if len(node.input) > 2 and node.input[2]:
             bias, s_b, _ = self._dequantized(node, 2, "bias")
@@ -431,6 +432,7 @@ class Importer:
     def _op_MatMul(self, node) -> None:
         a, s_a, z_a = self._dequantized(node, 0, "first operand")
         b, s_b, z_b = self._dequantized(node, 1, "second operand")
+        self._per_channel_axis(node, 1, 1)
         q, relu = self._quantize_after(node)
         s_y, z_y = self._scale_zp(q, 1)
         self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu,
@@ -449,10 +451,29 @@ class Importer:
             raise ONNXImportError(f"node '{node.name}': Q/DQ around it must share their parameters")
         return x, q.output[0]
 
-    def _op_DequantizeLinear(self, node) -> None:
+    def _dq_entry(self, node) -> tuple[str, np.ndarray, np.ndarray, int]:
+        """(source, scale, zero point, axis) of a DequantizeLinear; the axis (ONNX's default
+        1, made non-negative for constant sources) matters for per-channel weights."""
         scale, zp = self._scale_zp(node, 1)
+        axis = int(self._attrs(node).get("axis", 1))
         source = node.input[0]
-        self.dq[node.output[0]] = (source, scale, zp)
+        if source in self.constants:
+            axis %= max(self.constants[source].ndim, 1)
+        return source, scale, zp, axis
+
+    def _per_channel_axis(self, node, i: int, expected: int) -> None:
+        """Per-channel weights must be quantized along the output channels (`expected`):
+        any other axis cannot be folded into a per-channel requantization."""
+        _, scale, _, axis = self.dq[node.input[i]]
+        if scale.size > 1 and axis != expected:
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}): its weights are quantized along axis "
+                f"{axis}; per-channel weights must use the output-channel axis {expected}"
+            )
+
+    def _op_DequantizeLinear(self, node) -> None:
+        source, scale, zp, axis = self._dq_entry(node)
+        self.dq[node.output[0]] = (source, scale, zp, axis)
         users = self.consumers.get(node.output[0], [])
         if source in self.constants or (
             users
@@ -1180,6 +1201,7 @@ class Importer:
             raise ONNXImportError(f"node '{node.name}': Gemm needs transA = 0 and beta = 1")
         a, s_a, z_a = self._dequantized(node, 0, "input")
         b, s_b, z_b = self._dequantized(node, 1, "weight")
+        self._per_channel_axis(node, 1, 0 if attrs.get("transB", 0) else 1)
         bias = None
         if len(node.input) > 2 and node.input[2]:
             bias, s_bias, _ = self._dequantized(node, 2, "bias")

@@ -56,8 +56,7 @@ class TosaImporter(Importer):
         raise ONNXImportError(f"node '{node.name}': QuantizeLinear inside the graph (TOSA form)")
 
     def _op_DequantizeLinear(self, node) -> None:
-        scale, zp = self._scale_zp(node, 1)
-        self.dq[node.output[0]] = (node.input[0], scale, zp)
+        self.dq[node.output[0]] = self._dq_entry(node)
         if any(u.op_type not in self._QDQ_OPS for u in self.consumers.get(node.output[0], [])):
             raise ONNXImportError(
                 f"node '{node.name}': float computation is not imported (TOSA form)"

@@ -634,3 +634,20 @@ def test_dynamic_quantize_linear_matches_onnxruntime() -> None:
         got = Interpreter(module).call("main", [x])
         for g, w in zip(got, want, strict=True):
             assert g.dtype == w.dtype and np.array_equal(g, w)
+
+
+def test_per_channel_weights_along_another_axis_are_refused() -> None:
+    """A DequantizeLinear's axis decides which weights share a scale; only the output
+    channels can become a per-channel requantization, so any other axis is an error
+    (never a silently misapplied scale)."""
+    data, _ = onnx_models.quantized("residual_cnn", qdq=True, per_channel=True)
+    model = onnx.load_from_string(data)
+    (dq,) = [n for n in model.graph.node if n.output[0] == "w1_DequantizeLinear_Output"]
+    for attribute in dq.attribute:
+        if attribute.name == "axis":
+            attribute.i = 1
+    with pytest.raises(
+        ONNXImportError,
+        match=r"quantized along axis 1; per-channel weights must use the output-channel axis 0",
+    ):
+        import_onnx(model.SerializeToString())
