@@ -1165,10 +1165,22 @@ class Importer:
     # QDQ groups: DequantizeLinear inputs -> op -> QuantizeLinear, fused by ONNX Runtime.
 
     def _op_Add(self, node) -> None:
-        self._binary_group(node, self._qadd)
+        if any(name in self.dq for name in node.input):
+            self._binary_group(node, self._qadd)
+        else:
+            self._float_binary(node, "add")
 
     def _op_Mul(self, node) -> None:
-        self._binary_group(node, self._qmul)
+        if any(name in self.dq for name in node.input):
+            self._binary_group(node, self._qmul)
+        else:
+            self._float_binary(node, "multiply")
+
+    def _op_Sub(self, node) -> None:
+        self._float_binary(node, "subtract")
+
+    def _op_Div(self, node) -> None:
+        self._float_binary(node, "divide")
 
     def _binary_group(self, node, kernel) -> None:
         operands = []
@@ -1219,6 +1231,83 @@ class Importer:
         alpha = np.float32(attrs.get("alpha", 1.0))
         self.values[q.output[0]] = self._qgemm(node, a, s_a * alpha, z_a, b, s_b, z_b, bias,
                                                s_y, z_y, relu, self._storage(q, 2))  # fmt: skip
+
+    # ---- float ops: each one IEEE float32 operation per element, as ONNX Runtime's ---------
+
+    def _float_operand(self, node, i: int) -> Value:
+        name = node.input[i]
+        if name in self.constants and name not in self.values:
+            array = self.constants[name]
+            if array.dtype != np.float32:
+                raise ONNXImportError(f"node '{node.name}': constant '{name}' must be float32")
+            self.values[name] = self._const(array, "f32")
+        x = self._input(node, i)
+        if x.elem != "f32":
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}) of {x.elem} values is not supported"
+            )
+        return x
+
+    def _float_binary(self, node, op: str) -> None:
+        a, b = self._float_operand(node, 0), self._float_operand(node, 1)
+        try:
+            shape = tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
+        except ValueError:
+            raise ONNXImportError(
+                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
+            ) from None
+        a, b = self._broadcast_to(node, a, shape), self._broadcast_to(node, b, shape)
+        self.values[node.output[0]] = self._binary(op, a, b)
+
+    def _op_Clip(self, node) -> None:
+        """Clip of float values, or of 8-bit values by bounds of their own type."""
+        x = self._input(node, 0)
+        attrs = self._attrs(node)
+        bounds = []
+        for i, key, default in ((1, "min", -np.inf), (2, "max", np.inf)):
+            if len(node.input) > i and node.input[i]:
+                bounds.append(self._const_input(node, i, key).reshape(()))
+            else:
+                bounds.append(attrs.get(key, default))
+        if x.elem == "f32":
+            lo, hi = (np.float32(max(min(float(v), 3.4e38), -3.4e38)) for v in bounds)
+        elif x.elem in _RANGE:
+            lo, hi = (int(np.clip(float(v), *_RANGE[x.elem])) for v in bounds)
+        else:
+            raise ONNXImportError(f"node '{node.name}': Clip of {x.elem} is not supported")
+        low, high = (self._splat(v, x.shape, x.elem) for v in (lo, hi))
+        self.values[node.output[0]] = self._emit(
+            f"stablehlo.clamp {low.name}, {x.name}, {high.name} : {self._t(x.shape, x.elem)}",
+            x.shape, x.elem,
+        )  # fmt: skip
+
+    def _op_LeakyRelu(self, node) -> None:
+        x = self._float_operand(node, 0)
+        alpha = np.float32(self._attrs(node).get("alpha", 0.01))
+        zero = self._splat(np.float32(0), x.shape, "f32")
+        scaled = self._binary("multiply", x, self._splat(alpha, x.shape, "f32"))
+        keep = self._emit(
+            f"stablehlo.compare GE, {x.name}, {zero.name} : ({self._t(x.shape, 'f32')}, "
+            f"{self._t(x.shape, 'f32')}) -> {self._t(x.shape, 'i1')}",
+            x.shape, "i1",
+        )  # fmt: skip
+        self.values[node.output[0]] = self._emit(
+            f"stablehlo.select {keep.name}, {x.name}, {scaled.name} : ({self._t(x.shape, 'i1')}, "
+            f"{self._t(x.shape, 'f32')}, {self._t(x.shape, 'f32')}) -> {self._t(x.shape, 'f32')}",
+            x.shape, "f32",
+        )  # fmt: skip
+
+    def _op_Constant(self, node) -> None:
+        """A Constant node is an initializer by another name."""
+        from onnx import numpy_helper
+
+        attrs = {a.name: a for a in node.attribute}
+        if "value" not in attrs:
+            raise ONNXImportError(f"node '{node.name}': only Constant with a tensor `value`")
+        tensor = attrs["value"].t
+        if math.prod(tensor.dims) > MAX_ELEMENTS:
+            raise ONNXImportError(f"node '{node.name}' declares {math.prod(tensor.dims)} elements")
+        self.constants[node.output[0]] = numpy_helper.to_array(tensor)
 
     def _op_Relu(self, node) -> None:
         x = self._input(node, 0)

@@ -435,3 +435,28 @@ class TosaImporter(Importer):
             f"node '{node.name}': softmax is not imported on the TOSA target (ONNX Runtime "
             "computes it in float32; import with the stablehlo target)"
         )
+
+    # ---- float ops have no TOSA form here ------------------------------------------------
+
+    def _float_binary(self, node, op):
+        raise ONNXImportError(f"node '{node.name}': float {node.op_type} (TOSA form)")
+
+    def _op_LeakyRelu(self, node):
+        raise ONNXImportError(f"node '{node.name}': float LeakyRelu (TOSA form)")
+
+    def _op_Clip(self, node):
+        x = self._input(node, 0)
+        self._int8_operands(node, "i8", x)
+        attrs = self._attrs(node)
+        bounds = [
+            int(self._const_input(node, i, key).reshape(()))
+            if len(node.input) > i and node.input[i]
+            else int(attrs.get(key, default))
+            for i, key, default in ((1, "min", -128), (2, "max", 127))
+        ]
+        lo, hi = (int(np.clip(v, -128, 127)) for v in bounds)
+        self.values[node.output[0]] = self._emit(
+            f"tosa.clamp {x.name} min_val({lo} : i8) max_val({hi} : i8) : "
+            f"({self._t(x.shape, 'i8')}) -> {self._t(x.shape, 'i8')}",
+            x.shape, "i8",
+        )  # fmt: skip

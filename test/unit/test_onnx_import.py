@@ -651,3 +651,35 @@ def test_per_channel_weights_along_another_axis_are_refused() -> None:
         match=r"quantized along axis 1; per-channel weights must use the output-channel axis 0",
     ):
         import_onnx(model.SerializeToString())
+
+
+def test_float_elementwise_ops_match_onnxruntime() -> None:
+    """Between and after Q/DQ: LeakyRelu and Clip on dequantized values, then Sub, Mul (by a
+    Constant node), Div and a broadcast Add on the float result — each one float32
+    operation per element, so exactly ONNX Runtime's."""
+    arr = numpy_helper.from_array
+    inits = [arr(np.array(np.float32(0.05)), "s"), arr(np.array(np.int8(-3)), "z"),
+             arr(np.array(np.float32(0.04)), "s2"), arr(np.array(np.int8(5)), "z2"),
+             arr(np.array(np.float32(-1.5)), "lo"), arr(np.array(np.float32(2.25)), "hi"),
+             arr(np.float32([0.1, -0.2, 0.3, 0.05, -0.7, 0.9]), "row"),
+             arr(np.array(np.float32(3.0)), "three")]  # fmt: skip
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+        helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"]),
+        helper.make_node("LeakyRelu", ["d"], ["l"], alpha=0.15),
+        helper.make_node("Clip", ["l", "lo", "hi"], ["c"]),
+        helper.make_node("QuantizeLinear", ["c", "s2", "z2"], ["q2"]),
+        helper.make_node("DequantizeLinear", ["q2", "s2", "z2"], ["d2"]),
+        helper.make_node("Constant", [], ["k"], value=arr(np.array(np.float32(1.7)), "k")),
+        helper.make_node("Sub", ["d2", "row"], ["a"]),
+        helper.make_node("Mul", ["a", "k"], ["b"]),
+        helper.make_node("Div", ["b", "three"], ["e"]),
+        helper.make_node("Add", ["e", "row"], ["y"]),
+    ]
+    data = model_of(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 6])],
+                    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 6])], inits)  # fmt: skip
+    module = program(data)
+    rng = np.random.default_rng(8)
+    for _ in range(6):
+        x = rng.normal(0, 3, (4, 6)).astype(np.float32)
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
