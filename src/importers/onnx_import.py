@@ -367,6 +367,7 @@ class Importer:
         "Pad",
         "Softmax",
         "Sigmoid",
+        "Tanh",
         "HardSwish",
         "HardSigmoid",
         "Flatten",
@@ -814,6 +815,7 @@ class Importer:
     _ACTIVATIONS = {
         "Sigmoid": lambda node, attrs: ort_float.logistic,
         "HardSwish": lambda node, attrs: ort_float.hard_swish,
+        "Tanh": lambda node, attrs: ort_float.tanh,
         "HardSigmoid": lambda node, attrs: (
             lambda x: ort_float.hard_sigmoid(x, attrs.get("alpha", 0.2), attrs.get("beta", 0.5))
         ),
@@ -957,7 +959,7 @@ class Importer:
         table = self._activation_table(fn, s_x, z_x, x.elem, s_y, z_y, out)
         self.values[q.output[0]] = self._lookup(node, x, table, out)
 
-    _op_Sigmoid = _op_HardSwish = _op_HardSigmoid = _activation_group
+    _op_Sigmoid = _op_HardSwish = _op_HardSigmoid = _op_Tanh = _activation_group
 
     # ---- data movement: Concat, Transpose, Pad ---------------------------------------------
 

@@ -11,6 +11,8 @@ Runtime performs, rounding included:
 * Sigmoid (MLAS's logistic kernel; AVX2 machines run its FMA3 form): the input clamped to
   [-18, 18], odd and even polynomials in x^2 evaluated with fused multiply-adds, their
   quotient plus 1/2, clamped to [0, 1];
+* Tanh (MLAS's tanh kernel, FMA3 form): clamped to [-9, 9], an odd over an even
+  polynomial in x^2;
 * HardSigmoid: `max(0, min(1, alpha * x + beta))`, multiply then add (two roundings);
   HardSwish is ONNX's function body, `x * HardSigmoid(x, 1/6, 1/2)`.
 
@@ -84,6 +86,35 @@ def logistic(x: np.ndarray) -> np.ndarray:
     for beta in _BETA[2:]:
         q = fma(q, v2, beta)
     return np.clip(p / q + np.float32(0.5), np.float32(0.0), np.float32(1.0))
+
+
+_TANH_RANGE = np.float32(9.0)
+_TANH_ALPHA = tuple(
+    np.float32(v)
+    for v in (-2.76076847742355e-16, 2.00018790482477e-13, -8.60467152213735e-11,
+              5.12229709037114e-08, 1.48572235717979e-05, 6.37261928875436e-04,
+              4.89352455891786e-03)
+)  # fmt: skip  # x^13 .. x^1 coefficients of the numerator
+_TANH_BETA = tuple(
+    np.float32(v)
+    for v in (1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03,
+              4.89352518554385e-03)
+)  # fmt: skip  # x^6 .. x^0 coefficients of the denominator
+
+
+def tanh(x: np.ndarray) -> np.ndarray:
+    """MLAS's tanh kernel (FMA3 form): the input clamped to [-9, 9], an odd over an even
+    polynomial, no final clamp."""
+    v = np.clip(np.asarray(x, np.float32), -_TANH_RANGE, _TANH_RANGE)
+    v2 = v * v
+    p = fma(v2, _TANH_ALPHA[0], _TANH_ALPHA[1])
+    for alpha in _TANH_ALPHA[2:]:
+        p = fma(p, v2, alpha)
+    p = p * v
+    q = fma(v2, _TANH_BETA[0], _TANH_BETA[1])
+    for beta in _TANH_BETA[2:]:
+        q = fma(q, v2, beta)
+    return p / q
 
 
 def hard_sigmoid(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:

@@ -424,13 +424,13 @@ def test_qlinear_add_and_mul_match_onnxruntime_on_every_pair(op: str, dtype) -> 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.uint8])
 def test_activations_match_onnxruntime_on_every_input(dtype) -> None:
-    """QLinearSigmoid, and Sigmoid / HardSwish / HardSigmoid between Q/DQ, as 256-entry
+    """QLinearSigmoid, and Sigmoid / Tanh / HardSwish / HardSigmoid between Q/DQ, as 256-entry
     tables of ONNX Runtime's float32 arithmetic: every input, four quantizations each."""
     elem = TensorProto.INT8 if dtype == np.int8 else TensorProto.UINT8
     info = np.iinfo(dtype)
     x = np.arange(info.min, info.max + 1).astype(dtype)
     rng = np.random.default_rng(3)
-    for kind in ("QLinearSigmoid", "Sigmoid", "HardSwish", "HardSigmoid"):
+    for kind in ("QLinearSigmoid", "Sigmoid", "Tanh", "HardSwish", "HardSigmoid"):
         for _ in range(4):
             s_x, s_y = rng.uniform(0.005, 0.15), rng.uniform(0.002, 0.03)
             z_x, z_y = rng.integers(info.min, info.max + 1, 2)
@@ -448,7 +448,7 @@ def test_activations_match_onnxruntime_on_every_input(dtype) -> None:
                 [helper.make_tensor_value_info("y", elem, [x.size])], params,
             )  # fmt: skip
             want = ort_run(data, {"x": x})
-            assert len(np.unique(want)) > 10
+            assert len(np.unique(want)) > 5
             assert np.array_equal(Interpreter(program(data)).call("main", [x])[0], want), kind
 
 
