@@ -1299,6 +1299,12 @@ class Importer:
             x.shape, "f32",
         )  # fmt: skip
 
+    def _op_BatchNormalization(self, node) -> None:
+        raise ONNXImportError(
+            f"node '{node.name}' (BatchNormalization): fold it into the preceding convolution "
+            "before quantizing (onnxruntime.quantization.quant_pre_process does)"
+        )
+
     def _op_Constant(self, node) -> None:
         """A Constant node is an initializer by another name."""
         from onnx import numpy_helper

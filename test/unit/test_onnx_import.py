@@ -143,8 +143,13 @@ def bad_models() -> list[tuple[bytes, str]]:
     weight.ClearField("raw_data")
     weight.external_data.add(key="location", value="../../etc/passwd")
     external.graph.initializer.append(weight)
+    batch_norm = model_of(
+        [helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"], name="bn")],
+        [x], [y], [numpy_helper.from_array(np.ones(4, np.float32), n) for n in "gbmv"],
+    )  # fmt: skip
     return [
         (b"\x08\x07garbage that is not a protobuf" * 3, "malformed ONNX protobuf"),
+        (batch_norm, r"node 'bn' \(BatchNormalization\): fold it into the preceding convolution"),
         (unsupported, r"node 'sm' \(Softmax\) is not supported"),
         (undefined, "reads 'nowhere' before anything defines it"),
         (huge, "static, bounded shape"),
