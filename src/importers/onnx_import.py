@@ -472,6 +472,18 @@ class Importer:
                 f"{axis}; per-channel weights must use the output-channel axis {expected}"
             )
 
+    def _unary_group(self, node) -> tuple[Value, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          str, str]:  # fmt: skip
+        """DequantizeLinear -> node -> QuantizeLinear around a runtime 8-bit value: (value,
+        its scale and zero point, the output's scale and zero point, storage type, the
+        name the result binds)."""
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        q, relu = self._quantize_after(node)
+        if relu or isinstance(x, np.ndarray):
+            raise ONNXImportError(f"node '{node.name}': expected DQ -> {node.op_type} -> Q")
+        s_y, z_y = self._scale_zp(q, 1)
+        return x, s_x, z_x, s_y, z_y, self._storage(q, 2), q.output[0]
+
     def _op_DequantizeLinear(self, node) -> None:
         source, scale, zp, axis = self._dq_entry(node)
         self.dq[node.output[0]] = (source, scale, zp, axis)
@@ -865,13 +877,9 @@ class Importer:
         )  # fmt: skip
 
     def _op_Softmax(self, node) -> None:
-        x, s_x, _ = self._dequantized(node, 0, "input")
-        q, relu = self._quantize_after(node)
-        if relu or isinstance(x, np.ndarray):
-            raise ONNXImportError(f"node '{node.name}': expected DQ -> Softmax -> Q")
-        self.values[q.output[0]] = self._qsoftmax(node, x, s_x, *self._scale_zp(q, 1),
-                                                  self._storage(q, 2), self.opset,
-                                                  self._attrs(node).get("axis"))  # fmt: skip
+        x, s_x, _, s_y, z_y, out, target = self._unary_group(node)
+        self.values[target] = self._qsoftmax(node, x, s_x, s_y, z_y, out, self.opset,
+                                             self._attrs(node).get("axis"))  # fmt: skip
 
     def _qsoftmax(self, node, x: Value, s_x, s_y, z_y, out: str, opset: int, axis) -> Value:
         """QLinearSoftmax as ONNX Runtime computes it: rows along `axis` (opset 13 on; before,
@@ -949,15 +957,10 @@ class Importer:
     def _activation_group(self, node) -> None:
         """DequantizeLinear -> Sigmoid / HardSwish / HardSigmoid -> QuantizeLinear: the float
         activation ONNX Runtime runs (or fuses, for Sigmoid) as a table."""
-        x, s_x, z_x = self._dequantized(node, 0, "input")
-        q, relu = self._quantize_after(node)
-        if relu or isinstance(x, np.ndarray):
-            raise ONNXImportError(f"node '{node.name}': expected DQ -> {node.op_type} -> Q")
-        s_y, z_y = self._scale_zp(q, 1)
-        out = self._storage(q, 2)
+        x, s_x, z_x, s_y, z_y, out, target = self._unary_group(node)
         fn = self._ACTIVATIONS[node.op_type](node, self._attrs(node))
         table = self._activation_table(fn, s_x, z_x, x.elem, s_y, z_y, out)
-        self.values[q.output[0]] = self._lookup(node, x, table, out)
+        self.values[target] = self._lookup(node, x, table, out)
 
     _op_Sigmoid = _op_HardSwish = _op_HardSigmoid = _op_Tanh = _activation_group
 
@@ -1049,16 +1052,10 @@ class Importer:
             else 0
         )
         if node.input[0] in self.dq:
-            x, s_x, z_x = self._dequantized(node, 0, "input")
-            q, relu = self._quantize_after(node)
-            s_y, z_y = self._scale_zp(q, 1)
-            out = self._storage(q, 2)
-            if relu or isinstance(x, np.ndarray):
-                raise ONNXImportError(f"node '{node.name}': expected DQ -> Pad -> Q")
+            x, s_x, z_x, s_y, z_y, out, target = self._unary_group(node)
             x = self._requantized(node, x, s_x, z_x, s_y, z_y, out)
             fill = int(ort_float.quantize(np.float32(value), float(s_y.reshape(-1)[0]),
                                           int(z_y.reshape(-1)[0]), *_RANGE[out]))  # fmt: skip
-            target = q.output[0]
         else:
             x, fill, target = self._input(node, 0), int(value), node.output[0]
         rank = len(x.shape)
@@ -1087,13 +1084,8 @@ class Importer:
         )  # fmt: skip
 
     def _op_AveragePool(self, node) -> None:
-        x, s_x, z_x = self._dequantized(node, 0, "input")
-        q, relu = self._quantize_after(node)
-        if relu or isinstance(x, np.ndarray):
-            raise ONNXImportError(f"node '{node.name}': expected DQ -> AveragePool -> Q")
-        s_y, z_y = self._scale_zp(q, 1)
-        self.values[q.output[0]] = self._qaverage_pool(node, x, s_x, z_x, s_y, z_y,
-                                                       self._storage(q, 2))  # fmt: skip
+        *operands, target = self._unary_group(node)
+        self.values[target] = self._qaverage_pool(node, *operands)
 
     def _pool_geometry(self, node, x: Value):
         """(kernel, strides, pads [top, left, bottom, right], output H and W, channels_last)."""
@@ -1201,13 +1193,8 @@ class Importer:
         )
 
     def _op_GlobalAveragePool(self, node) -> None:
-        x, s_x, z_x = self._dequantized(node, 0, "input")
-        q, relu = self._quantize_after(node)
-        if relu or isinstance(x, np.ndarray):
-            raise ONNXImportError(f"node '{node.name}': expected DQ -> GlobalAveragePool -> Q")
-        s_y, z_y = self._scale_zp(q, 1)
-        self.values[q.output[0]] = self._qglobal_average_pool(node, x, s_x, z_x, s_y, z_y,
-                                                              self._storage(q, 2))  # fmt: skip
+        *operands, target = self._unary_group(node)
+        self.values[target] = self._qglobal_average_pool(node, *operands)
 
     def _op_Gemm(self, node) -> None:
         attrs = self._attrs(node)

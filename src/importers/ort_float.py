@@ -77,15 +77,21 @@ def quantize(x: np.ndarray, scale: float, zero_point: int, lo: int, hi: int) -> 
 def logistic(x: np.ndarray) -> np.ndarray:
     """MLAS's logistic kernel (FMA3 form)."""
     v = np.clip(np.asarray(x, np.float32), -_LOGISTIC_RANGE, _LOGISTIC_RANGE)
+    return np.clip(_odd_over_even(v, _ALPHA, _BETA) + np.float32(0.5), np.float32(0.0),
+                   np.float32(1.0))  # fmt: skip
+
+
+def _odd_over_even(v: np.ndarray, odd: tuple, even: tuple) -> np.ndarray:
+    """v * P(v^2) / Q(v^2), each polynomial by Horner's rule with fused multiply-adds from
+    its highest coefficient, as MLAS's kernels evaluate them."""
     v2 = v * v
-    p = fma(v2, _ALPHA[0], _ALPHA[1])
-    for alpha in _ALPHA[2:]:
-        p = fma(p, v2, alpha)
-    p = p * v
-    q = fma(v2, _BETA[0], _BETA[1])
-    for beta in _BETA[2:]:
-        q = fma(q, v2, beta)
-    return np.clip(p / q + np.float32(0.5), np.float32(0.0), np.float32(1.0))
+    p = fma(v2, odd[0], odd[1])
+    for c in odd[2:]:
+        p = fma(p, v2, c)
+    q = fma(v2, even[0], even[1])
+    for c in even[2:]:
+        q = fma(q, v2, c)
+    return (p * v) / q
 
 
 _TANH_RANGE = np.float32(9.0)
@@ -106,15 +112,7 @@ def tanh(x: np.ndarray) -> np.ndarray:
     """MLAS's tanh kernel (FMA3 form): the input clamped to [-9, 9], an odd over an even
     polynomial, no final clamp."""
     v = np.clip(np.asarray(x, np.float32), -_TANH_RANGE, _TANH_RANGE)
-    v2 = v * v
-    p = fma(v2, _TANH_ALPHA[0], _TANH_ALPHA[1])
-    for alpha in _TANH_ALPHA[2:]:
-        p = fma(p, v2, alpha)
-    p = p * v
-    q = fma(v2, _TANH_BETA[0], _TANH_BETA[1])
-    for beta in _TANH_BETA[2:]:
-        q = fma(q, v2, beta)
-    return p / q
+    return _odd_over_even(v, _TANH_ALPHA, _TANH_BETA)
 
 
 def hard_sigmoid(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
