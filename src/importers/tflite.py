@@ -71,6 +71,7 @@ class _Tensor:
     zero_point: np.ndarray | None
     axis: int
     data: np.ndarray | None
+    unsigned: bool = False  # a uint8 tensor, held as int8 (value and zero point - 128)
 
 
 def _type_name(t: int, s) -> str:
@@ -138,18 +139,28 @@ class _Importer:
                 )
             data = np.frombuffer(raw, dtype).reshape(shape)
         name = t.name.decode() if isinstance(t.name, bytes) else str(t.name)
-        return _Tensor(name, shape, t.type, scale, zp, axis, data)
+        unsigned = t.type == self.s.TensorType.UINT8 and zp is not None
+        if unsigned:  # q - zp is unchanged when both move down by 128: one int8 program
+            zp = zp - 128
+            if data is not None:
+                data = (data.astype(np.int16) - 128).astype(np.int8)
+        return _Tensor(name, shape, t.type, scale, zp, axis, data, unsigned)
 
-    def _int8(self, index: int, what: str, unsigned_ok: bool = False) -> _Tensor:
+    def _int8(self, index: int, what: str) -> _Tensor:
+        """A quantized 8-bit tensor; a uint8 one comes in its int8 form (see `_tensor`)."""
         t = self.tensors[index]
-        types = {self.s.TensorType.INT8} | ({self.s.TensorType.UINT8} if unsigned_ok else set())
-        if t.dtype not in types or t.scale is None:
-            kind = "int8 or uint8" if unsigned_ok else "int8"
-            raise TFLiteImportError(f"{what} must be a quantized {kind} tensor (tensor {index})")
+        if t.dtype not in (self.s.TensorType.INT8, self.s.TensorType.UINT8) or t.scale is None:
+            raise TFLiteImportError(
+                f"{what} must be a quantized int8 or uint8 tensor (tensor {index})"
+            )
         return t
 
-    def _unsigned(self, t: _Tensor) -> bool:
-        return t.dtype == self.s.TensorType.UINT8
+    def _shift_unsigned(self, name: str, shape, to_unsigned: bool) -> str:
+        """uint8 bits <-> the int8 form (value - 128): an exact rescale by 1 at the
+        function's boundary."""
+        zps = (0, 128) if to_unsigned else (128, 0)
+        return self._rescale(name, shape, "i8", "i8", [1 << 30], [30], *zps, False,
+                             unsigned=(not to_unsigned, to_unsigned))  # fmt: skip
 
     def _value(self, index: int, op: str) -> str:
         if index not in self.names:
@@ -290,7 +301,8 @@ class _Importer:
 
     def _boundary_attr(self, index: int, what: str) -> str:
         t = self.tensors[index]
-        return f" {{qdialect.{what} = [{float(t.scale[0])!r} : f32, {int(t.zero_point[0])} : i64]}}"
+        zp = int(t.zero_point[0]) + (128 if t.unsigned else 0)
+        return f" {{qdialect.{what} = [{float(t.scale[0])!r} : f32, {zp} : i64]}}"
 
     def run(self) -> str:
         g = self.graph
@@ -298,10 +310,12 @@ class _Importer:
         args = []
         for i, index in enumerate(int(i) for i in g.inputs):
             inner = ins.get(index, index)
-            t = self._int8(inner, f"model input {i}", True)
+            t = self._int8(inner, f"model input {i}")
             self.names[inner] = f"%arg{i}"
+            if t.unsigned:
+                self.names[inner] = self._shift_unsigned(f"%arg{i}", t.shape, False)
             attr = self._boundary_attr(inner, "quantize") if index in ins else ""
-            attr += " {qdialect.uint8}" if self._unsigned(t) else ""
+            attr += " {qdialect.uint8}" if t.unsigned else ""
             args.append(f"%arg{i}: {self._t(t.shape)}{attr}")
         for n, op in enumerate(g.operators or []):
             if n in peeled:
@@ -317,11 +331,12 @@ class _Importer:
         results, types, signature = [], [], []
         for i, index in enumerate(int(i) for i in g.outputs):
             inner = outs.get(index, index)
-            t = self._int8(inner, f"model output {i}", True)
-            results.append(self._value(inner, "the model's outputs"))
+            t = self._int8(inner, f"model output {i}")
+            value = self._value(inner, "the model's outputs")
+            results.append(self._shift_unsigned(value, t.shape, True) if t.unsigned else value)
             types.append(self._t(t.shape))
             attr = self._boundary_attr(inner, "dequantize") if index in outs else ""
-            attr += " {qdialect.uint8}" if self._unsigned(t) else ""
+            attr += " {qdialect.uint8}" if t.unsigned else ""
             signature.append(f"{self._t(t.shape)}{attr}")
         return (
             f"func.func @main({', '.join(args)}) -> ({', '.join(signature)}) {{\n"
@@ -713,14 +728,14 @@ class _Importer:
 
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
-        Requantize): a rescale by s_in / s_out."""
+        Requantize): a rescale by s_in / s_out (uint8 sides in their int8 form)."""
         inputs, out_index = self._io(op, 1)
-        x = self._int8(inputs[0], "the input (float QUANTIZE is a model boundary)", True)
-        out = self._int8(out_index, "the output", True)
+        x = self._int8(inputs[0], "the input (float QUANTIZE is a model boundary)")
+        out = self._int8(out_index, "the output")
         m, sh = self._multiplier(float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])))
         self.names[out_index] = self._rescale(
             self._value(inputs[0], kind), x.shape, "i8", "i8", [m], [sh], int(x.zero_point[0]),
-            int(out.zero_point[0]), False, unsigned=(self._unsigned(x), self._unsigned(out)),
+            int(out.zero_point[0]), False,
         )  # fmt: skip
 
 

@@ -186,9 +186,11 @@ def test_average_pool_matches_litert_at_ties() -> None:
     assert min(ties.values()) > 0  # both kinds of tie occurred
 
 
+@pytest.mark.parametrize("uint8", [False, True], ids=["int8", "uint8"])
 @pytest.mark.parametrize("op", ["LOGISTIC", "TANH", "HARD_SWISH"])
-def test_activation_tables_match_litert_on_every_input(op: str) -> None:
-    """All 256 int8 inputs, for input ranges from narrow to wide and off-centre."""
+def test_activation_tables_match_litert_on_every_input(op: str, uint8: bool) -> None:
+    """All 256 inputs, for input ranges from narrow to wide and off-centre; int8, and the
+    legacy uint8 form (LiteRT's uint8 kernels)."""
     from ai_edge_litert import schema_py_generated as s
 
     every = np.arange(-128, 128, dtype=np.int8).reshape(1, 16, 16, 1)
@@ -199,10 +201,12 @@ def test_activation_tables_match_litert_on_every_input(op: str) -> None:
         rng = np.random.default_rng(1)
         samples = [rng.normal(mean, std, (1, 16, 16, 1)).astype(np.float32) for _ in range(4)]
         model = tb.quantize(f.finish([x], [y]), samples)
+        if uint8:
+            model = tb.legacy_uint8(model)
         module = QParser(make_context(), import_tflite(model)).parse_module()
-        assert np.array_equal(
-            Interpreter(module).call("main", [every])[0], litert_run(model, every)
-        )
+        fed = every.view(np.uint8) if uint8 else every
+        got = Interpreter(module).call("main", [every])[0]
+        assert np.array_equal(got.view(np.uint8) if uint8 else got, litert_run(model, fed))
 
 
 def test_float_boundaries_are_peeled_and_documented() -> None:
@@ -380,3 +384,37 @@ def test_softmax_stops_the_npu_lowering_with_the_op_named() -> None:
     module = QParser(ctx, import_tflite(tb.quantized("classifier")[0])).parse_module()
     with pytest.raises(Exception, match=r"tosa-to-npu: 'tosa.reduce_max' is not supported"):
         TosaToNpu().apply(ctx, module)
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_legacy_uint8_models_match_litert(name: str) -> None:
+    """uint8 inner layers — the legacy asymmetric form of each int8 test model, which
+    LiteRT runs with its uint8 kernels. The importer holds every uint8 tensor in int8
+    form (value and zero point minus 128, so q - zp is unchanged) and shifts at the
+    function's boundary; on the interpreter and, for the NPU models, the simulator."""
+    int8_model, shape = tb.quantized(name, 1)
+    model = tb.legacy_uint8(int8_model)
+    text = import_tflite(model)
+    assert "{qdialect.uint8}" in text
+    ctx = make_context()
+    module = QParser(ctx, text).parse_module()
+    inputs_u8 = [
+        np.random.default_rng(k).integers(0, 256, shape).astype(np.uint8) for k in range(4)
+    ]
+    for x in inputs_u8:
+        got = Interpreter(module).call("main", [x.view(np.int8)])[0]
+        assert np.array_equal(got.view(np.uint8), litert_run(model, x))
+    if name not in NPU_MODELS:
+        return
+    TosaToNpu().apply(ctx, module)
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    desc = load_machine("default")
+    binary = program_binary(program, desc.digest())
+    for x in inputs_u8[:2]:
+        sim = Simulator(desc, binary.code)
+        sim.load_sections(binary)
+        sim.set_inputs(binary, {"arg0": x.view(np.int8)})
+        sim.run()
+        assert np.array_equal(
+            sim.get_outputs(binary)["result0"].view(np.uint8), litert_run(model, x)
+        )

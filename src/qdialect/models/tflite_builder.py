@@ -240,6 +240,59 @@ def quantize(model: bytes, samples: list[np.ndarray], io_type=np.int8,
     return bytes(wrapper.QuantizeModel(io, io, False, i8, i32, False, not per_channel_dense))
 
 
+def legacy_uint8(model: bytes) -> bytes:
+    """The legacy asymmetric uint8 form of an int8 model (LiteRT's converter no longer
+    writes it, its kernels still run it): per-channel weights requantized to one scale per
+    tensor (the uint8 kernels take one), their int32 biases rescaled to match, then every
+    int8 tensor shifted to uint8 (data and zero point + 128)."""
+    import flatbuffers
+
+    s = _schema()
+    m = s.ModelT.InitFromPackedBuf(model, 0)
+    g = m.subgraphs[0]
+
+    def data(t) -> np.ndarray:
+        dtype = np.int32 if t.type == s.TensorType.INT32 else np.int8
+        return np.frombuffer(np.asarray(m.buffers[t.buffer].data, np.uint8).tobytes(), dtype)
+
+    def store(t, values: np.ndarray) -> None:
+        m.buffers[t.buffer].data = np.frombuffer(values.tobytes(), np.uint8)
+
+    weighted = (s.BuiltinOperator.CONV_2D, s.BuiltinOperator.DEPTHWISE_CONV_2D,
+                s.BuiltinOperator.FULLY_CONNECTED)  # fmt: skip
+    codes = [max(c.builtinCode, c.deprecatedBuiltinCode) for c in m.operatorCodes]
+    for op in g.operators:
+        if codes[op.opcodeIndex] not in weighted:
+            continue
+        w = g.tensors[op.inputs[1]]
+        scales = np.asarray(w.quantization.scale, np.float32)
+        if scales.size > 1:
+            axis = w.quantization.quantizedDimension
+            common = np.float32(scales.max())
+            shape = [1] * len(w.shape)
+            shape[axis] = -1
+            q = data(w).reshape(w.shape).astype(np.float64) * (scales / common).reshape(shape)
+            store(w, np.clip(np.round(q), -127, 127).astype(np.int8))
+            w.quantization.scale, w.quantization.zeroPoint = [float(common)], [0]
+            w.quantization.quantizedDimension = 0
+            if len(op.inputs) > 2 and op.inputs[2] >= 0:
+                b = g.tensors[op.inputs[2]]
+                ratio = scales.astype(np.float64) / float(common)
+                store(b, np.round(data(b).astype(np.float64) * ratio).astype(np.int32))
+                s_in = float(g.tensors[op.inputs[0]].quantization.scale[0])
+                b.quantization.scale = [s_in * float(common)]
+                b.quantization.zeroPoint = [0]
+    for t in g.tensors:
+        if t.type == s.TensorType.INT8:
+            t.type = s.TensorType.UINT8
+            t.quantization.zeroPoint = [int(z) + 128 for z in t.quantization.zeroPoint]
+            if t.buffer and m.buffers[t.buffer].data is not None and len(m.buffers[t.buffer].data):
+                store(t, (data(t).astype(np.int16) + 128).astype(np.uint8))
+    b = flatbuffers.Builder(1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
 def mobilenet_like(seed: int = 0) -> tuple[bytes, tuple[int, ...]]:
     """Float model: conv3x3-ReLU6, depthwise3x3-ReLU6, 1x1 project, residual add, max pool,
     flatten, classifier."""
