@@ -1287,10 +1287,22 @@ class Importer:
         )  # fmt: skip
 
     def _op_BatchNormalization(self, node) -> None:
-        raise ONNXImportError(
-            f"node '{node.name}' (BatchNormalization): fold it into the preceding convolution "
-            "before quantizing (onnxruntime.quantization.quant_pre_process does)"
-        )
+        """Inference BatchNormalization of float NCHW values (between Q/DQ, or after the
+        last DequantizeLinear), as ONNX Runtime's kernel computes it: per channel
+        k = scale / sqrt(var + eps) and c = B - mean * k in float32, then x * k + c."""
+        x = self._float_operand(node, 0)
+        params = [self._const_input(node, i, what).astype(np.float32).reshape(-1)
+                  for i, what in enumerate(("", "scale", "bias", "mean", "variance")) if i]  # fmt: skip
+        if len(x.shape) < 2 or any(p.size != x.shape[1] for p in params) or len(node.output) > 1:
+            raise ONNXImportError(
+                f"node '{node.name}': inference BatchNormalization over channel axis 1 only"
+            )
+        scale, bias, mean, var = params
+        eps = np.float32(self._attrs(node).get("epsilon", 1e-5))
+        k = (np.float32(1) / np.sqrt(var + eps)).astype(np.float32) * scale
+        c = (bias - mean * k).astype(np.float32)
+        y = self._binary("multiply", x, self._splat(k, x.shape, "f32", 1))
+        self.values[node.output[0]] = self._binary("add", y, self._splat(c, x.shape, "f32", 1))
 
     def _op_Constant(self, node) -> None:
         """A Constant node is an initializer by another name."""

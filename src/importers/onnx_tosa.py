@@ -444,6 +444,9 @@ class TosaImporter(Importer):
     def _op_LeakyRelu(self, node):
         raise ONNXImportError(f"node '{node.name}': float LeakyRelu (TOSA form)")
 
+    def _op_BatchNormalization(self, node):
+        raise ONNXImportError(f"node '{node.name}': float BatchNormalization (TOSA form)")
+
     def _op_Clip(self, node):
         x = self._input(node, 0)
         self._int8_operands(node, "i8", x)

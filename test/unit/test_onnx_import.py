@@ -143,13 +143,8 @@ def bad_models() -> list[tuple[bytes, str]]:
     weight.ClearField("raw_data")
     weight.external_data.add(key="location", value="../../etc/passwd")
     external.graph.initializer.append(weight)
-    batch_norm = model_of(
-        [helper.make_node("BatchNormalization", ["x", "g", "b", "m", "v"], ["y"], name="bn")],
-        [x], [y], [numpy_helper.from_array(np.ones(4, np.float32), n) for n in "gbmv"],
-    )  # fmt: skip
     return [
         (b"\x08\x07garbage that is not a protobuf" * 3, "malformed ONNX protobuf"),
-        (batch_norm, r"node 'bn' \(BatchNormalization\): fold it into the preceding convolution"),
         (unsupported, r"node 'sm' \(Softmax\) is not supported"),
         (undefined, "reads 'nowhere' before anything defines it"),
         (huge, "static, bounded shape"),
@@ -687,4 +682,25 @@ def test_float_elementwise_ops_match_onnxruntime() -> None:
     rng = np.random.default_rng(8)
     for _ in range(6):
         x = rng.normal(0, 3, (4, 6)).astype(np.float32)
+        assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
+
+
+def test_batch_normalization_matches_onnxruntime() -> None:
+    """Inference BatchNormalization on dequantized values: ONNX Runtime's per-channel
+    factor and offset in float32, then one multiply and one add per element."""
+    rng = np.random.default_rng(12)
+    arr = numpy_helper.from_array
+    inits = [arr(rng.uniform(0.5, 2, 6).astype(np.float32), "g"),
+             arr(rng.normal(0, 1, 6).astype(np.float32), "b"),
+             arr(rng.normal(0, 1, 6).astype(np.float32), "m"),
+             arr(rng.uniform(0.1, 3, 6).astype(np.float32), "v"),
+             arr(np.array(np.float32(0.05)), "s"), arr(np.array(np.int8(2)), "z")]  # fmt: skip
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]),
+             helper.make_node("DequantizeLinear", ["q", "s", "z"], ["d"]),
+             helper.make_node("BatchNormalization", ["d", "g", "b", "m", "v"], ["y"], epsilon=1e-3)]  # fmt: skip
+    data = model_of(nodes, [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 6, 5, 5])],
+                    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 6, 5, 5])], inits)  # fmt: skip
+    module = program(data)
+    for _ in range(6):
+        x = rng.normal(0, 3, (2, 6, 5, 5)).astype(np.float32)
         assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
