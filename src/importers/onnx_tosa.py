@@ -15,7 +15,8 @@ import math
 import numpy as np
 
 from qdialect import numerics
-from qdialect.importers.onnx_import import Importer, ONNXImportError, Value
+from qdialect.importers.onnx_common import ONNXImportError, Value
+from qdialect.importers.onnx_import import Importer
 
 
 class TosaImporter(Importer):

@@ -1,0 +1,164 @@
+"""Float ops of the ONNX importer (a mixin): each is one IEEE float32 operation per element
+(or, for BatchNormalization and DynamicQuantizeLinear, the few ONNX Runtime performs), so
+the imported program equals ONNX Runtime exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError, Value
+
+
+class FloatOps:
+    def _op_DynamicQuantizeLinear(self, node) -> None:
+        """uint8 quantization with parameters from the data, as ONNX Runtime computes them:
+        the range [min(x, 0), max(x, 0)], scale (max - min) / 255 in float32 (1 when the
+        range is empty), zero point -min / scale clamped to [0, 255] and rounded half to
+        even, then QuantizeLinear (divide, clamp, round half to even, add)."""
+        x = self._input(node, 0)
+        if x.elem != "f32":
+            raise ONNXImportError(f"node '{node.name}': DynamicQuantizeLinear of float only")
+        shape, scalar = x.shape, "tensor<f32>"
+
+        def reduce(kind: str, init: float) -> Value:
+            start = self._const(np.float32(init), "f32")
+            return self._emit(
+                f"stablehlo.reduce({x.name} init: {start.name}) applies stablehlo.{kind} across "
+                f"dimensions = {list(range(len(shape)))} : ({self._t(shape, 'f32')}, {scalar}) -> "
+                f"{scalar}",
+                (), "f32",
+            )  # fmt: skip
+
+        def c(v: float) -> Value:
+            return self._const(np.float32(v), "f32")
+
+        top = float(np.finfo(np.float32).max)  # the identity for finite data (no inf literal)
+        lo = self._binary("minimum", reduce("minimum", top), c(0.0))
+        hi = self._binary("maximum", reduce("maximum", -top), c(0.0))
+        scale = self._binary("divide", self._binary("subtract", hi, lo), c(255.0))
+        empty = self._emit(f"stablehlo.compare EQ, {hi.name}, {lo.name} : ({scalar}, {scalar}) -> "
+                           "tensor<i1>", (), "i1")  # fmt: skip
+        scale = self._emit(f"stablehlo.select {empty.name}, {c(1.0).name}, {scale.name} : "
+                           f"(tensor<i1>, {scalar}, {scalar}) -> {scalar}", (), "f32")  # fmt: skip
+        zp = self._binary("subtract", c(0.0), self._binary("divide", lo, scale))
+        zp = self._emit(f"stablehlo.clamp {c(0.0).name}, {zp.name}, {c(255.0).name} : {scalar}",
+                        (), "f32")  # fmt: skip
+        zp = self._unary("convert", self._unary("round_nearest_even", zp, "f32"), "i32")
+
+        def spread(v: Value) -> Value:
+            return self._emit(
+                f"stablehlo.broadcast_in_dim {v.name}, dims = [] : ({self._t((), v.elem)}) -> "
+                f"{self._t(shape, v.elem)}",
+                shape, v.elem,
+            )  # fmt: skip
+
+        zp_f = self._unary("convert", zp, "f32")
+        low = spread(self._binary("subtract", c(0.0), zp_f))
+        high = spread(self._binary("subtract", c(255.0), zp_f))
+        v = self._binary("divide", x, spread(scale))
+        v = self._emit(f"stablehlo.clamp {low.name}, {v.name}, {high.name} : {self._t(shape, 'f32')}",
+                       shape, "f32")  # fmt: skip
+        v = self._unary("convert", self._unary("round_nearest_even", v, "f32"), "i32")
+        v = self._binary("add", v, spread(zp))
+        outputs = [self._unary("convert", v, "ui8"), scale, self._unary("convert", zp, "ui8")]
+        for name, value in zip(node.output, outputs, strict=False):
+            if name:
+                self.values[name] = value
+
+    # ---- float ops: each one IEEE float32 operation per element, as ONNX Runtime's ---------
+
+    def _float_operand(self, node, i: int) -> Value:
+        name = node.input[i]
+        if name in self.constants and name not in self.values:
+            array = self.constants[name]
+            if array.dtype != np.float32:
+                raise ONNXImportError(f"node '{node.name}': constant '{name}' must be float32")
+            self.values[name] = self._const(array, "f32")
+        x = self._input(node, i)
+        if x.elem != "f32":
+            raise ONNXImportError(
+                f"node '{node.name}' ({node.op_type}) of {x.elem} values is not supported"
+            )
+        return x
+
+    def _float_binary(self, node, op: str) -> None:
+        a, b = self._float_operand(node, 0), self._float_operand(node, 1)
+        try:
+            shape = tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
+        except ValueError:
+            raise ONNXImportError(
+                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
+            ) from None
+        a, b = self._broadcast_to(node, a, shape), self._broadcast_to(node, b, shape)
+        self.values[node.output[0]] = self._binary(op, a, b)
+
+    def _op_Clip(self, node) -> None:
+        """Clip of float values, or of 8-bit values by bounds of their own type."""
+        x = self._input(node, 0)
+        attrs = self._attrs(node)
+        bounds = []
+        for i, key, default in ((1, "min", -np.inf), (2, "max", np.inf)):
+            if len(node.input) > i and node.input[i]:
+                bounds.append(self._const_input(node, i, key).reshape(()))
+            else:
+                bounds.append(attrs.get(key, default))
+        if x.elem == "f32":
+            lo, hi = (np.float32(max(min(float(v), 3.4e38), -3.4e38)) for v in bounds)
+        elif x.elem in RANGE:
+            lo, hi = (int(np.clip(float(v), *RANGE[x.elem])) for v in bounds)
+        else:
+            raise ONNXImportError(f"node '{node.name}': Clip of {x.elem} is not supported")
+        low, high = (self._splat(v, x.shape, x.elem) for v in (lo, hi))
+        self.values[node.output[0]] = self._emit(
+            f"stablehlo.clamp {low.name}, {x.name}, {high.name} : {self._t(x.shape, x.elem)}",
+            x.shape, x.elem,
+        )  # fmt: skip
+
+    def _op_LeakyRelu(self, node) -> None:
+        x = self._float_operand(node, 0)
+        alpha = np.float32(self._attrs(node).get("alpha", 0.01))
+        zero = self._splat(np.float32(0), x.shape, "f32")
+        scaled = self._binary("multiply", x, self._splat(alpha, x.shape, "f32"))
+        keep = self._emit(
+            f"stablehlo.compare GE, {x.name}, {zero.name} : ({self._t(x.shape, 'f32')}, "
+            f"{self._t(x.shape, 'f32')}) -> {self._t(x.shape, 'i1')}",
+            x.shape, "i1",
+        )  # fmt: skip
+        self.values[node.output[0]] = self._emit(
+            f"stablehlo.select {keep.name}, {x.name}, {scaled.name} : ({self._t(x.shape, 'i1')}, "
+            f"{self._t(x.shape, 'f32')}, {self._t(x.shape, 'f32')}) -> {self._t(x.shape, 'f32')}",
+            x.shape, "f32",
+        )  # fmt: skip
+
+    def _op_BatchNormalization(self, node) -> None:
+        """Inference BatchNormalization of float NCHW values (between Q/DQ, or after the
+        last DequantizeLinear), as ONNX Runtime's kernel computes it: per channel
+        k = scale / sqrt(var + eps) and c = B - mean * k in float32, then x * k + c."""
+        x = self._float_operand(node, 0)
+        params = [self._const_input(node, i, what).astype(np.float32).reshape(-1)
+                  for i, what in enumerate(("", "scale", "bias", "mean", "variance")) if i]  # fmt: skip
+        if len(x.shape) < 2 or any(p.size != x.shape[1] for p in params) or len(node.output) > 1:
+            raise ONNXImportError(
+                f"node '{node.name}': inference BatchNormalization over channel axis 1 only"
+            )
+        scale, bias, mean, var = params
+        eps = np.float32(self._attrs(node).get("epsilon", 1e-5))
+        k = (np.float32(1) / np.sqrt(var + eps)).astype(np.float32) * scale
+        c = (bias - mean * k).astype(np.float32)
+        y = self._binary("multiply", x, self._splat(k, x.shape, "f32", 1))
+        self.values[node.output[0]] = self._binary("add", y, self._splat(c, x.shape, "f32", 1))
+
+    def _op_Constant(self, node) -> None:
+        """A Constant node is an initializer by another name."""
+        from onnx import numpy_helper
+
+        attrs = {a.name: a for a in node.attribute}
+        if "value" not in attrs:
+            raise ONNXImportError(f"node '{node.name}': only Constant with a tensor `value`")
+        tensor = attrs["value"].t
+        if math.prod(tensor.dims) > MAX_ELEMENTS:
+            raise ONNXImportError(f"node '{node.name}' declares {math.prod(tensor.dims)} elements")
+        self.constants[node.output[0]] = numpy_helper.to_array(tensor)
