@@ -86,12 +86,7 @@ class FloatOps:
 
     def _float_binary(self, node, op: str) -> None:
         a, b = self._float_operand(node, 0), self._float_operand(node, 1)
-        try:
-            shape = tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
-        except ValueError:
-            raise ONNXImportError(
-                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
-            ) from None
+        shape = self._broadcast_shape(node, a, b)
         a, b = self._broadcast_to(node, a, shape), self._broadcast_to(node, b, shape)
         self.values[node.output[0]] = self._binary(op, a, b)
 

@@ -348,18 +348,32 @@ class Importer(OrtKernels, FloatOps):
             raise ONNXImportError(f"node '{node.name}' reads '{source}' before anything defines it")
         return self.values[source], scale, zp
 
+    def _dequantized_bias(self, node, s_x, s_w):
+        """The int32 bias behind input 2's DequantizeLinear (None without one), its scale
+        checked to be input scale x weight scale rather than assumed."""
+        if len(node.input) <= 2 or not node.input[2]:
+            return None
+        bias, s_b, _ = self._dequantized(node, 2, "bias")
+        expected = (np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1)).astype(np.float32)
+        if not np.allclose(s_b.reshape(-1), expected, rtol=1e-6, atol=0):
+            raise ONNXImportError(
+                f"node '{node.name}': the bias scale is not input scale x weight scale"
+            )
+        return bias
+
+    def _broadcast_shape(self, node, a: Value, b: Value) -> tuple[int, ...]:
+        try:
+            return tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
+        except ValueError:
+            raise ONNXImportError(
+                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
+            ) from None
+
     def _op_Conv(self, node) -> None:
         x, s_x, z_x = self._dequantized(node, 0, "input")
         w, s_w, z_w = self._dequantized(node, 1, "weight")
         self._per_channel_axis(node, 1, 0)
-        bias = None
-        if len(node.input) > 2 and node.input[2]:
-            bias, s_b, _ = self._dequantized(node, 2, "bias")
-            expected = (np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1)).astype(np.float32)
-            if not np.allclose(s_b.reshape(-1), expected, rtol=1e-6, atol=0):
-                raise ONNXImportError(
-                    f"node '{node.name}': the bias scale is not input scale x weight scale"
-                )
+        bias = self._dequantized_bias(node, s_x, s_w)
         q, relu = self._quantize_after(node)
         s_y, z_y = self._scale_zp(q, 1)
         if not isinstance(w, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):

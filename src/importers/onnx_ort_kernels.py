@@ -63,12 +63,7 @@ class OrtKernels:
         return self._unary("convert", self._unary("convert", f, "i32"), out)
 
     def _elementwise_shape(self, node, a: Value, b: Value) -> tuple[int, ...]:
-        try:
-            shape = tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
-        except ValueError:
-            raise ONNXImportError(
-                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
-            ) from None
+        shape = self._broadcast_shape(node, a, b)
         if (a.shape[-1:] or (1,)) != (b.shape[-1:] or (1,)) and math.prod(b.shape) > 1:
             raise ONNXImportError(
                 f"node '{node.name}': only broadcasts along leading axes or of a single "
@@ -582,14 +577,7 @@ class OrtKernels:
         a, s_a, z_a = self._dequantized(node, 0, "input")
         b, s_b, z_b = self._dequantized(node, 1, "weight")
         self._per_channel_axis(node, 1, 0 if attrs.get("transB", 0) else 1)
-        bias = None
-        if len(node.input) > 2 and node.input[2]:
-            bias, s_bias, _ = self._dequantized(node, 2, "bias")
-            expected = (np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1)).astype(np.float32)
-            if not np.allclose(s_bias.reshape(-1), expected, rtol=1e-6, atol=0):
-                raise ONNXImportError(
-                    f"node '{node.name}': the bias scale is not input scale x weight scale"
-                )
+        bias = self._dequantized_bias(node, s_a, s_b)
         if not isinstance(b, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
             raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
         if attrs.get("transB", 0):
