@@ -35,9 +35,8 @@ class FloatOps:
         def c(v: float) -> Value:
             return self._const(np.float32(v), "f32")
 
-        top = float(np.finfo(np.float32).max)  # the identity for finite data (no inf literal)
-        lo = self._binary("minimum", reduce("minimum", top), c(0.0))
-        hi = self._binary("maximum", reduce("maximum", -top), c(0.0))
+        lo = self._binary("minimum", reduce("minimum", np.inf), c(0.0))
+        hi = self._binary("maximum", reduce("maximum", -np.inf), c(0.0))
         scale = self._binary("divide", self._binary("subtract", hi, lo), c(255.0))
         empty = self._emit(f"stablehlo.compare EQ, {hi.name}, {lo.name} : ({scalar}, {scalar}) -> "
                            "tensor<i1>", (), "i1")  # fmt: skip
@@ -95,13 +94,14 @@ class FloatOps:
         x = self._input(node, 0)
         attrs = self._attrs(node)
         bounds = []
-        for i, key, default in ((1, "min", -np.inf), (2, "max", np.inf)):
+        top = float(np.finfo(np.float32).max)  # ONNX Runtime's defaults: lowest and max
+        for i, key, default in ((1, "min", -top), (2, "max", top)):
             if len(node.input) > i and node.input[i]:
                 bounds.append(self._const_input(node, i, key).reshape(()))
             else:
                 bounds.append(attrs.get(key, default))
         if x.elem == "f32":
-            lo, hi = (np.float32(max(min(float(v), 3.4e38), -3.4e38)) for v in bounds)
+            lo, hi = (np.float32(v) for v in bounds)
         elif x.elem in RANGE:
             lo, hi = (int(np.clip(float(v), *RANGE[x.elem])) for v in bounds)
         else:

@@ -37,6 +37,7 @@ import numpy as np
 from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError, Value
 from qdialect.importers.onnx_float_ops import FloatOps
 from qdialect.importers.onnx_ort_kernels import OrtKernels
+from qdialect.ir.float_format import format_mlir_float
 
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
           7: ("i64", np.int64)}  # fmt: skip
@@ -95,11 +96,14 @@ class Importer(OrtKernels, FloatOps):
         shape = array.shape
         flat = array.reshape(-1)
         if elem in ("f32", "f64"):
-            cast = np.float32 if elem == "f32" else np.float64
-            body = ", ".join(repr(float(cast(v))) for v in flat)
-            dense = f"dense<{float(cast(flat[0]))!r}>" if flat.size == 1 else f"dense<[{body}]>"
-            if array.ndim > 1:
-                dense = f"dense<{np.asarray(array, np.float64).tolist()}>"
+            values = np.asarray(array, np.float32 if elem == "f32" else np.float64)
+
+            def text(a: np.ndarray) -> str:  # MLIR's spelling: exact, inf and NaN as hex
+                if a.ndim == 0:
+                    return format_mlir_float(float(a), elem)
+                return "[" + ", ".join(text(row) for row in a) + "]"
+
+            dense = f"dense<{text(values.reshape(()) if flat.size == 1 else values)}>"
         else:
             dense = f"dense<{int(flat[0])}>" if array.ndim == 0 else f"dense<{array.tolist()}>"
         t = self._t(shape, elem)

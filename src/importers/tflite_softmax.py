@@ -31,6 +31,7 @@ from typing import Protocol
 
 import numpy as np
 
+from qdialect import numerics
 from qdialect.importers import fixed_point as fp
 
 SCALED_DIFF_INTEGER_BITS = 5  # exp's input format: Q5.26
@@ -62,12 +63,8 @@ def softmax_parameters(beta: float, input_scale: float) -> tuple[int, int, int]:
     real = min(beta * input_scale * float(1 << (31 - SCALED_DIFF_INTEGER_BITS)), (1 << 31) - 1.0)
     if not real > 1.0:  # QuantizeMultiplierGreaterThanOne's precondition
         raise SoftmaxError(f"beta * input scale = {beta * input_scale!r} is too small")
-    mantissa, exponent = math.frexp(real)
-    multiplier = math.floor(mantissa * (1 << 31) + 0.5)  # ties away from zero, exact in double
-    if multiplier == 1 << 31:
-        multiplier //= 2
-        exponent += 1
-    if exponent > 30:
+    multiplier, exponent = numerics.frexp_multiplier(real)  # TFLite's QuantizeMultiplier
+    if exponent > 30:  # ... which saturates a left shift above 30
         multiplier, exponent = (1 << 31) - 1, 30
     radius = math.floor(
         ((1 << SCALED_DIFF_INTEGER_BITS) - 1)

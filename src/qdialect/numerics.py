@@ -189,6 +189,19 @@ def dequantize(
 # --------------------------------------------------------------------------
 
 
+def frexp_multiplier(scale: float, bits: int = 32) -> tuple[int, int]:
+    """(M, e) with scale ~= M * 2^(e - (bits - 1)) and 2^(bits-2) <= M < 2^(bits-1): the
+    mantissa rounded to bits - 1 fraction bits, ties away from zero, renormalised when it
+    rounds up to 2^(bits-1). No range policy: callers decide what shifts they accept."""
+    frac_bits = bits - 1
+    mantissa, exponent = math.frexp(scale)
+    multiplier = math.floor(mantissa * (1 << frac_bits) + 0.5)  # exact: mantissa has 53 bits
+    if multiplier == 1 << frac_bits:
+        multiplier //= 2
+        exponent += 1
+    return multiplier, exponent
+
+
 def quantize_multiplier(scale: float, bits: Literal[16, 32] = 32) -> tuple[int, int]:
     """Fixed-point (multiplier, shift) with scale ~= multiplier * 2^-shift.
 
@@ -206,11 +219,7 @@ def quantize_multiplier(scale: float, bits: Literal[16, 32] = 32) -> tuple[int, 
     if not math.isfinite(scale) or scale <= 0.0:
         raise QuantizationError(f"scale must be positive and finite, got {scale!r}")
     frac_bits = bits - 1
-    mantissa, exponent = math.frexp(scale)
-    multiplier = math.floor(mantissa * (1 << frac_bits) + 0.5)  # exact: mantissa has 53 bits
-    if multiplier == 1 << frac_bits:
-        multiplier //= 2
-        exponent += 1
+    multiplier, exponent = frexp_multiplier(scale, bits)
     shift = frac_bits - exponent
     if shift > MAX_SHIFT:
         drop = shift - MAX_SHIFT

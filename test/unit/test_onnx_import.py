@@ -704,3 +704,16 @@ def test_batch_normalization_matches_onnxruntime() -> None:
     for _ in range(6):
         x = rng.normal(0, 3, (2, 6, 5, 5)).astype(np.float32)
         assert np.array_equal(Interpreter(module).call("main", [x])[0], ort_run(data, {"x": x}))
+
+
+def test_clip_without_an_upper_bound_keeps_the_largest_floats() -> None:
+    """A missing bound is ONNX Runtime's: the largest finite float (so +inf clips to it),
+    not a rounder stand-in that would clip the largest floats."""
+    node = helper.make_node("Clip", ["x", "lo"], ["y"])
+    data = model_of([node], [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])],
+                    [numpy_helper.from_array(np.array(np.float32(-1.0)), "lo")])  # fmt: skip
+    x = np.array([np.finfo(np.float32).max, 3.401e38, -5.0, np.inf], np.float32)
+    got = Interpreter(program(data)).call("main", [x])[0]
+    assert np.array_equal(got, ort_run(data, {"x": x}))
+    assert got[0] == got[3] == np.finfo(np.float32).max and got[1] == x[1]

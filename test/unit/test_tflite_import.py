@@ -354,8 +354,9 @@ def test_softmax_wide_and_high_rank_rows_match_litert(shape: tuple[int, ...]) ->
 def test_softmax_rows_where_litert_aborts_round_exactly() -> None:
     """A row whose exponentials sum to 2^28 or more (512 entries tied at the maximum) makes
     LiteRT's final shift exceed 31, and its reference kernel stops on an assertion. The
-    import gives the exact rounding: each probability 1/depth is below half an output step
-    (1/512 of 256 steps = 0.5 and smaller), so every output is the zero point."""
+    import rounds the kernel's fixed-point quotient exactly: it is below 2^31 over a divisor
+    of at least 2^32 (1/512 of 256 steps is 0.5, and the Q0.31 exp(0) is just under one),
+    so below half a step, and every output is the zero point."""
     for depth in (512, 1000):
         x = np.full((2, depth), 9, np.int8)
         x[1, :] = -128
