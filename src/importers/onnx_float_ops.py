@@ -9,7 +9,8 @@ import math
 
 import numpy as np
 
-from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError, Value
+from qdialect.importers.emitter import Value
+from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError
 
 
 class FloatOps:
@@ -21,48 +22,35 @@ class FloatOps:
         x = self._input(node, 0)
         if x.elem != "f32":
             raise ONNXImportError(f"node '{node.name}': DynamicQuantizeLinear of float only")
-        shape, scalar = x.shape, "tensor<f32>"
+        shape = x.shape
 
         def reduce(kind: str, init: float) -> Value:
-            start = self._const(np.float32(init), "f32")
-            return self._emit(
-                f"stablehlo.reduce({x.name} init: {start.name}) applies stablehlo.{kind} across "
-                f"dimensions = {list(range(len(shape)))} : ({self._t(shape, 'f32')}, {scalar}) -> "
-                f"{scalar}",
-                (), "f32",
-            )  # fmt: skip
+            start = self.e.const(np.float32(init), "f32")
+            return self.e.reduce(x, start, range(len(shape)), kind)
 
         def c(v: float) -> Value:
-            return self._const(np.float32(v), "f32")
+            return self.e.const(np.float32(v), "f32")
 
-        lo = self._binary("minimum", reduce("minimum", np.inf), c(0.0))
-        hi = self._binary("maximum", reduce("maximum", -np.inf), c(0.0))
-        scale = self._binary("divide", self._binary("subtract", hi, lo), c(255.0))
-        empty = self._emit(f"stablehlo.compare EQ, {hi.name}, {lo.name} : ({scalar}, {scalar}) -> "
-                           "tensor<i1>", (), "i1")  # fmt: skip
-        scale = self._emit(f"stablehlo.select {empty.name}, {c(1.0).name}, {scale.name} : "
-                           f"(tensor<i1>, {scalar}, {scalar}) -> {scalar}", (), "f32")  # fmt: skip
-        zp = self._binary("subtract", c(0.0), self._binary("divide", lo, scale))
-        zp = self._emit(f"stablehlo.clamp {c(0.0).name}, {zp.name}, {c(255.0).name} : {scalar}",
-                        (), "f32")  # fmt: skip
-        zp = self._unary("convert", self._unary("round_nearest_even", zp, "f32"), "i32")
+        lo = self.e.binary("minimum", reduce("minimum", np.inf), c(0.0))
+        hi = self.e.binary("maximum", reduce("maximum", -np.inf), c(0.0))
+        scale = self.e.binary("divide", self.e.binary("subtract", hi, lo), c(255.0))
+        empty = self.e.compare("EQ", hi, lo)
+        scale = self.e.select(empty, c(1.0), scale)
+        zp = self.e.binary("subtract", c(0.0), self.e.binary("divide", lo, scale))
+        zp = self.e.clamp(c(0.0), zp, c(255.0))
+        zp = self.e.unary("convert", self.e.unary("round_nearest_even", zp, "f32"), "i32")
 
         def spread(v: Value) -> Value:
-            return self._emit(
-                f"stablehlo.broadcast_in_dim {v.name}, dims = [] : ({self._t((), v.elem)}) -> "
-                f"{self._t(shape, v.elem)}",
-                shape, v.elem,
-            )  # fmt: skip
+            return self.e.broadcast(v, shape, [])
 
-        zp_f = self._unary("convert", zp, "f32")
-        low = spread(self._binary("subtract", c(0.0), zp_f))
-        high = spread(self._binary("subtract", c(255.0), zp_f))
-        v = self._binary("divide", x, spread(scale))
-        v = self._emit(f"stablehlo.clamp {low.name}, {v.name}, {high.name} : {self._t(shape, 'f32')}",
-                       shape, "f32")  # fmt: skip
-        v = self._unary("convert", self._unary("round_nearest_even", v, "f32"), "i32")
-        v = self._binary("add", v, spread(zp))
-        outputs = [self._unary("convert", v, "ui8"), scale, self._unary("convert", zp, "ui8")]
+        zp_f = self.e.unary("convert", zp, "f32")
+        low = spread(self.e.binary("subtract", c(0.0), zp_f))
+        high = spread(self.e.binary("subtract", c(255.0), zp_f))
+        v = self.e.binary("divide", x, spread(scale))
+        v = self.e.clamp(low, v, high)
+        v = self.e.unary("convert", self.e.unary("round_nearest_even", v, "f32"), "i32")
+        v = self.e.binary("add", v, spread(zp))
+        outputs = [self.e.unary("convert", v, "ui8"), scale, self.e.unary("convert", zp, "ui8")]
         for name, value in zip(node.output, outputs, strict=False):
             if name:
                 self.values[name] = value
@@ -75,7 +63,7 @@ class FloatOps:
             array = self.constants[name]
             if array.dtype != np.float32:
                 raise ONNXImportError(f"node '{node.name}': constant '{name}' must be float32")
-            self.values[name] = self._const(array, "f32")
+            self.values[name] = self.e.const(array, "f32")
         x = self._input(node, i)
         if x.elem != "f32":
             raise ONNXImportError(
@@ -87,7 +75,7 @@ class FloatOps:
         a, b = self._float_operand(node, 0), self._float_operand(node, 1)
         shape = self._broadcast_shape(node, a, b)
         a, b = self._broadcast_to(node, a, shape), self._broadcast_to(node, b, shape)
-        self.values[node.output[0]] = self._binary(op, a, b)
+        self.values[node.output[0]] = self.e.binary(op, a, b)
 
     def _op_Clip(self, node) -> None:
         """Clip of float values, or of 8-bit values by bounds of their own type."""
@@ -106,27 +94,16 @@ class FloatOps:
             lo, hi = (int(np.clip(float(v), *RANGE[x.elem])) for v in bounds)
         else:
             raise ONNXImportError(f"node '{node.name}': Clip of {x.elem} is not supported")
-        low, high = (self._splat(v, x.shape, x.elem) for v in (lo, hi))
-        self.values[node.output[0]] = self._emit(
-            f"stablehlo.clamp {low.name}, {x.name}, {high.name} : {self._t(x.shape, x.elem)}",
-            x.shape, x.elem,
-        )  # fmt: skip
+        low, high = (self.e.splat(v, x.shape, x.elem) for v in (lo, hi))
+        self.values[node.output[0]] = self.e.clamp(low, x, high)
 
     def _op_LeakyRelu(self, node) -> None:
         x = self._float_operand(node, 0)
         alpha = np.float32(self._attrs(node).get("alpha", 0.01))
-        zero = self._splat(np.float32(0), x.shape, "f32")
-        scaled = self._binary("multiply", x, self._splat(alpha, x.shape, "f32"))
-        keep = self._emit(
-            f"stablehlo.compare GE, {x.name}, {zero.name} : ({self._t(x.shape, 'f32')}, "
-            f"{self._t(x.shape, 'f32')}) -> {self._t(x.shape, 'i1')}",
-            x.shape, "i1",
-        )  # fmt: skip
-        self.values[node.output[0]] = self._emit(
-            f"stablehlo.select {keep.name}, {x.name}, {scaled.name} : ({self._t(x.shape, 'i1')}, "
-            f"{self._t(x.shape, 'f32')}, {self._t(x.shape, 'f32')}) -> {self._t(x.shape, 'f32')}",
-            x.shape, "f32",
-        )  # fmt: skip
+        zero = self.e.splat(np.float32(0), x.shape, "f32")
+        scaled = self.e.binary("multiply", x, self.e.splat(alpha, x.shape, "f32"))
+        keep = self.e.compare("GE", x, zero)
+        self.values[node.output[0]] = self.e.select(keep, x, scaled)
 
     def _op_BatchNormalization(self, node) -> None:
         """Inference BatchNormalization of float NCHW values (between Q/DQ, or after the
@@ -143,8 +120,8 @@ class FloatOps:
         eps = np.float32(self._attrs(node).get("epsilon", 1e-5))
         k = (np.float32(1) / np.sqrt(var + eps)).astype(np.float32) * scale
         c = (bias - mean * k).astype(np.float32)
-        y = self._binary("multiply", x, self._splat(k, x.shape, "f32", 1))
-        self.values[node.output[0]] = self._binary("add", y, self._splat(c, x.shape, "f32", 1))
+        y = self.e.binary("multiply", x, self.e.splat(k, x.shape, "f32", 1))
+        self.values[node.output[0]] = self.e.binary("add", y, self.e.splat(c, x.shape, "f32", 1))
 
     def _op_Constant(self, node) -> None:
         """A Constant node is an initializer by another name."""

@@ -33,14 +33,19 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute
 
-from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError, Value
+from qdialect.importers.emitter import Emitter, Value, verified
+from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError
 from qdialect.importers.onnx_float_ops import FloatOps
 from qdialect.importers.onnx_ort_kernels import OrtKernels
-from qdialect.ir.float_format import format_mlir_float
 
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
           7: ("i64", np.int64)}  # fmt: skip
+
+
+_ELEM = {np.dtype(np.int8): "i8", np.dtype(np.uint8): "ui8"}  # 8-bit weights' storage
 
 
 class Importer(OrtKernels, FloatOps):
@@ -70,79 +75,18 @@ class Importer(OrtKernels, FloatOps):
             except Exception as err:
                 raise ONNXImportError(f"initializer '{t.name}' is malformed: {err}") from None
         self.values: dict[str, Value] = {}
-        self.lines: list[str] = []
-        self.count = 0
+        self.e = Emitter()
+        self.target = "stablehlo"
         self.dq: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DequantizeLinear outputs
         self.fused: set[int] = set()  # nodes already imported as part of a QDQ group
 
-    # ---- emission helpers ------------------------------------------------------------
-
-    def _fresh(self) -> str:
-        self.count += 1
-        return f"%v{self.count}"
-
-    @staticmethod
-    def _t(shape, elem: str) -> str:
-        return f"tensor<{'x'.join(map(str, shape))}x{elem}>" if shape else f"tensor<{elem}>"
-
-    def _emit(self, text: str, shape, elem: str) -> Value:
-        """One op (its text carries its type signature) whose result is shape x elem."""
-        name = self._fresh()
-        self.lines.append(f"  {name} = {text}")
-        return Value(name, tuple(shape), elem)
-
-    def _const(self, array: np.ndarray, elem: str) -> Value:
-        name = self._fresh()
-        shape = array.shape
-        flat = array.reshape(-1)
-        if elem in ("f32", "f64"):
-            values = np.asarray(array, np.float32 if elem == "f32" else np.float64)
-
-            def text(a: np.ndarray) -> str:  # MLIR's spelling: exact, inf and NaN as hex
-                if a.ndim == 0:
-                    return format_mlir_float(float(a), elem)
-                return "[" + ", ".join(text(row) for row in a) + "]"
-
-            dense = f"dense<{text(values.reshape(()) if flat.size == 1 else values)}>"
-        else:
-            dense = f"dense<{int(flat[0])}>" if array.ndim == 0 else f"dense<{array.tolist()}>"
-        t = self._t(shape, elem)
-        self.lines.append(f"  {name} = stablehlo.constant {dense} : {t}")
-        return Value(name, shape, elem)
-
-    def _unary(self, op: str, x: Value, elem: str) -> Value:
-        return self._emit(
-            f"stablehlo.{op} {x.name} : ({self._t(x.shape, x.elem)}) -> {self._t(x.shape, elem)}",
-            x.shape,
-            elem,
-        )
-
-    def _binary(self, op: str, a: Value, b: Value) -> Value:
-        return self._emit(
-            f"stablehlo.{op} {a.name}, {b.name} : {self._t(a.shape, a.elem)}", a.shape, a.elem
-        )
-
-    def _splat(self, value, shape, elem: str, dim: int | None = None) -> Value:
-        """A scalar or a vector along `dim`, broadcast to `shape`."""
-        array = np.asarray(value)
-        if array.size == 1:
-            c = self._const(array.reshape(()), elem)
-            dims = "[]"
-        else:
-            c = self._const(array.reshape(-1), elem)
-            dims = f"[{dim}]"
-        return self._emit(
-            f"stablehlo.broadcast_in_dim {c.name}, dims = {dims} : ({self._t(c.shape, elem)}) -> {self._t(shape, elem)}",
-            shape, elem,
-        )  # fmt: skip
-
     def _widen(self, x: Value, zp, dim: int | None = None) -> Value:
         """x - zp in int32."""
-        wide = self._unary("convert", x, "i32")
+        wide = self.e.unary("convert", x, "i32")
         if not np.any(zp):
             return wide
-        return self._binary(
-            "subtract", wide, self._splat(np.asarray(zp, np.int64), x.shape, "i32", dim)
+        return self.e.binary(
+            "subtract", wide, self.e.splat(np.asarray(zp, np.int64), x.shape, "i32", dim)
         )
 
     def _requantize(self, acc: Value, scale: np.ndarray, zp: int, dim: int,
@@ -150,21 +94,17 @@ class Importer(OrtKernels, FloatOps):
         """ONNX Runtime's requantization of an int32 sum, step by step in float32; a fused
         ReLU clamps at the zero point (quantizing is monotonic and maps 0 to it)."""
         shape = acc.shape
-        f = self._unary("convert", acc, "f32")
-        f = self._binary("multiply", f, self._splat(scale.astype(np.float32), shape, "f32", dim))
+        f = self.e.unary("convert", acc, "f32")
+        f = self.e.binary("multiply", f, self.e.splat(scale.astype(np.float32), shape, "f32", dim))
         qmin, qmax = RANGE[out]
-        lo = self._splat(np.float32(0 if relu else qmin - zp), shape, "f32")
-        hi = self._splat(np.float32(qmax - zp), shape, "f32")
-        f = self._emit(
-            f"stablehlo.clamp {lo.name}, {f.name}, {hi.name} : {self._t(shape, 'f32')}",
-            shape,
-            "f32",
-        )
-        f = self._unary("round_nearest_even", f, "f32")
-        q = self._unary("convert", f, "i32")
+        lo = self.e.splat(np.float32(0 if relu else qmin - zp), shape, "f32")
+        hi = self.e.splat(np.float32(qmax - zp), shape, "f32")
+        f = self.e.clamp(lo, f, hi)
+        f = self.e.unary("round_nearest_even", f, "f32")
+        q = self.e.unary("convert", f, "i32")
         if zp:
-            q = self._binary("add", q, self._splat(np.int64(zp), shape, "i32"))
-        return self._unary("convert", q, out)
+            q = self.e.binary("add", q, self.e.splat(np.int64(zp), shape, "i32"))
+        return self.e.unary("convert", q, out)
 
     # ---- graph ---------------------------------------------------------------------
 
@@ -181,7 +121,27 @@ class Importer(OrtKernels, FloatOps):
             raise ONNXImportError(f"node '{node.name}' ({node.op_type}) needs a constant {what}")
         return self.constants[node.input[i]]
 
-    def run(self) -> str:
+    def _handler(self, node):
+        prefix = {"": "_op_", "ai.onnx": "_op_", "com.microsoft": "_ms_"}.get(node.domain)
+        return getattr(self, f"{prefix}{node.op_type}", None) if prefix else None
+
+    def _check_supported(self) -> None:
+        """Every op type the importer has no rule for, in one message: how many nodes of
+        each, and the first one, so a single run tells the user all that is missing."""
+        missing: dict[str, list[str]] = {}
+        for node in self.graph.node:
+            if self._handler(node) is None:
+                domain = f"{node.domain}." if node.domain not in ("", "ai.onnx") else ""
+                missing.setdefault(f"{domain}{node.op_type}", []).append(node.name)
+        if missing:
+            lines = [f"  {op}: {len(nodes)} node{'s' if len(nodes) > 1 else ''}, first '{nodes[0]}'"
+                     for op, nodes in sorted(missing.items())]  # fmt: skip
+            raise ONNXImportError(
+                f"{len(missing)} unsupported op type{'s' if len(missing) > 1 else ''} "
+                f"({self.target} target):\n" + "\n".join(lines)
+            )
+
+    def run(self) -> ModuleOp:
         g = self.graph
         self.consumers: dict[str, list] = {}
         self.producers: dict[str, object] = {}
@@ -192,9 +152,9 @@ class Importer(OrtKernels, FloatOps):
                 self.consumers.setdefault(name, []).append(node)
             for name in node.output:
                 self.producers[name] = node
+        self._check_supported()
         self.outputs = {vi.name for vi in g.output}
-        args = []
-        for i, vi in enumerate(x for x in g.input if x.name not in self.constants):
+        for vi in (x for x in g.input if x.name not in self.constants):
             t = vi.type.tensor_type
             if t.elem_type not in _TYPES:
                 raise ONNXImportError(
@@ -205,41 +165,27 @@ class Importer(OrtKernels, FloatOps):
                 raise ONNXImportError(
                     f"input '{vi.name}' needs a static, bounded shape, got {dims}"
                 )
-            args.append(self._bind_input(i, vi.name, tuple(dims), _TYPES[t.elem_type][0]))
+            self._bind_input(vi.name, tuple(dims), _TYPES[t.elem_type][0])
         returned = [self._bind_output(vi.name) for vi in g.output]
         for node in g.node:
             if id(node) in self.fused:
                 continue
-            prefix = {"": "_op_", "ai.onnx": "_op_", "com.microsoft": "_ms_"}.get(node.domain)
-            handler = getattr(self, f"{prefix}{node.op_type}", None) if prefix else None
-            if handler is None:
-                domain = f"{node.domain}." if node.domain not in ("", "ai.onnx") else ""
-                raise ONNXImportError(
-                    f"node '{node.name}' ({domain}{node.op_type}) is not supported"
-                )
-            handler(node)
+            with self.e.at(node.output[0] if node.output else node.name):
+                self._handler(node)(node)
         results = []
         for name, _ in returned:
             if name not in self.values:
                 raise ONNXImportError(f"output '{name}' is never computed")
             results.append(self.values[name])
-        types = ", ".join(self._t(v.shape, v.elem) for v in results)
-        signature = ", ".join(
-            self._t(v.shape, v.elem) + attr for v, (_, attr) in zip(results, returned, strict=True)
-        )
-        return (
-            f"func.func @main({', '.join(args)}) -> ({signature}) {{\n" + "\n".join(self.lines)
-            + f"\n  func.return {', '.join(v.name for v in results)} : {types}\n}}\n"
-        )  # fmt: skip
+        return self.e.finish(results, [attrs for _, attrs in returned])
 
-    def _bind_input(self, i: int, name: str, shape: tuple[int, ...], elem: str) -> str:
-        """Bind graph input `name` to argument i; return the argument's text."""
-        self.values[name] = Value(f"%arg{i}", shape, elem)
-        return f"%arg{i}: {self._t(shape, elem)}"
+    def _bind_input(self, name: str, shape: tuple[int, ...], elem: str) -> None:
+        """Bind graph input `name` to the function's next argument."""
+        self.values[name] = self.e.argument(shape, elem, name)
 
-    def _bind_output(self, name: str) -> tuple[str, str]:
-        """(the value graph output `name` returns, attribute text for the result)."""
-        return name, ""
+    def _bind_output(self, name: str) -> tuple[str, dict[str, Attribute]]:
+        """(the value graph output `name` returns, the result's attributes)."""
+        return name, {}
 
     @staticmethod
     def _attrs(node) -> dict:
@@ -278,20 +224,16 @@ class Importer(OrtKernels, FloatOps):
         z = int(zp.reshape(-1)[0])
         out = self._storage(node, 2)
         qmin, qmax = RANGE[out]
-        v = self._binary("divide", x, self._splat(scale.reshape(()), x.shape, "f32"))
+        v = self.e.binary("divide", x, self.e.splat(scale.reshape(()), x.shape, "f32"))
         lo, hi = (
-            self._splat(np.float32(qmin - z), x.shape, "f32"),
-            self._splat(np.float32(qmax - z), x.shape, "f32"),
+            self.e.splat(np.float32(qmin - z), x.shape, "f32"),
+            self.e.splat(np.float32(qmax - z), x.shape, "f32"),
         )
-        v = self._emit(
-            f"stablehlo.clamp {lo.name}, {v.name}, {hi.name} : {self._t(x.shape, 'f32')}",
-            x.shape,
-            "f32",
-        )
-        v = self._unary("convert", self._unary("round_nearest_even", v, "f32"), "i32")
+        v = self.e.clamp(lo, v, hi)
+        v = self.e.unary("convert", self.e.unary("round_nearest_even", v, "f32"), "i32")
         if z:
-            v = self._binary("add", v, self._splat(np.int64(z), x.shape, "i32"))
-        self.values[node.output[0]] = self._unary("convert", v, out)
+            v = self.e.binary("add", v, self.e.splat(np.int64(z), x.shape, "i32"))
+        self.values[node.output[0]] = self.e.unary("convert", v, out)
 
     # ---- QDQ format: DequantizeLinear -> op -> QuantizeLinear groups ---------------------
 
@@ -456,9 +398,9 @@ class Importer(OrtKernels, FloatOps):
                 f"node '{node.name}': per-axis DequantizeLinear of activations is not supported"
             )
         wide = self._widen(x, int(zp.reshape(-1)[0]))
-        f = self._unary("convert", wide, "f32")
-        self.values[node.output[0]] = self._binary(
-            "multiply", f, self._splat(scale.reshape(()), x.shape, "f32")
+        f = self.e.unary("convert", wide, "f32")
+        self.values[node.output[0]] = self.e.binary(
+            "multiply", f, self.e.splat(scale.reshape(()), x.shape, "f32")
         )
 
     def _op_QLinearConv(self, node) -> None:
@@ -481,7 +423,9 @@ class Importer(OrtKernels, FloatOps):
         acc = self._conv_acc(node, x, z_x, w, z_w)
         out_shape = acc.shape
         if bias is not None:
-            acc = self._binary("add", acc, self._splat(bias.astype(np.int64), out_shape, "i32", 1))
+            acc = self.e.binary(
+                "add", acc, self.e.splat(bias.astype(np.int64), out_shape, "i32", 1)
+            )
         scale = (
             np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
@@ -524,20 +468,16 @@ class Importer(OrtKernels, FloatOps):
         ow = (wd + pads[1] + pads[3] - (kw - 1) * dil[1] - 1) // strides[1] + 1
         out_shape = (n, k_out, oh, ow)
         xc = self._widen(x, int(z_x.reshape(-1)[0]))
-        wc = self._const((w.astype(np.int64) - z_w.reshape(-1, 1, 1, 1)).astype(np.int64), "i32")
-        acc = self._emit(
-            f"stablehlo.convolution({xc.name}, {wc.name}) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], "
-            f"window = {{stride = {strides}, pad = [[{pads[0]}, {pads[2]}], [{pads[1]}, {pads[3]}]], rhs_dilate = {dil}}} "
-            f"{{batch_group_count = 1 : i64, feature_group_count = {group} : i64}} : "
-            f"({self._t(xc.shape, 'i32')}, {self._t(w.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
-            out_shape, "i32",
-        )  # fmt: skip
-        return acc
+        wc = self._widen(self.e.const(w, _ELEM[w.dtype]), z_w.reshape(-1), 0)
+        return self.e.convolution(xc, wc, out_shape, strides, [(pads[0], pads[2]), (pads[1], pads[3])],
+                                  dil, group)  # fmt: skip
 
     def _matmul_acc(self, node, a: Value, z_a, b, z_b) -> Value:
         """The int32 product of a - za and b - zb (2-D; b constant or runtime)."""
         if isinstance(b, np.ndarray):
-            b = self._const(b.astype(np.int64) - z_b.reshape(1, -1), "i32")
+            if b.dtype not in _ELEM:
+                raise ONNXImportError(f"node '{node.name}': the weights must be 8-bit integers")
+            b = self._widen(self.e.const(b, _ELEM[b.dtype]), z_b.reshape(-1), 1)
         else:
             b = self._widen(b, z_b, 1)
         if len(a.shape) != 2 or len(b.shape) != 2:
@@ -546,12 +486,7 @@ class Importer(OrtKernels, FloatOps):
             )
         ac = self._widen(a, int(z_a.reshape(-1)[0]))
         out_shape = (a.shape[0], b.shape[1])
-        acc = self._emit(
-            f"stablehlo.dot_general {ac.name}, {b.name}, contracting_dims = [1] x [0] : "
-            f"({self._t(ac.shape, 'i32')}, {self._t(b.shape, 'i32')}) -> {self._t(out_shape, 'i32')}",
-            out_shape, "i32",
-        )  # fmt: skip
-        return acc
+        return self.e.dot_general(ac, b, out_shape, ([1], [0]))
 
     def _integer_zp(self, node, i: int, per: int | None = None) -> np.ndarray:
         if len(node.input) > i and node.input[i]:
@@ -599,8 +534,8 @@ class Importer(OrtKernels, FloatOps):
             raise ONNXImportError(
                 f"node '{node.name}': Relu of quantized values is fused, not imported"
             )
-        zero = self._splat(np.float32(0), x.shape, "f32")
-        self.values[node.output[0]] = self._binary("maximum", x, zero)
+        zero = self.e.splat(np.float32(0), x.shape, "f32")
+        self.values[node.output[0]] = self.e.binary("maximum", x, zero)
 
     def _op_MaxPool(self, node) -> None:
         """Max pooling of int8 values (QOperator keeps MaxPool on int8; in QDQ, ONNX Runtime
@@ -623,33 +558,16 @@ class Importer(OrtKernels, FloatOps):
         """`reduce_window` maximum over NCHW int8 (ONNX pads: top, left, bottom, right)."""
         (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dil
         top, left, bottom, right = pads
-        n, c, h, w = x.shape
-        oh = (h + top + bottom - (kh - 1) * dh - 1) // sh + 1
-        ow = (w + left + right - (kw - 1) * dw - 1) // sw + 1
-        init = self._const(np.array(RANGE[x.elem][0]), x.elem)
-        out = self._fresh()
-        scalar = f"tensor<{x.elem}>"
-        self.lines += [
-            f'  {out} = "stablehlo.reduce_window"({x.name}, {init.name}) <{{window_dimensions = '
-            f"array<i64: 1, 1, {kh}, {kw}>, window_strides = array<i64: 1, 1, {sh}, {sw}>, "
-            f"window_dilations = array<i64: 1, 1, {dh}, {dw}>, padding = dense<[[0, 0], [0, 0], "
-            f"[{top}, {bottom}], [{left}, {right}]]> : tensor<4x2xi64>}}> ({{",
-            f"  ^bb0(%a{self.count}: {scalar}, %b{self.count}: {scalar}):",
-            f"    %m{self.count} = stablehlo.maximum %a{self.count}, %b{self.count} : {scalar}",
-            f"    stablehlo.return %m{self.count} : {scalar}",
-            f"  }}) : ({self._t(x.shape, x.elem)}, {scalar}) -> {self._t((n, c, oh, ow), x.elem)}",
-        ]
-        return Value(out, (n, c, oh, ow), x.elem)
+        init = self.e.const(np.array(RANGE[x.elem][0]), x.elem)
+        return self.e.reduce_window(x, init, [1, 1, kh, kw], [1, 1, sh, sw], [1, 1, dh, dw],
+                                    [(0, 0), (0, 0), (top, bottom), (left, right)], "maximum")  # fmt: skip
 
     def _reshaped(self, node, x: Value, shape: tuple[int, ...]) -> Value:
         if math.prod(shape) != math.prod(x.shape):
             raise ONNXImportError(
                 f"node '{node.name}': cannot reshape {list(x.shape)} to {list(shape)}"
             )
-        return self._emit(
-            f"stablehlo.reshape {x.name} : ({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
+        return self.e.reshape(x, shape)
 
     def _flatten_shape(self, node):
         def shape_of(x: Value) -> tuple[int, ...]:
@@ -709,7 +627,7 @@ class Importer(OrtKernels, FloatOps):
         self._shape_op(node, shape_of)
 
 
-def import_onnx(data: bytes, target: str = "stablehlo") -> str:
+def import_onnx(data: bytes, target: str = "stablehlo") -> ModuleOp:
     """One `func.func @main` for a quantized ONNX model: `target="stablehlo"` computes ONNX
     Runtime's outputs exactly (float32 requantization written out); `target="tosa"` is
     integer TOSA for the NPU, within one unit of them (fixed-point requantization)."""
@@ -718,5 +636,5 @@ def import_onnx(data: bytes, target: str = "stablehlo") -> str:
     if target == "tosa":
         from qdialect.importers.onnx_tosa import TosaImporter
 
-        return TosaImporter(data).run()
-    return Importer(data).run()
+        return verified(TosaImporter(data).run())
+    return verified(Importer(data).run())

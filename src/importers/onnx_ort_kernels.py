@@ -1,8 +1,8 @@
 """ONNX Runtime's quantized kernels (com.microsoft QLinear ops, and the QDQ groups it fuses
 into them), written as MLAS computes them on x86-64 — a mixin of the ONNX importer.
 
-Each method emits StableHLO-like text through the importer's helpers (`_emit`, `_binary`,
-`_splat`, ...); `onnx_tosa.TosaImporter` overrides the kernels it writes as integer TOSA.
+Each method builds StableHLO-like ops through the importer's emitter (`self.e`);
+`onnx_tosa.TosaImporter` overrides the kernels it writes as integer TOSA.
 docs/onnx.md records each kernel's arithmetic and how it was measured.
 """
 
@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from qdialect.importers import ort_float
-from qdialect.importers.onnx_common import RANGE, ONNXImportError, Value
+from qdialect.importers.emitter import Value
+from qdialect.importers.onnx_common import RANGE, ONNXImportError
 
 
 class OrtKernels:
@@ -31,7 +32,7 @@ class OrtKernels:
             elem = {np.dtype(np.int8): "i8", np.dtype(np.uint8): "ui8"}.get(array.dtype)
             if elem is None:
                 raise ONNXImportError(f"node '{node.name}': constant '{name}' must be 8-bit")
-            self.values[name] = self._const(array.astype(np.int64), elem)
+            self.values[name] = self.e.const(array.astype(np.int64), elem)
         if name not in self.values:
             raise ONNXImportError(
                 f"node '{node.name}' ({node.op_type}) reads '{name}' before anything defines it"
@@ -46,21 +47,14 @@ class OrtKernels:
             raise ONNXImportError(
                 f"node '{node.name}': {list(x.shape)} does not broadcast to {list(shape)}"
             )
-        return self._emit(
-            f"stablehlo.broadcast_in_dim {x.name}, dims = {list(range(offset, len(shape)))} : "
-            f"({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
+        return self.e.broadcast(x, shape, range(offset, len(shape)))
 
     def _saturated(self, f: Value, out: str) -> Value:
         """A float32 value rounded half to even and saturated to the 8-bit type `out`."""
-        lo, hi = (self._splat(np.float32(v), f.shape, "f32") for v in RANGE[out])
-        f = self._unary("round_nearest_even", f, "f32")
-        f = self._emit(
-            f"stablehlo.clamp {lo.name}, {f.name}, {hi.name} : {self._t(f.shape, 'f32')}",
-            f.shape, "f32",
-        )  # fmt: skip
-        return self._unary("convert", self._unary("convert", f, "i32"), out)
+        lo, hi = (self.e.splat(np.float32(v), f.shape, "f32") for v in RANGE[out])
+        f = self.e.unary("round_nearest_even", f, "f32")
+        f = self.e.clamp(lo, f, hi)
+        return self.e.unary("convert", self.e.unary("convert", f, "i32"), out)
 
     def _elementwise_shape(self, node, a: Value, b: Value) -> tuple[int, ...]:
         shape = self._broadcast_shape(node, a, b)
@@ -98,12 +92,12 @@ class OrtKernels:
         fixed = f32(f32(z_c) - inner)
 
         def fma(x: Value, ratio: np.float32, addend: Value) -> Value:
-            wide = self._unary("convert", self._broadcast_to(node, x, shape), "f64")
-            product = self._binary("multiply", wide, self._splat(np.float64(ratio), shape, "f64"))
-            return self._unary("convert", self._binary("add", product, addend), "f32")
+            wide = self.e.unary("convert", self._broadcast_to(node, x, shape), "f64")
+            product = self.e.binary("multiply", wide, self.e.splat(np.float64(ratio), shape, "f64"))
+            return self.e.unary("convert", self.e.binary("add", product, addend), "f32")
 
-        partial = fma(b, ratio_b, self._splat(np.float64(fixed), shape, "f64"))
-        return self._saturated(fma(a, ratio_a, self._unary("convert", partial, "f64")), out)
+        partial = fma(b, ratio_b, self.e.splat(np.float64(fixed), shape, "f64"))
+        return self._saturated(fma(a, ratio_a, self.e.unary("convert", partial, "f64")), out)
 
     def _qmul(self, node, a: Value, s_a, z_a, b: Value, s_b, z_b, s_c, z_c,
               out: str) -> Value:  # fmt: skip
@@ -115,14 +109,14 @@ class OrtKernels:
         ratio = f32(
             f32(f32(s_a.reshape(-1)[0]) * f32(s_b.reshape(-1)[0])) / f32(s_c.reshape(-1)[0])
         )
-        product = self._binary(
+        product = self.e.binary(
             "multiply",
             self._widen(self._broadcast_to(node, a, shape), int(z_a.reshape(-1)[0])),
             self._widen(self._broadcast_to(node, b, shape), int(z_b.reshape(-1)[0])),
         )
-        f = self._unary("convert", product, "f32")
-        f = self._binary("multiply", f, self._splat(ratio, shape, "f32"))
-        f = self._binary("add", f, self._splat(f32(z_c.reshape(-1)[0]), shape, "f32"))
+        f = self.e.unary("convert", product, "f32")
+        f = self.e.binary("multiply", f, self.e.splat(ratio, shape, "f32"))
+        f = self.e.binary("add", f, self.e.splat(f32(z_c.reshape(-1)[0]), shape, "f32"))
         return self._saturated(f, out)
 
     def _qglobal_average_pool(self, node, x: Value, s_x, z_x, s_y, z_y, out: str,
@@ -135,13 +129,8 @@ class OrtKernels:
         count = x.shape[spatial[0]] * x.shape[spatial[1]]
         n, c = x.shape[0], x.shape[3 if channels_last else 1]
         centred = self._widen(x, int(z_x.reshape(-1)[0]))
-        zero = self._const(np.array(0), "i32")
-        total = self._emit(
-            f"stablehlo.reduce({centred.name} init: {zero.name}) applies stablehlo.add across "
-            f"dimensions = {spatial} : ({self._t(x.shape, 'i32')}, tensor<i32>) -> "
-            f"{self._t((n, c), 'i32')}",
-            (n, c), "i32",
-        )  # fmt: skip
+        zero = self.e.const(np.array(0), "i32")
+        total = self.e.reduce(centred, zero, spatial, "add")
         f32 = np.float32
         scale = f32(f32(s_x.reshape(-1)[0]) / f32(f32(s_y.reshape(-1)[0]) * f32(count)))
         y = self._requantize(total, np.array([scale]), int(z_y.reshape(-1)[0]), 1, False, out)
@@ -186,10 +175,10 @@ class OrtKernels:
                relu: bool, out: str) -> Value:  # fmt: skip
         acc = self._matmul_acc(node, a, z_a, b, z_b)
         if bias is not None:
-            acc = self._binary(
+            acc = self.e.binary(
                 "add",
                 acc,
-                self._broadcast_to(node, self._const(bias.astype(np.int64), "i32"), acc.shape),
+                self._broadcast_to(node, self.e.const(bias.astype(np.int64), "i32"), acc.shape),
             )
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
@@ -222,23 +211,14 @@ class OrtKernels:
         """table[x] (indexed from the type's minimum) with `stablehlo.gather`."""
         if x.elem not in RANGE:
             raise ONNXImportError(f"node '{node.name}': a lookup needs 8-bit input")
-        index = self._unary("convert", x, "i32")
+        index = self.e.unary("convert", x, "i32")
         if x.elem == "i8":
-            index = self._binary("add", index, self._splat(np.int64(128), x.shape, "i32"))
+            index = self.e.binary("add", index, self.e.splat(np.int64(128), x.shape, "i32"))
         return self._gathered(node, index, table.astype(np.int64), out)
 
     def _gathered(self, node, index: Value, table: np.ndarray, elem: str) -> Value:
         """table[index] for an i32 index tensor, with `stablehlo.gather`."""
-        column = self._reshaped(node, index, (*index.shape, 1))
-        values = self._const(table, elem)
-        return self._emit(
-            f'"stablehlo.gather"({values.name}, {column.name}) <{{dimension_numbers = '
-            f"#stablehlo.gather<collapsed_slice_dims = [0], start_index_map = [0], "
-            f"index_vector_dim = {len(index.shape)}>, indices_are_sorted = false, "
-            f"slice_sizes = array<i64: 1>}}> : ({self._t(table.shape, elem)}, "
-            f"{self._t(column.shape, 'i32')}) -> {self._t(index.shape, elem)}",
-            index.shape, elem,
-        )  # fmt: skip
+        return self.e.gather_rows(self.e.const(table, elem), index)
 
     # ---- softmax -----------------------------------------------------------------------
 
@@ -277,48 +257,33 @@ class OrtKernels:
         scale = float(f32(s_x.reshape(-1)[0]))
         shift = max(0.0, math.log(float(np.finfo(np.float32).max) / depth) - 5) / scale
         table = np.array([math.exp((i - 255 + shift) * scale) for i in range(256)], np.float32)
-        wide = self._unary("convert", rows, "i32")
-        low = self._const(np.array(RANGE[rows.elem][0]), rows.elem)
-        top = self._emit(
-            f"stablehlo.reduce({rows.name} init: {low.name}) applies stablehlo.maximum across "
-            f"dimensions = [{len(shape) - 1}] : ({self._t(shape, rows.elem)}, "
-            f"tensor<{rows.elem}>) -> {self._t(shape[:-1], rows.elem)}",
-            shape[:-1], rows.elem,
-        )  # fmt: skip
-        top = self._broadcast_rows(self._unary("convert", top, "i32"), shape)
-        index = self._binary("add", self._binary("subtract", wide, top),
-                             self._splat(np.int64(255), shape, "i32"))  # fmt: skip
+        wide = self.e.unary("convert", rows, "i32")
+        low = self.e.const(np.array(RANGE[rows.elem][0]), rows.elem)
+        top = self.e.reduce(rows, low, [len(shape) - 1], "maximum")
+        top = self._broadcast_rows(self.e.unary("convert", top, "i32"), shape)
+        index = self.e.binary("add", self.e.binary("subtract", wide, top),
+                             self.e.splat(np.int64(255), shape, "i32"))  # fmt: skip
         exp = self._gathered(node, index, table, "f32")
         total = None  # left to right, as the kernel's loop adds
         for j in range(depth):
-            column = self._emit(
-                f"stablehlo.slice {exp.name} [{', '.join(f'0:{d}' for d in shape[:-1])}"
-                f"{', ' if len(shape) > 1 else ''}{j}:{j + 1}] : ({self._t(shape, 'f32')}) -> "
-                f"{self._t((*shape[:-1], 1), 'f32')}",
-                (*shape[:-1], 1), "f32",
-            )  # fmt: skip
-            total = column if total is None else self._binary("add", total, column)
+            column = self.e.slice(exp, [0] * (len(shape) - 1) + [j], [*shape[:-1], j + 1])
+            total = column if total is None else self.e.binary("add", total, column)
         total = self._broadcast_to(node, total, shape)
         step = f32(math.floor(f32(1.0) / f32(s_y.reshape(-1)[0])))
-        y = self._binary("multiply", exp, self._splat(step, shape, "f32"))
-        y = self._unary("round_nearest_even", self._binary("divide", y, total), "f32")
-        q = self._binary("add", self._unary("convert", y, "i32"),
-                         self._splat(np.int64(z_y.reshape(-1)[0]), shape, "i32"))  # fmt: skip
-        lo, hi = (self._splat(np.int64(v), shape, "i32") for v in RANGE[out])
-        q = self._emit(f"stablehlo.clamp {lo.name}, {q.name}, {hi.name} : {self._t(shape, 'i32')}",
-                       shape, "i32")  # fmt: skip
-        result = self._unary("convert", q, out)
+        y = self.e.binary("multiply", exp, self.e.splat(step, shape, "f32"))
+        y = self.e.unary("round_nearest_even", self.e.binary("divide", y, total), "f32")
+        q = self.e.binary("add", self.e.unary("convert", y, "i32"),
+                         self.e.splat(np.int64(z_y.reshape(-1)[0]), shape, "i32"))  # fmt: skip
+        lo, hi = (self.e.splat(np.int64(v), shape, "i32") for v in RANGE[out])
+        q = self.e.clamp(lo, q, hi)
+        result = self.e.unary("convert", q, out)
         if perm is None:
             return self._reshaped(node, result, x.shape)
         return self._transposed(result, perm) if axis != rank - 1 else result
 
     def _broadcast_rows(self, v: Value, shape: tuple[int, ...]) -> Value:
         """A per-row value (shape without the last axis) broadcast along the last axis."""
-        return self._emit(
-            f"stablehlo.broadcast_in_dim {v.name}, dims = {list(range(len(shape) - 1))} : "
-            f"({self._t(v.shape, v.elem)}) -> {self._t(shape, v.elem)}",
-            shape, v.elem,
-        )  # fmt: skip
+        return self.e.broadcast(v, shape, range(len(shape) - 1))
 
     def _ms_QLinearSigmoid(self, node) -> None:
         x = self._input(node, 0)
@@ -357,12 +322,7 @@ class OrtKernels:
         shape[axis] = sum(p.shape[axis] for p in parts)
         if any(p.elem != parts[0].elem or len(p.shape) != len(shape) for p in parts):
             raise ONNXImportError(f"node '{node.name}': inputs of different types or ranks")
-        types = ", ".join(self._t(p.shape, p.elem) for p in parts)
-        return self._emit(
-            f"stablehlo.concatenate {', '.join(p.name for p in parts)}, dim = {axis} : "
-            f"({types}) -> {self._t(tuple(shape), parts[0].elem)}",
-            tuple(shape), parts[0].elem,
-        )  # fmt: skip
+        return self.e.concatenate(parts, axis)
 
     def _ms_QLinearConcat(self, node) -> None:
         """Each input requantized to the output's parameters (ONNX Runtime's per-input table,
@@ -401,12 +361,7 @@ class OrtKernels:
         self.values[target] = self._transposed(x, perm)
 
     def _transposed(self, x: Value, perm: list[int]) -> Value:
-        shape = tuple(x.shape[p] for p in perm)
-        return self._emit(
-            f"stablehlo.transpose {x.name}, dims = {perm} : ({self._t(x.shape, x.elem)}) -> "
-            f"{self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
+        return self.e.transpose(x, perm)
 
     def _op_Pad(self, node) -> None:
         """Constant padding of 8-bit values. Between Q/DQ ONNX Runtime pads the dequantized
@@ -440,14 +395,7 @@ class OrtKernels:
         self.values[target] = self._padded(x, pads[:rank], pads[rank:], fill)
 
     def _padded(self, x: Value, low: list[int], high: list[int], fill: int) -> Value:
-        shape = tuple(d + lo + hi for d, lo, hi in zip(x.shape, low, high, strict=True))
-        v = self._const(np.array(fill), x.elem)
-        return self._emit(
-            f"stablehlo.pad {x.name}, {v.name}, low = {low}, high = {high}, "
-            f"interior = {[0] * len(low)} : ({self._t(x.shape, x.elem)}, tensor<{x.elem}>) -> "
-            f"{self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
+        return self.e.pad(x, self.e.const(np.array(fill), x.elem), low, high)
 
     # ---- average pooling ----------------------------------------------------------------
 
@@ -490,28 +438,23 @@ class OrtKernels:
         if list(size) == kernel and not any(pads):
             return self._qglobal_average_pool(node, x, s_x, z_x, s_y, z_y, out, channels_last)
         xc = x if not channels_last else self._transposed(x, [0, 3, 1, 2])
-        f = self._unary("convert", self._widen(xc, int(z_x.reshape(-1)[0])), "f32")
-        f = self._binary("multiply", f, self._splat(np.float32(s_x.reshape(-1)[0]), f.shape, "f32"))
+        f = self.e.unary("convert", self._widen(xc, int(z_x.reshape(-1)[0])), "f32")
+        f = self.e.binary(
+            "multiply", f, self.e.splat(np.float32(s_x.reshape(-1)[0]), f.shape, "f32")
+        )
         n, c, h, w = f.shape
-        padded = self._emit(
-            f"stablehlo.pad {f.name}, {self._const(np.float32(0), 'f32').name}, "
-            f"low = [0, 0, {pads[0]}, {pads[1]}], high = [0, 0, {pads[2]}, {pads[3]}], "
-            f"interior = [0, 0, 0, 0] : ({self._t(f.shape, 'f32')}, tensor<f32>) -> "
-            f"{self._t((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), 'f32')}",
-            (n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), "f32",
-        )  # fmt: skip
+        padded = self.e.pad(f, self.e.const(np.float32(0), "f32"), [0, 0, pads[0], pads[1]],
+                            [0, 0, pads[2], pads[3]])  # fmt: skip
         shape = (n, c, oh, ow)
         total = None
         for ky in range(kernel[0]):
             for kx in range(kernel[1]):
-                rows = f"{ky}:{ky + (oh - 1) * strides[0] + 1}:{strides[0]}"
-                cols = f"{kx}:{kx + (ow - 1) * strides[1] + 1}:{strides[1]}"
-                tap = self._emit(
-                    f"stablehlo.slice {padded.name} [0:{n}, 0:{c}, {rows}, {cols}] : "
-                    f"({self._t(padded.shape, 'f32')}) -> {self._t(shape, 'f32')}",
-                    shape, "f32",
+                tap = self.e.slice(
+                    padded, [0, 0, ky, kx],
+                    [n, c, ky + (oh - 1) * strides[0] + 1, kx + (ow - 1) * strides[1] + 1],
+                    [1, 1, strides[0], strides[1]],
                 )  # fmt: skip
-                total = tap if total is None else self._binary("add", total, tap)
+                total = tap if total is None else self.e.binary("add", total, tap)
         counts = np.full((oh, ow), kernel[0] * kernel[1], np.float32)
         if not self._attrs(node).get("count_include_pad", 0):
             ys = np.arange(oh) * strides[0] - pads[0]
@@ -519,14 +462,10 @@ class OrtKernels:
             rows = np.minimum(ys + kernel[0], h) - np.maximum(ys, 0)
             cols = np.minimum(xs + kernel[1], w) - np.maximum(xs, 0)
             counts = np.outer(rows, cols).astype(np.float32)
-        count = self._emit(
-            f"stablehlo.broadcast_in_dim {self._const(counts, 'f32').name}, dims = [2, 3] : "
-            f"({self._t((oh, ow), 'f32')}) -> {self._t(shape, 'f32')}",
-            shape, "f32",
-        )  # fmt: skip
-        y = self._binary("divide", total, count)
-        y = self._binary("divide", y, self._splat(np.float32(s_y.reshape(-1)[0]), shape, "f32"))
-        y = self._binary("add", y, self._splat(np.float32(z_y.reshape(-1)[0]), shape, "f32"))
+        count = self.e.broadcast(self.e.const(counts, "f32"), shape, [2, 3])
+        y = self.e.binary("divide", total, count)
+        y = self.e.binary("divide", y, self.e.splat(np.float32(s_y.reshape(-1)[0]), shape, "f32"))
+        y = self.e.binary("add", y, self.e.splat(np.float32(z_y.reshape(-1)[0]), shape, "f32"))
         result = self._saturated(y, out)
         return result if not channels_last else self._transposed(result, [0, 2, 3, 1])
 

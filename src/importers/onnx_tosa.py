@@ -13,9 +13,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, f32, i32, i64
+from xdsl.ir import Attribute, SSAValue
 
 from qdialect import numerics
-from qdialect.importers.onnx_common import ONNXImportError, Value
+from qdialect.importers.emitter import ELEMENT_TYPES, Value, i64_array
+from qdialect.importers.onnx_common import ONNXImportError
 from qdialect.importers.onnx_import import Importer
 
 
@@ -27,31 +30,37 @@ class TosaImporter(Importer):
 
     def __init__(self, data: bytes):
         super().__init__(data)
-        # Constant operands by SSA name, so a broadcast one can be tiled (the NPU's
-        # elementwise instructions take operands of the result's shape).
-        self.tiles: dict[str, np.ndarray] = {}
+        self.target = "tosa"
+        # Constant operands, so a broadcast one can be tiled (the NPU's elementwise
+        # instructions take operands of the result's shape).
+        self.tiles: dict[SSAValue, np.ndarray] = {}
 
-    def _bind_input(self, i: int, name: str, shape: tuple[int, ...], elem: str) -> str:
+    @staticmethod
+    def _boundary(scale: np.ndarray, zp: np.ndarray) -> Attribute:
+        """`[scale : f32, zero_point : i64]`: a float boundary peeled into an attribute."""
+        return ArrayAttr([FloatAttr(float(scale.reshape(-1)[0]), f32),
+                          IntegerAttr(int(zp.reshape(-1)[0]), i64)])  # fmt: skip
+
+    def _bind_input(self, name: str, shape: tuple[int, ...], elem: str) -> None:
         users = self.consumers.get(name, [])
         if elem != "f32":
-            return super()._bind_input(i, name, shape, elem)
+            return super()._bind_input(name, shape, elem)
         if len(users) != 1 or users[0].op_type != "QuantizeLinear":
             raise ONNXImportError(f"float input '{name}' must feed one QuantizeLinear (TOSA form)")
         q = users[0]
         scale, zp = self._scale_zp(q, 1)
         self.fused.add(id(q))
-        self.values[q.output[0]] = Value(f"%arg{i}", shape, "i8")
-        attr = f" {{qdialect.quantize = [{float(scale.reshape(-1)[0])!r} : f32, {int(zp.reshape(-1)[0])} : i64]}}"
-        return f"%arg{i}: {self._t(shape, 'i8')}{attr}"
+        self.values[q.output[0]] = self.e.argument(
+            shape, "i8", name, {"qdialect.quantize": self._boundary(scale, zp)}
+        )
 
-    def _bind_output(self, name: str) -> tuple[str, str]:
+    def _bind_output(self, name: str) -> tuple[str, dict[str, Attribute]]:
         node = self.producers.get(name)
         if node is None or node.op_type != "DequantizeLinear":
-            return name, ""
+            return name, {}
         scale, zp = self._scale_zp(node, 1)
         self.fused.add(id(node))
-        attr = f" {{qdialect.dequantize = [{float(scale.reshape(-1)[0])!r} : f32, {int(zp.reshape(-1)[0])} : i64]}}"
-        return node.input[0], attr
+        return node.input[0], {"qdialect.dequantize": self._boundary(scale, zp)}
 
     def _op_QuantizeLinear(self, node) -> None:
         raise ONNXImportError(f"node '{node.name}': QuantizeLinear inside the graph (TOSA form)")
@@ -66,43 +75,19 @@ class TosaImporter(Importer):
     def _op_Relu(self, node) -> None:
         raise ONNXImportError(f"node '{node.name}': a Relu outside a QDQ group (TOSA form)")
 
-    # ---- TOSA text ----------------------------------------------------------------
+    # ---- TOSA ops -------------------------------------------------------------------
 
-    def _tconst(self, array: np.ndarray, elem: str) -> str:
-        name = self._fresh()
-        t = self._t(array.shape, elem)
-        self.lines.append(
-            f"  {name} = tosa.const values(dense<{np.asarray(array).tolist()}> : {t}) : () -> {t}"
-        )
-        return name
+    def _tconst(self, array, elem: str) -> Value:
+        return self.e.tosa_const(np.asarray(array), elem)
 
     def _transpose(self, x: Value, perms: list[int]) -> Value:
-        shape = tuple(x.shape[p] for p in perms)
-        return self._emit(
-            f"tosa.transpose {x.name} perms({perms}) : ({self._t(x.shape, x.elem)}) -> {self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
+        return self.e.tosa_transpose(x, perms)
 
     def _tosa_requant(self, acc: Value, scale: np.ndarray, zp: int, relu: bool) -> Value:
-        n = scale.size
         pairs = [numerics.quantize_multiplier(float(v)) for v in scale.reshape(-1)]
-        m = self._tconst(np.array([p[0] for p in pairs]), "i32")
-        sh = self._tconst(np.array([p[1] for p in pairs]), "i8")
-        iz, oz = self._tconst(np.array([0]), "i32"), self._tconst(np.array([zp]), "i8")
-        y = self._emit(
-            f"tosa.rescale {acc.name}, {m}, {sh}, {iz}, {oz} scale32(true) rounding_mode<SINGLE_ROUND> "
-            f"per_channel({'true' if n > 1 else 'false'}) input_unsigned(false) output_unsigned(false) : "
-            f"({self._t(acc.shape, 'i32')}, tensor<{n}xi32>, tensor<{n}xi8>, tensor<1xi32>, tensor<1xi8>) "
-            f"-> {self._t(acc.shape, 'i8')}",
-            acc.shape, "i8",
-        )  # fmt: skip
-        if relu:
-            y = self._emit(
-                f"tosa.clamp {y.name} min_val({zp} : i8) max_val(127 : i8) : ({self._t(y.shape, 'i8')}) "
-                f"-> {self._t(y.shape, 'i8')}",
-                y.shape, "i8",
-            )  # fmt: skip
-        return y
+        y = self.e.tosa_rescale(acc, [p[0] for p in pairs], [p[1] for p in pairs], 0, zp, "i8",
+                                double_round=False)  # fmt: skip
+        return self.e.tosa_clamp(y, zp, 127) if relu else y
 
     def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu, out="i8"):
         if (
@@ -127,36 +112,25 @@ class TosaImporter(Importer):
         oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
         ow = (wd + left + right - (kw - 1) * dil[1] - 1) // strides[1] + 1
         xh = self._transpose(x, [0, 2, 3, 1])
-        b = self._tconst(
-            np.zeros(k_out, np.int64) if bias is None else bias.astype(np.int64), "i32"
-        )
+        b = self._tconst(np.zeros(k_out, np.int64) if bias is None else bias, "i32")
         zx, zw = (
             self._tconst(np.array([int(z_x.reshape(-1)[0])]), "i8"),
             self._tconst(np.array([0]), "i8"),
         )
-        out_t = self._t((n, oh, ow, k_out), "i32")
-        attrs = f"pad([{top}, {bottom}, {left}, {right}]) stride({strides}) dilation({dil}) acc_type(i32)"
         if group == 1:
-            wt = self._tconst(np.transpose(w, (0, 2, 3, 1)).astype(np.int64), "i8")  # OHWI
-            w_t = self._t((k_out, kh, kw, c_in), "i8")
-            op = "tosa.conv2d"
+            wt = self._tconst(np.transpose(w, (0, 2, 3, 1)), "i8")  # OHWI
+            op = "conv2d"
         elif group == c and c_in == 1:
             mult = k_out // c
-            depth = np.transpose(w.reshape(c, mult, kh, kw), (2, 3, 0, 1))  # KH, KW, C, M
-            wt, w_t, op = (
-                self._tconst(depth.astype(np.int64), "i8"),
-                self._t(depth.shape, "i8"),
-                "tosa.depthwise_conv2d",
-            )
+            wt = self._tconst(np.transpose(w.reshape(c, mult, kh, kw), (2, 3, 0, 1)), "i8")
+            op = "depthwise_conv2d"  # weights KH, KW, C, M
         else:
             raise ONNXImportError(
                 f"node '{node.name}': grouped convolutions other than depthwise (TOSA form)"
             )
-        acc = self._emit(
-            f"{op} {xh.name}, {wt}, {b}, {zx}, {zw} {attrs} : ({self._t(xh.shape, 'i8')}, {w_t}, "
-            f"tensor<{k_out}xi32>, tensor<1xi8>, tensor<1xi8>) -> {out_t}",
-            (n, oh, ow, k_out), "i32",
-        )  # fmt: skip
+        acc = self.e.tosa(op, [xh, wt, b, zx, zw], (n, oh, ow, k_out), "i32",
+                          pad=i64_array([top, bottom, left, right]), stride=i64_array(strides),
+                          dilation=i64_array(dil), acc_type=ELEMENT_TYPES["i32"])  # fmt: skip
         scale = (
             np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
@@ -176,23 +150,15 @@ class TosaImporter(Importer):
         m, k = a.shape
         n = b.shape[1]
         a3 = self._reshaped(node, a, (1, m, k))
-        wt = self._tconst(b.reshape(1, k, n).astype(np.int64), "i8")
+        wt = self._tconst(b.reshape(1, k, n), "i8")
         za, zb = (
             self._tconst(np.array([int(z_a.reshape(-1)[0])]), "i8"),
             self._tconst(np.array([0]), "i8"),
         )
-        acc = self._emit(
-            f"tosa.matmul {a3.name}, {wt}, {za}, {zb} : ({self._t((1, m, k), 'i8')}, {self._t((1, k, n), 'i8')}, "
-            f"tensor<1xi8>, tensor<1xi8>) -> {self._t((1, m, n), 'i32')}",
-            (1, m, n), "i32",
-        )  # fmt: skip
+        acc = self.e.tosa("matmul", [a3, wt, za, zb], (1, m, n), "i32")
         if bias is not None:
-            c = self._tconst(np.broadcast_to(bias, (n,)).reshape(1, 1, n).astype(np.int64), "i32")
-            acc = self._emit(
-                f"tosa.add {acc.name}, {c} : ({self._t(acc.shape, 'i32')}, {self._t((1, 1, n), 'i32')}) "
-                f"-> {self._t(acc.shape, 'i32')}",
-                acc.shape, "i32",
-            )  # fmt: skip
+            c = self._tconst(np.broadcast_to(bias, (n,)).reshape(1, 1, n), "i32")
+            acc = self.e.tosa("add", [acc, c], acc.shape, "i32")
         scale = (
             np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
         ).astype(np.float32)
@@ -204,16 +170,7 @@ class TosaImporter(Importer):
             raise ONNXImportError(
                 f"node '{node.name}': cannot reshape {list(x.shape)} to {list(shape)}"
             )
-        name = self._fresh()
-        self.lines.append(
-            f"  {name} = tosa.const_shape values(dense<{list(shape)}> : tensor<{len(shape)}xindex>) "
-            f": () -> !tosa.shape<{len(shape)}>"
-        )
-        return self._emit(
-            f"tosa.reshape {x.name}, {name} : ({self._t(x.shape, x.elem)}, !tosa.shape<{len(shape)}>) "
-            f"-> {self._t(shape, x.elem)}",
-            shape, x.elem,
-        )  # fmt: skip
+        return self.e.tosa_reshape(x, shape)
 
     def _max_pool(self, x: Value, kernel, strides, dil, pads) -> Value:
         if any(d != 1 for d in dil):
@@ -223,12 +180,8 @@ class TosaImporter(Importer):
         n, h, w, c = xh.shape
         oh = (h + top + bottom - kernel[0]) // strides[0] + 1
         ow = (w + left + right - kernel[1]) // strides[1] + 1
-        y = self._emit(
-            f"tosa.max_pool2d {xh.name} kernel({list(kernel)}) stride({list(strides)}) "
-            f"pad([{top}, {bottom}, {left}, {right}]) : ({self._t(xh.shape, 'i8')}) -> "
-            f"{self._t((n, oh, ow, c), 'i8')}",
-            (n, oh, ow, c), "i8",
-        )  # fmt: skip
+        y = self.e.tosa("max_pool2d", [xh], (n, oh, ow, c), "i8", kernel=i64_array(kernel),
+                        stride=i64_array(strides), pad=i64_array([top, bottom, left, right]))  # fmt: skip
         return self._transpose(y, [0, 3, 1, 2])
 
     # ---- elementwise kernels, pooling and tables ---------------------------------------
@@ -240,34 +193,25 @@ class TosaImporter(Importer):
                 raise ONNXImportError(
                     f"node '{node.name}': constant '{name}' must be int8 (TOSA form)"
                 )
-            self.values[name] = Value(self._tconst(array.astype(np.int64), "i8"), array.shape, "i8")
-            self.tiles[self.values[name].name] = array
+            self.values[name] = self._tconst(array, "i8")
+            self.tiles[self.values[name].ssa] = array
         return super()._materialized(node, name)
 
     def _full(self, node, x: Value, shape: tuple[int, ...]) -> Value:
         if x.shape == shape:
             return x
-        if x.name not in self.tiles:
+        if x.ssa not in self.tiles:
             raise ONNXImportError(
                 f"node '{node.name}': broadcasting a computed operand is not supported (TOSA form)"
             )
-        tiled = np.broadcast_to(self.tiles[x.name], shape)
-        return Value(self._tconst(tiled.astype(np.int64), "i8"), shape, "i8")
+        return self._tconst(np.broadcast_to(self.tiles[x.ssa], shape), "i8")
 
     def _rescale(self, x: Value, scale: float | tuple[int, int], in_zp: int, out_zp: int,
                  out: str) -> Value:  # fmt: skip
         """A per-tensor `tosa.rescale` (SINGLE_ROUND) by a real scale or an exact
         (multiplier, shift)."""
         m, sh = scale if isinstance(scale, tuple) else numerics.quantize_multiplier(float(scale))
-        mc, shc = self._tconst(np.array([m]), "i32"), self._tconst(np.array([sh]), "i8")
-        iz, oz = self._tconst(np.array([in_zp]), x.elem), self._tconst(np.array([out_zp]), out)
-        return self._emit(
-            f"tosa.rescale {x.name}, {mc}, {shc}, {iz}, {oz} scale32(true) rounding_mode<SINGLE_ROUND> "
-            f"per_channel(false) input_unsigned(false) output_unsigned(false) : "
-            f"({self._t(x.shape, x.elem)}, tensor<1xi32>, tensor<1xi8>, tensor<1x{x.elem}>, "
-            f"tensor<1x{out}>) -> {self._t(x.shape, out)}",
-            x.shape, out,
-        )  # fmt: skip
+        return self.e.tosa_rescale(x, [m], [sh], in_zp, out_zp, out, double_round=False)
 
     def _centred(self, x: Value, zp: int, left_shift: int = 0) -> Value:
         """(x - zp) << left_shift in i32: a rescale by exactly 2^left_shift."""
@@ -290,11 +234,7 @@ class TosaImporter(Importer):
             self._rescale(self._centred(x, int(z.reshape(-1)[0]), left), s / twice_max, 0, 0, "i32")
             for x, s, z in ((a, s_a, z_a), (b, s_b, z_b))
         ]
-        total = self._emit(
-            f"tosa.add {terms[0].name}, {terms[1].name} : ({self._t(shape, 'i32')}, "
-            f"{self._t(shape, 'i32')}) -> {self._t(shape, 'i32')}",
-            shape, "i32",
-        )  # fmt: skip
+        total = self.e.tosa("add", terms, shape, "i32")
         return self._rescale(
             total, twice_max / ((1 << left) * s_c), 0, int(z_c.reshape(-1)[0]), "i8"
         )
@@ -308,11 +248,7 @@ class TosaImporter(Importer):
             self._centred(b, int(z_b.reshape(-1)[0])),
         )
         zero = self._tconst(np.array([0]), "i8")
-        product = self._emit(
-            f"tosa.mul {ca.name}, {cb.name}, {zero} : ({self._t(shape, 'i32')}, "
-            f"{self._t(shape, 'i32')}, tensor<1xi8>) -> {self._t(shape, 'i32')}",
-            shape, "i32",
-        )  # fmt: skip
+        product = self.e.tosa("mul", [ca, cb, zero], shape, "i32")
         f32 = np.float32
         ratio = f32(
             f32(f32(s_a.reshape(-1)[0]) * f32(s_b.reshape(-1)[0])) / f32(s_c.reshape(-1)[0])
@@ -324,14 +260,10 @@ class TosaImporter(Importer):
         if len(x.shape) != 4:
             raise ONNXImportError(f"node '{node.name}': needs 4-D data")
         xh = x if channels_last else self._transpose(x, [0, 2, 3, 1])
-        n, h, w, c = xh.shape
+        _, h, w, _ = xh.shape
         total = self._centred(xh, int(z_x.reshape(-1)[0]))
-        for axis, shape in ((1, (n, 1, w, c)), (2, (n, 1, 1, c))):
-            total = self._emit(
-                f"tosa.reduce_sum {total.name} axis({axis}) : ({self._t(total.shape, 'i32')}) -> "
-                f"{self._t(shape, 'i32')}",
-                shape, "i32",
-            )  # fmt: skip
+        for axis in (1, 2):
+            total = self.e.tosa_axis("reduce_sum", total, axis)
         f32 = np.float32
         scale = f32(f32(s_x.reshape(-1)[0]) / f32(f32(s_y.reshape(-1)[0]) * f32(h * w)))
         y = self._rescale(total, float(scale), 0, int(z_y.reshape(-1)[0]), "i8")
@@ -342,12 +274,7 @@ class TosaImporter(Importer):
 
     def _lookup(self, node, x, table, out):
         self._int8_operands(node, out, x)
-        t = self._tconst(table.astype(np.int64), "i8")
-        return self._emit(
-            f"tosa.table {x.name}, {t} : ({self._t(x.shape, 'i8')}, tensor<256xi8>) -> "
-            f"{self._t(x.shape, 'i8')}",
-            x.shape, "i8",
-        )  # fmt: skip
+        return self.e.tosa("table", [x, self._tconst(table, "i8")], x.shape, "i8")
 
     # ---- data movement and average pooling ---------------------------------------------
 
@@ -356,12 +283,7 @@ class TosaImporter(Importer):
         axis %= len(shape)
         shape[axis] = sum(p.shape[axis] for p in parts)
         self._int8_operands(node, "i8", *parts)
-        types = ", ".join(self._t(p.shape, "i8") for p in parts)
-        return self._emit(
-            f"tosa.concat {', '.join(p.name for p in parts)} axis({axis}) : ({types}) -> "
-            f"{self._t(tuple(shape), 'i8')}",
-            tuple(shape), "i8",
-        )  # fmt: skip
+        return self.e.tosa("concat", parts, shape, "i8", axis=IntegerAttr(axis, i32))
 
     def _transposed(self, x, perm):
         return self._transpose(x, list(perm))
@@ -370,18 +292,9 @@ class TosaImporter(Importer):
         if x.elem != "i8":
             raise ONNXImportError("padding needs int8 data (TOSA form)")
         shape = tuple(d + lo + hi for d, lo, hi in zip(x.shape, low, high, strict=True))
-        amounts = [v for pair in zip(low, high, strict=True) for v in pair]
-        padding = self._fresh()
-        self.lines.append(
-            f"  {padding} = tosa.const_shape values(dense<{amounts}> : tensor<{len(amounts)}xindex>) "
-            f": () -> !tosa.shape<{len(amounts)}>"
-        )
+        padding = self.e.tosa_shape([v for pair in zip(low, high, strict=True) for v in pair])
         value = self._tconst(np.array([fill]), "i8")
-        return self._emit(
-            f"tosa.pad {x.name}, {padding}, {value} : ({self._t(x.shape, 'i8')}, "
-            f"!tosa.shape<{len(amounts)}>, tensor<1xi8>) -> {self._t(shape, 'i8')}",
-            shape, "i8",
-        )  # fmt: skip
+        return self.e.tosa("pad", [x, padding, value], shape, "i8")
 
     def _qaverage_pool(self, node, x, s_x, z_x, s_y, z_y, out):
         """One divisor for every window (no padding, or count_include_pad): the window sums
@@ -403,29 +316,24 @@ class TosaImporter(Importer):
         top, left, bottom, right = pads
         f32 = np.float32
         if not any(pads) or self._attrs(node).get("count_include_pad", 0):
-            ones = self._tconst(np.ones((kernel[0], kernel[1], c, 1), np.int64), "i8")
+            ones = self._tconst(np.ones((kernel[0], kernel[1], c, 1), np.int8), "i8")
             bias, wzp = (
                 self._tconst(np.zeros(c, np.int64), "i32"),
                 self._tconst(np.array([0]), "i8"),
             )
-            total = self._emit(
-                f"tosa.depthwise_conv2d {xh.name}, {ones}, {bias}, {zp}, {wzp} "
-                f"pad([{top}, {bottom}, {left}, {right}]) stride({strides}) dilation([1, 1]) "
-                f"acc_type(i32) : ({self._t(xh.shape, 'i8')}, {self._t((*kernel, c, 1), 'i8')}, "
-                f"tensor<{c}xi32>, tensor<1xi8>, tensor<1xi8>) -> {self._t((n, oh, ow, c), 'i32')}",
-                (n, oh, ow, c), "i32",
+            total = self.e.tosa(
+                "depthwise_conv2d", [xh, ones, bias, zp, wzp], (n, oh, ow, c), "i32",
+                pad=i64_array([top, bottom, left, right]), stride=i64_array(strides),
+                dilation=i64_array([1, 1]), acc_type=ELEMENT_TYPES["i32"],
             )  # fmt: skip
             scale = float(f32(s_x.reshape(-1)[0])) / (
                 float(f32(s_y.reshape(-1)[0])) * kernel[0] * kernel[1]
             )
             y = self._rescale(total, scale, 0, int(z_y.reshape(-1)[0]), "i8")
             return y if channels_last else self._transpose(y, [0, 3, 1, 2])
-        y = self._emit(
-            f"tosa.avg_pool2d {xh.name}, {zp}, {zp} kernel({kernel}) stride({strides}) "
-            f"pad([{top}, {bottom}, {left}, {right}]) acc_type(i32) : ({self._t(xh.shape, 'i8')}, "
-            f"tensor<1xi8>, tensor<1xi8>) -> {self._t((n, oh, ow, c), 'i8')}",
-            (n, oh, ow, c), "i8",
-        )  # fmt: skip
+        y = self.e.tosa("avg_pool2d", [xh, zp, zp], (n, oh, ow, c), "i8", kernel=i64_array(kernel),
+                        stride=i64_array(strides), pad=i64_array([top, bottom, left, right]),
+                        acc_type=ELEMENT_TYPES["i32"])  # fmt: skip
         ratio = float(f32(s_x.reshape(-1)[0])) / float(f32(s_y.reshape(-1)[0]))
         if ratio != 1.0 or zx != int(z_y.reshape(-1)[0]):
             y = self._rescale(y, ratio, zx, int(z_y.reshape(-1)[0]), "i8")
@@ -459,8 +367,4 @@ class TosaImporter(Importer):
             for i, key, default in ((1, "min", -128), (2, "max", 127))
         ]
         lo, hi = (int(np.clip(v, -128, 127)) for v in bounds)
-        self.values[node.output[0]] = self._emit(
-            f"tosa.clamp {x.name} min_val({lo} : i8) max_val({hi} : i8) : "
-            f"({self._t(x.shape, 'i8')}) -> {self._t(x.shape, 'i8')}",
-            x.shape, "i8",
-        )  # fmt: skip
+        self.values[node.output[0]] = self.e.tosa_clamp(x, lo, hi)

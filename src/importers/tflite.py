@@ -30,7 +30,12 @@ input that only feeds a QUANTIZE, or a float output a DEQUANTIZE makes, is
 peeled off: the argument or result is the int8 tensor on the other side,
 with a `qdialect.quantize` / `qdialect.dequantize` attribute `[scale, zero
 point]` telling the host how to convert (the NPU computes in int8). Anything
-else is a `TFLiteImportError` naming the operator and its index.
+else is a `TFLiteImportError` naming the operator and its index; operators of
+kinds without a rule are all listed in one error before anything is built.
+
+The module is built through the shared emitter (`emitter.py`), not as text: each
+operator's ops carry `loc("name")` of its first output tensor, each argument the
+name of its input tensor, and the module is verified before it is returned.
 """
 
 from __future__ import annotations
@@ -39,9 +44,21 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    UnitAttr,
+    f32,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute
 
 from qdialect import numerics
 from qdialect.importers import fixed_point as fp
+from qdialect.importers.emitter import ELEMENT_TYPES, Emitter, Value, i64_array, verified
 from qdialect.importers.tflite_softmax import SoftmaxError, emit_softmax
 
 MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
@@ -94,9 +111,8 @@ class _Importer:
             raise TFLiteImportError("the model has no subgraph")
         self.graph = self.model.subgraphs[0]
         self.tensors = [self._tensor(i, t) for i, t in enumerate(self.graph.tensors or [])]
-        self.lines: list[str] = []
-        self.names: dict[int, str] = {}
-        self.count = 0
+        self.e = Emitter()
+        self.values: dict[int, Value] = {}  # tensor index -> the value computing it
 
     # ---- tensors ----------------------------------------------------------------------
 
@@ -155,83 +171,38 @@ class _Importer:
             )
         return t
 
-    def _shift_unsigned(self, name: str, shape, to_unsigned: bool) -> str:
+    def _shift_unsigned(self, x: Value, to_unsigned: bool) -> Value:
         """uint8 bits <-> the int8 form (value - 128): an exact rescale by 1 at the
         function's boundary."""
         zps = (0, 128) if to_unsigned else (128, 0)
-        return self._rescale(name, shape, "i8", "i8", [1 << 30], [30], *zps, False,
+        return self._rescale(x, "i8", [1 << 30], [30], *zps, False,
                              unsigned=(not to_unsigned, to_unsigned))  # fmt: skip
 
-    def _value(self, index: int, op: str) -> str:
-        if index not in self.names:
+    def _value(self, index: int, op: str) -> Value:
+        if index not in self.values:
             raise TFLiteImportError(f"{op} reads tensor {index} before anything produces it")
-        return self.names[index]
+        return self.values[index]
 
-    # ---- text emission ----------------------------------------------------------------
+    # ---- emission ---------------------------------------------------------------------
 
-    def _fresh(self, stem: str = "v") -> str:
-        self.count += 1
-        return f"%{stem}{self.count}"
+    def _const(self, values: np.ndarray, elem: str) -> Value:
+        return self.e.tosa_const(np.asarray(values), elem)
 
-    def _const(self, values: np.ndarray, elem: str) -> str:
-        name = self._fresh("c")
-        shape = "x".join(map(str, values.shape))
-        t = f"tensor<{shape}x{elem}>" if shape else f"tensor<{elem}>"
-        flat = values.reshape(-1)
-        body = (
-            f"dense<{flat[0]}>"
-            if flat.size and np.all(flat == flat[0])
-            else f"dense<{values.tolist()}>"
-        )
-        self.lines.append(f"  {name} = tosa.const values({body} : {t}) : () -> {t}")
-        return name
-
-    def _shape_const(self, shape: tuple[int, ...]) -> str:
-        name = self._fresh("s")
-        self.lines.append(
-            f"  {name} = tosa.const_shape values(dense<{list(shape)}> : tensor<{len(shape)}xindex>) "
-            f": () -> !tosa.shape<{len(shape)}>"
-        )
-        return name
-
-    @staticmethod
-    def _t(shape: tuple[int, ...], elem: str = "i8") -> str:
-        return f"tensor<{'x'.join(map(str, shape))}x{elem}>" if shape else f"tensor<{elem}>"
-
-    def _rescale(self, x: str, shape, in_elem: str, out_elem: str, mult, shift, in_zp: int,
-                 out_zp: int, per_channel: bool, rounding: str = "DOUBLE_ROUND",
-                 unsigned: tuple[bool, bool] = (False, False)) -> str:  # fmt: skip
+    def _rescale(self, x: Value, out_elem: str, mult, shift, in_zp: int, out_zp: int,
+                 per_channel: bool, double_round: bool = True,
+                 unsigned: tuple[bool, bool] = (False, False)) -> Value:  # fmt: skip
         """A tosa.rescale; an unsigned side keeps uint8 bits in i8 (TOSA's convention), its
         zero point too."""
-        n = len(mult)
-        m = self._const(np.asarray(mult, np.int64), "i32")
-        s = self._const(np.asarray(shift, np.int64), "i8")
-        bits = [
-            (zp + 128) % 256 - 128 if u else zp
-            for zp, u in zip((in_zp, out_zp), unsigned, strict=True)
-        ]
-        iz = self._const(np.array([bits[0]]), in_elem)
-        oz = self._const(np.array([bits[1]]), out_elem)
-        flags = tuple("true" if u else "false" for u in unsigned)
-        out = self._fresh()
-        self.lines.append(
-            f"  {out} = tosa.rescale {x}, {m}, {s}, {iz}, {oz} scale32(true) rounding_mode<{rounding}> "
-            f"per_channel({'true' if per_channel else 'false'}) input_unsigned({flags[0]}) "
-            f"output_unsigned({flags[1]}) : "
-            f"({self._t(shape, in_elem)}, tensor<{n}xi32>, tensor<{n}xi8>, tensor<1x{in_elem}>, "
-            f"tensor<1x{out_elem}>) -> {self._t(shape, out_elem)}"
-        )
-        return out
+        return self.e.tosa_rescale(
+            x, [int(m) for m in mult], [int(s) for s in shift], in_zp, out_zp, out_elem,
+            double_round=double_round, input_unsigned=unsigned[0], output_unsigned=unsigned[1],
+            per_channel=per_channel,
+        )  # fmt: skip
 
-    def _clamp(self, x: str, shape, lo: int, hi: int) -> str:
+    def _clamp(self, x: Value, lo: int, hi: int) -> Value:
         if lo <= -128 and hi >= 127:
             return x
-        out = self._fresh()
-        self.lines.append(
-            f"  {out} = tosa.clamp {x} min_val({lo} : i8) max_val({hi} : i8) : "
-            f"({self._t(shape)}) -> {self._t(shape)}"
-        )
-        return out
+        return self.e.tosa_clamp(x, lo, hi)
 
     # ---- TFLite's arithmetic --------------------------------------------------------------
 
@@ -299,50 +270,85 @@ class _Importer:
                         peeled.add(n)
         return ins, outs, peeled
 
-    def _boundary_attr(self, index: int, what: str) -> str:
+    def _boundary_attrs(self, index: int, what: str | None) -> dict[str, Attribute]:
+        """A boundary tensor's argument or result attributes: `qdialect.quantize` /
+        `qdialect.dequantize = [scale : f32, zero point : i64]` for a peeled float side,
+        `qdialect.uint8` for uint8 bits held in i8."""
         t = self.tensors[index]
-        zp = int(t.zero_point[0]) + (128 if t.unsigned else 0)
-        return f" {{qdialect.{what} = [{float(t.scale[0])!r} : f32, {zp} : i64]}}"
+        attrs: dict[str, Attribute] = {}
+        if what is not None:
+            zp = int(t.zero_point[0]) + (128 if t.unsigned else 0)
+            attrs[f"qdialect.{what}"] = ArrayAttr(
+                [FloatAttr(float(t.scale[0]), f32), IntegerAttr(zp, i64)]
+            )
+        if t.unsigned:
+            attrs["qdialect.uint8"] = UnitAttr()
+        return attrs
 
-    def run(self) -> str:
+    def _output_name(self, n: int, op) -> str:
+        """The location of operator n's ops: its first output tensor's name."""
+        outputs = [int(i) for i in (op.outputs if op.outputs is not None else [])]
+        if outputs and 0 <= outputs[0] < len(self.tensors) and self.tensors[outputs[0]].name:
+            return self.tensors[outputs[0]].name
+        return f"operator {n}"
+
+    def _check_supported(self, peeled: set[int]) -> None:
+        """Every operator kind the importer has no rule for, in one message: how many
+        operators of each, and the first one, so a single run tells the user all that is
+        missing."""
+        missing: dict[str, list[tuple[int, str]]] = {}
+        for n, op in enumerate(self.graph.operators or []):
+            if n in peeled:
+                continue
+            kind = self._kind(n, op)
+            if getattr(self, f"_op_{kind.lower()}", None) is None:
+                missing.setdefault(kind, []).append((n, self._output_name(n, op)))
+        if missing:
+            lines = [
+                f"  {kind}: {len(ops)} operator{'s' if len(ops) > 1 else ''}, "
+                f"first operator {ops[0][0]} ('{ops[0][1]}')"
+                for kind, ops in sorted(missing.items())
+            ]
+            raise TFLiteImportError(
+                f"{len(missing)} unsupported operator type{'s' if len(missing) > 1 else ''}:\n"
+                + "\n".join(lines)
+            )
+
+    def run(self) -> ModuleOp:
         g = self.graph
         ins, outs, peeled = self._boundaries()
-        args = []
+        self._check_supported(peeled)
         for i, index in enumerate(int(i) for i in g.inputs):
             inner = ins.get(index, index)
             t = self._int8(inner, f"model input {i}")
-            self.names[inner] = f"%arg{i}"
+            attrs = self._boundary_attrs(inner, "quantize" if index in ins else None)
+            arg = self.e.argument(t.shape, "i8", self.tensors[index].name, attrs)
             if t.unsigned:
-                self.names[inner] = self._shift_unsigned(f"%arg{i}", t.shape, False)
-            attr = self._boundary_attr(inner, "quantize") if index in ins else ""
-            attr += " {qdialect.uint8}" if t.unsigned else ""
-            args.append(f"%arg{i}: {self._t(t.shape)}{attr}")
+                with self.e.at(t.name):
+                    arg = self._shift_unsigned(arg, False)
+            self.values[inner] = arg
         for n, op in enumerate(g.operators or []):
             if n in peeled:
                 continue
             kind = self._kind(n, op)
-            handler = getattr(self, f"_op_{kind.lower()}", None)
-            if handler is None:
-                raise TFLiteImportError(f"operator {n} ({kind}) is not supported")
             try:
-                handler(op, kind)
+                with self.e.at(self._output_name(n, op)):
+                    getattr(self, f"_op_{kind.lower()}")(op, kind)
             except TFLiteImportError as err:
                 raise TFLiteImportError(f"operator {n} ({kind}): {err}") from None
-        results, types, signature = [], [], []
+        results, result_attrs = [], []
         for i, index in enumerate(int(i) for i in g.outputs):
             inner = outs.get(index, index)
             t = self._int8(inner, f"model output {i}")
             value = self._value(inner, "the model's outputs")
-            results.append(self._shift_unsigned(value, t.shape, True) if t.unsigned else value)
-            types.append(self._t(t.shape))
-            attr = self._boundary_attr(inner, "dequantize") if index in outs else ""
-            attr += " {qdialect.uint8}" if t.unsigned else ""
-            signature.append(f"{self._t(t.shape)}{attr}")
-        return (
-            f"func.func @main({', '.join(args)}) -> ({', '.join(signature)}) {{\n"
-            + "\n".join(self.lines)
-            + f"\n  func.return {', '.join(results)} : {', '.join(types)}\n}}\n"
-        )
+            if t.unsigned:
+                with self.e.at(t.name):
+                    value = self._shift_unsigned(value, True)
+            results.append(value)
+            result_attrs.append(
+                self._boundary_attrs(inner, "dequantize" if index in outs else None)
+            )
+        return self.e.finish(results, result_attrs)
 
     def _io(self, op, count: int) -> tuple[list[int], int]:
         inputs = [int(i) for i in op.inputs]
@@ -386,64 +392,43 @@ class _Importer:
             *(self._multiplier(float(s_x) * float(sw) / float(s_y)) for sw in w_scales), strict=True
         )
         bias_values = bias if bias is not None else np.zeros(n_out, np.int64)
-        b_name = self._const(bias_values.reshape(n_out), "i32")
-        zx_name, zw_name = self._const(np.array([zx]), "i8"), self._const(np.array([0]), "i8")
+        b_value = self._const(bias_values.reshape(n_out), "i32")
+        zx_value, zw_value = self._const(np.array([zx]), "i8"), self._const(np.array([0]), "i8")
         xv = self._value(inputs[0], kind)
         if kind == "FULLY_CONNECTED":
             k = w.shape[1]
             m = math.prod(x.shape) // k
-            a = self._fresh()
-            self.lines.append(
-                f"  {a} = tosa.reshape {xv}, {self._shape_const((1, m, k))} : ({self._t(x.shape)}, !tosa.shape<3>) -> {self._t((1, m, k))}"
-            )
-            wt = self._const(w.data.T.reshape(1, k, n_out).astype(np.int64), "i8")
-            acc = self._fresh()
-            self.lines.append(
-                f"  {acc} = tosa.matmul {a}, {wt}, {zx_name}, {zw_name} : ({self._t((1, m, k))}, "
-                f"{self._t((1, k, n_out))}, tensor<1xi8>, tensor<1xi8>) -> {self._t((1, m, n_out), 'i32')}"
-            )
-            biased = self._fresh()
-            bias3 = self._fresh()
-            self.lines.append(
-                f"  {bias3} = tosa.reshape {b_name}, {self._shape_const((1, 1, n_out))} : (tensor<{n_out}xi32>, !tosa.shape<3>) -> {self._t((1, 1, n_out), 'i32')}"
-            )
-            self.lines.append(
-                f"  {biased} = tosa.add {acc}, {bias3} : ({self._t((1, m, n_out), 'i32')}, {self._t((1, 1, n_out), 'i32')}) -> {self._t((1, m, n_out), 'i32')}"
-            )
+            a = self.e.tosa_reshape(xv, (1, m, k))
+            wt = self._const(w.data.T.reshape(1, k, n_out), "i8")
+            acc = self.e.tosa("matmul", [a, wt, zx_value, zw_value], (1, m, n_out), "i32")
+            bias3 = self.e.tosa_reshape(b_value, (1, 1, n_out))
+            biased = self.e.tosa("add", [acc, bias3], (1, m, n_out), "i32")
             # LiteRT's reference FULLY_CONNECTED rounds once (measured: double rounding
             # differs in ~1% of outputs, single rounding in none); see docs/tflite.md.
-            r = self._rescale(biased, (1, m, n_out), "i32", "i8", mults, shifts, 0, zy, True,
-                              "SINGLE_ROUND")  # fmt: skip
-            y = self._fresh()
-            self.lines.append(
-                f"  {y} = tosa.reshape {r}, {self._shape_const(out.shape)} : ({self._t((1, m, n_out))}, !tosa.shape<{len(out.shape)}>) -> {self._t(out.shape)}"
-            )
+            r = self._rescale(biased, "i8", mults, shifts, 0, zy, True, double_round=False)
+            y = self.e.tosa_reshape(r, out.shape)
         else:
             stride = (o.strideH, o.strideW)
             dilation = (o.dilationHFactor, o.dilationWFactor)
             if kind == "CONV_2D":
                 kernel = w.shape[1:3]
-                weights = self._const(w.data.astype(np.int64), "i8")
-                w_t = self._t(w.shape)
-                opname = "tosa.conv2d"
+                weights = self._const(w.data, "i8")
+                name = "conv2d"
             else:
                 kh, kw = w.shape[1:3]
                 c = x.shape[3]
-                mult = n_out // c
                 kernel = (kh, kw)
-                weights = self._const(w.data.reshape(kh, kw, c, mult).astype(np.int64), "i8")
-                w_t = self._t((kh, kw, c, mult))
-                opname = "tosa.depthwise_conv2d"
+                weights = self._const(w.data.reshape(kh, kw, c, n_out // c), "i8")
+                name = "depthwise_conv2d"
             pad = self._padding(o.padding, x.shape[1:3], kernel, stride, dilation)
-            acc = self._fresh()
-            self.lines.append(
-                f"  {acc} = {opname} {xv}, {weights}, {b_name}, {zx_name}, {zw_name} pad({pad}) "
-                f"stride({list(stride)}) dilation({list(dilation)}) acc_type(i32) : ({self._t(x.shape)}, "
-                f"{w_t}, tensor<{n_out}xi32>, tensor<1xi8>, tensor<1xi8>) -> {self._t(out.shape, 'i32')}"
-            )
-            y = self._rescale(acc, out.shape, "i32", "i8", mults, shifts, 0, zy, True)
+            acc = self.e.tosa(
+                name, [xv, weights, b_value, zx_value, zw_value], out.shape, "i32",
+                pad=i64_array(pad), stride=i64_array(stride), dilation=i64_array(dilation),
+                acc_type=ELEMENT_TYPES["i32"],
+            )  # fmt: skip
+            y = self._rescale(acc, "i8", mults, shifts, 0, zy, True)
         lo, hi = self._activation(o.fusedActivationFunction, out)
-        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+        self.values[out_index] = self._clamp(y, lo, hi)
 
     _op_conv_2d = _conv_like
     _op_depthwise_conv_2d = _conv_like
@@ -460,20 +445,15 @@ class _Importer:
         left = 20
         terms = []
         for t, s_t, i in ((a, s_a, inputs[0]), (b, s_b, inputs[1])):
-            shifted = self._rescale(self._value(i, kind), t.shape, "i8", "i32", [1 << 30], [30 - left],
+            shifted = self._rescale(self._value(i, kind), "i32", [1 << 30], [30 - left],
                                     int(t.zero_point[0]), 0, False)  # fmt: skip
             m, sh = self._multiplier(s_t / twice_max)
-            terms.append(self._rescale(shifted, t.shape, "i32", "i32", [m], [sh], 0, 0, False))
-        total = self._fresh()
-        opname = "tosa.add" if kind == "ADD" else "tosa.sub"
-        t32 = self._t(out.shape, "i32")
-        self.lines.append(f"  {total} = {opname} {terms[0]}, {terms[1]} : ({t32}, {t32}) -> {t32}")
+            terms.append(self._rescale(shifted, "i32", [m], [sh], 0, 0, False))
+        total = self.e.tosa("add" if kind == "ADD" else "sub", terms, out.shape, "i32")
         m, sh = self._multiplier(twice_max / ((1 << left) * s_y))
-        y = self._rescale(
-            total, out.shape, "i32", "i8", [m], [sh], 0, int(out.zero_point[0]), False
-        )
+        y = self._rescale(total, "i8", [m], [sh], 0, int(out.zero_point[0]), False)
         lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
-        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+        self.values[out_index] = self._clamp(y, lo, hi)
 
     _op_sub = _op_add
 
@@ -497,50 +477,42 @@ class _Importer:
             raise TFLiteImportError("input and output quantization must match")
 
     def _op_max_pool_2d(self, op, kind: str) -> None:
-        index, out_index, x, out, kernel, stride, pad = self._pool(op)
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.max_pool2d {self._value(index, kind)} kernel({kernel}) "
-            f"stride({stride}) pad({pad}) : ({self._t(x.shape)}) -> {self._t(out.shape)}"
-        )
+        index, out_index, _, out, kernel, stride, pad = self._pool(op)
+        window = {"kernel": i64_array(kernel), "stride": i64_array(stride), "pad": i64_array(pad)}
+        y = self.e.tosa("max_pool2d", [self._value(index, kind)], out.shape, "i8", **window)
         lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
-        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+        self.values[out_index] = self._clamp(y, lo, hi)
 
     def _op_average_pool_2d(self, op, kind: str) -> None:
         """TFLite averages the raw int8 values (input and output share their quantization)
         with a division rounding half away from zero; `tosa.avg_pool2d` with zero points 0
         multiplies by reciprocal_scale, slightly over 1/count, which rounds exact halves
         away from zero as well (tested at ties of both signs)."""
-        index, out_index, x, out, kernel, stride, pad = self._pool(op)
+        index, out_index, _, out, kernel, stride, pad = self._pool(op)
         zero = self._const(np.array([0]), "i8")
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.avg_pool2d {self._value(index, kind)}, {zero}, {zero} "
-            f"kernel({kernel}) stride({stride}) pad({pad}) acc_type(i32) : "
-            f"({self._t(x.shape)}, tensor<1xi8>, tensor<1xi8>) -> {self._t(out.shape)}"
-        )
+        window = {"kernel": i64_array(kernel), "stride": i64_array(stride), "pad": i64_array(pad)}
+        y = self.e.tosa("avg_pool2d", [self._value(index, kind), zero, zero], out.shape, "i8",
+                        acc_type=ELEMENT_TYPES["i32"], **window)  # fmt: skip
         lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
-        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+        self.values[out_index] = self._clamp(y, lo, hi)
 
     def _relu(self, op, kind: str) -> None:
         """QuantizedReluX: (x - zp_in) rescaled by s_in / s_out, plus zp_out, clamped."""
         inputs, out_index = self._io(op, 1)
         x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
         m, sh = self._multiplier(float(np.float32(x.scale[0]) / np.float32(out.scale[0])))
-        y = self._rescale(self._value(inputs[0], kind), x.shape, "i8", "i8", [m], [sh],
-                          int(x.zero_point[0]), int(out.zero_point[0]), False)  # fmt: skip
+        y = self._rescale(self._value(inputs[0], kind), "i8", [m], [sh], int(x.zero_point[0]),
+                          int(out.zero_point[0]), False)  # fmt: skip
         act = self.s.ActivationFunctionType
         lo, hi = self._activation(act.RELU if kind == "RELU" else act.RELU6, out)
-        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+        self.values[out_index] = self._clamp(y, lo, hi)
 
     _op_relu = _relu
     _op_relu6 = _relu
 
-    def _centre(self, x: str, t: _Tensor) -> str:
+    def _centre(self, x: Value, t: _Tensor) -> Value:
         """x - zp as i32: a rescale by exactly 1."""
-        return self._rescale(
-            x, t.shape, "i8", "i32", [1 << 30], [30], int(t.zero_point[0]), 0, False
-        )
+        return self._rescale(x, "i32", [1 << 30], [30], int(t.zero_point[0]), 0, False)
 
     def _op_mul(self, op, kind: str) -> None:
         inputs, out_index = self._io(op, 2)
@@ -551,24 +523,17 @@ class _Importer:
         centred = [
             self._centre(self._value(i, kind), t) for t, i in ((a, inputs[0]), (b, inputs[1]))
         ]
-        t32 = self._t(out.shape, "i32")
         shift = self._const(np.array([0]), "i8")
-        product = self._fresh()
-        self.lines.append(
-            f"  {product} = tosa.mul {centred[0]}, {centred[1]}, {shift} : "
-            f"({t32}, {t32}, tensor<1xi8>) -> {t32}"
-        )
+        product = self.e.tosa("mul", [*centred, shift], out.shape, "i32")
         real = (
             float(np.float32(a.scale[0]))
             * float(np.float32(b.scale[0]))
             / float(np.float32(out.scale[0]))
         )
         m, sh = self._multiplier(real)
-        y = self._rescale(
-            product, out.shape, "i32", "i8", [m], [sh], 0, int(out.zero_point[0]), False
-        )
+        y = self._rescale(product, "i8", [m], [sh], 0, int(out.zero_point[0]), False)
         lo, hi = self._activation(op.builtinOptions.fusedActivationFunction, out)
-        self.names[out_index] = self._clamp(y, out.shape, lo, hi)
+        self.values[out_index] = self._clamp(y, lo, hi)
 
     def _op_pad(self, op, kind: str) -> None:
         """Quantized PAD pads with the output zero point (the quantized 0.0)."""
@@ -578,20 +543,11 @@ class _Importer:
         if amounts is None or amounts.shape != (len(x.shape), 2):
             raise TFLiteImportError("the paddings must be a constant [rank, 2] tensor")
         self._same_quantization(x, out)
-        rank = len(x.shape)
-        flat = [int(v) for v in amounts.reshape(-1)]
-        padding = self._fresh("s")
-        self.lines.append(
-            f"  {padding} = tosa.const_shape values(dense<{flat}> : tensor<{2 * rank}xindex>) "
-            f": () -> !tosa.shape<{2 * rank}>"
-        )
+        padding = self.e.tosa_shape([int(v) for v in amounts.reshape(-1)])
         value = self._const(np.array([int(out.zero_point[0])]), "i8")
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.pad {self._value(inputs[0], kind)}, {padding}, {value} : "
-            f"({self._t(x.shape)}, !tosa.shape<{2 * rank}>, tensor<1xi8>) -> {self._t(out.shape)}"
+        self.values[out_index] = self.e.tosa(
+            "pad", [self._value(inputs[0], kind), padding, value], out.shape, "i8"
         )
-        self.names[out_index] = y
 
     def _op_concatenation(self, op, kind: str) -> None:
         inputs = [int(i) for i in op.inputs]
@@ -604,12 +560,10 @@ class _Importer:
         if op.builtinOptions.fusedActivationFunction != self.s.ActivationFunctionType.NONE:
             raise TFLiteImportError("a fused activation on CONCATENATION is not supported")
         axis = op.builtinOptions.axis % len(out.shape)
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.concat {', '.join(self._value(i, kind) for i in inputs)} axis({axis}) : "
-            f"({', '.join(self._t(t.shape) for t in xs)}) -> {self._t(out.shape)}"
-        )
-        self.names[out_index] = y
+        self.values[out_index] = self.e.tosa(
+            "concat", [self._value(i, kind) for i in inputs], out.shape, "i8",
+            axis=IntegerAttr(axis, i32),
+        )  # fmt: skip
 
     def _op_mean(self, op, kind: str) -> None:
         """Spatial MEAN of NHWC int8 (keep_dims): the sum of x - zp_in, rescaled once with
@@ -624,36 +578,24 @@ class _Importer:
             or sorted(int(a) % 4 for a in axes.reshape(-1)) != [1, 2]
         ):
             raise TFLiteImportError("only MEAN over H and W of an NHWC tensor is supported")
-        n, h, w, c = x.shape
+        _, h, w, _ = x.shape
         centred = self._centre(self._value(inputs[0], kind), x)
-        rows = self._fresh()
-        self.lines.append(
-            f"  {rows} = tosa.reduce_sum {centred} axis(1) : ({self._t(x.shape, 'i32')}) -> "
-            f"{self._t((n, 1, w, c), 'i32')}"
-        )
-        total = self._fresh()
-        self.lines.append(
-            f"  {total} = tosa.reduce_sum {rows} axis(2) : ({self._t((n, 1, w, c), 'i32')}) -> "
-            f"{self._t((n, 1, 1, c), 'i32')}"
-        )
+        total = self.e.tosa_axis("reduce_sum", self.e.tosa_axis("reduce_sum", centred, 1), 2)
         m, sh = _mean_multiplier(
             float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])), h * w
         )
-        y = self._rescale(
-            total, (n, 1, 1, c), "i32", "i8", [m], [sh], 0, int(out.zero_point[0]), False
+        self.values[out_index] = self._rescale(
+            total, "i8", [m], [sh], 0, int(out.zero_point[0]), False
         )
-        self.names[out_index] = y
 
     def _table(self, op, kind: str, table: np.ndarray) -> None:
         inputs, out_index = self._io(op, 1)
-        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
+        self._int8(inputs[0], "the input")
+        out = self._int8(out_index, "the output")
         t = self._const(table.astype(np.int64), "i8")
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.table {self._value(inputs[0], kind)}, {t} : "
-            f"({self._t(x.shape)}, tensor<256xi8>) -> {self._t(out.shape)}"
+        self.values[out_index] = self.e.tosa(
+            "table", [self._value(inputs[0], kind), t], out.shape, "i8"
         )
-        self.names[out_index] = y
 
     def _float_table(self, op, kind: str, fn) -> None:
         """LiteRT's LUTPopulate: each int8 input dequantized, transformed and requantized
@@ -700,31 +642,23 @@ class _Importer:
         rows = math.prod(x.shape) // depth
         value = self._value(inputs[0], kind)
         if x.shape != (rows, depth):
-            value = self._reshaped(value, x.shape, (rows, depth))
+            value = self.e.tosa_reshape(value, (rows, depth))
         try:
             y = emit_softmax(
-                self, value, rows, depth, float(op.builtinOptions.beta), float(x.scale[0])
+                self.e, value, rows, depth, float(op.builtinOptions.beta), float(x.scale[0])
             )
         except SoftmaxError as err:
             raise TFLiteImportError(str(err)) from None
         if out.shape != (rows, depth):
-            y = self._reshaped(y, (rows, depth), out.shape)
-        self.names[out_index] = y
-
-    def _reshaped(self, x: str, shape: tuple[int, ...], to: tuple[int, ...]) -> str:
-        y = self._fresh()
-        self.lines.append(
-            f"  {y} = tosa.reshape {x}, {self._shape_const(to)} : "
-            f"({self._t(shape)}, !tosa.shape<{len(to)}>) -> {self._t(to)}"
-        )
-        return y
+            y = self.e.tosa_reshape(y, out.shape)
+        self.values[out_index] = y
 
     def _op_reshape(self, op, kind: str) -> None:
         inputs, out_index = self._io(op, 1)
         x, out = self.tensors[inputs[0]], self.tensors[out_index]
         if math.prod(x.shape) != math.prod(out.shape):
             raise TFLiteImportError(f"cannot reshape {list(x.shape)} to {list(out.shape)}")
-        self.names[out_index] = self._reshaped(self._value(inputs[0], kind), x.shape, out.shape)
+        self.values[out_index] = self.e.tosa_reshape(self._value(inputs[0], kind), out.shape)
 
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
@@ -733,8 +667,8 @@ class _Importer:
         x = self._int8(inputs[0], "the input (float QUANTIZE is a model boundary)")
         out = self._int8(out_index, "the output")
         m, sh = self._multiplier(float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])))
-        self.names[out_index] = self._rescale(
-            self._value(inputs[0], kind), x.shape, "i8", "i8", [m], [sh], int(x.zero_point[0]),
+        self.values[out_index] = self._rescale(
+            self._value(inputs[0], kind), "i8", [m], [sh], int(x.zero_point[0]),
             int(out.zero_point[0]), False,
         )  # fmt: skip
 
@@ -815,6 +749,7 @@ def host_dequantize(q: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
     )
 
 
-def import_tflite(data: bytes) -> str:
-    """The TOSA text (one `func.func @main`) of an int8 TFLite model's first subgraph."""
-    return _Importer(data).run()
+def import_tflite(data: bytes) -> ModuleOp:
+    """The verified TOSA module (one `func.func @main`) of an int8 TFLite model's first
+    subgraph; every op is located at its operator's first output tensor (`loc("name")`)."""
+    return verified(_Importer(data).run())

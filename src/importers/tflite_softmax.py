@@ -27,12 +27,13 @@ zero point). docs/tflite.md records it.
 from __future__ import annotations
 
 import math
-from typing import Protocol
 
 import numpy as np
+from xdsl.dialects.builtin import BoolAttr
 
 from qdialect import numerics
 from qdialect.importers import fixed_point as fp
+from qdialect.importers.emitter import Emitter, Value
 
 SCALED_DIFF_INTEGER_BITS = 5  # exp's input format: Q5.26
 ACCUMULATION_INTEGER_BITS = 12  # the row sum's format: Q12.19
@@ -43,18 +44,6 @@ _MINUS_THIRTY_TWO_SEVENTEENTHS = -1010580540  # -32/17 in Q2.29
 
 class SoftmaxError(ValueError):
     """Softmax parameters TFLite's int8 kernel does not accept."""
-
-
-class Emitter(Protocol):
-    """What the emission needs from an importer: fresh SSA names, constants, text lines."""
-
-    lines: list[str]
-
-    def _fresh(self, stem: str = "v") -> str: ...
-
-    def _const(self, values: np.ndarray, elem: str) -> str: ...
-
-    def _shape_const(self, shape: tuple[int, ...]) -> str: ...
 
 
 def softmax_parameters(beta: float, input_scale: float) -> tuple[int, int, int]:
@@ -86,75 +75,56 @@ def exp_tables(beta: float, input_scale: float) -> tuple[np.ndarray, np.ndarray]
 
 
 class _Program:
-    """Emits TOSA ops through an importer, remembering each value's type so operands need
-    not restate theirs."""
+    """Emits the softmax's TOSA ops through the importer's emitter, sharing constants."""
 
-    def __init__(self, imp: Emitter) -> None:
-        self.imp = imp
-        self.types: dict[str, str] = {}
-        self.consts: dict[tuple[int, str], str] = {}
+    def __init__(self, e: Emitter) -> None:
+        self.e = e
+        self.consts: dict[tuple[int, str], Value] = {}
 
-    def value(self, name: str, shape: tuple[int, ...], elem: str = "i32") -> str:
-        self.types[name] = _type(shape, elem)
-        return name
-
-    def const(self, value: int, elem: str = "i32") -> str:
+    def const(self, value: int, elem: str = "i32") -> Value:
         """A rank-2 i32 constant (broadcasts against rows), or a tensor<1xi8> shift."""
         key = (value, elem)
         if key not in self.consts:
             shape = (1, 1) if elem == "i32" else (1,)
-            name = self.imp._const(np.full(shape, value), elem)
-            self.consts[key] = self.value(name, shape, elem)
+            self.consts[key] = self.e.tosa_const(np.full(shape, value), elem)
         return self.consts[key]
 
-    def op(self, op: str, operands: list[str], shape: tuple[int, ...], elem: str = "i32",
-           clauses: str = "") -> str:  # fmt: skip
-        name = self.imp._fresh()
-        types = ", ".join(self.types[o] for o in operands)
-        self.imp.lines.append(
-            f"  {name} = tosa.{op} {', '.join(operands)}{clauses} : ({types}) -> {_type(shape, elem)}"
-        )
-        return self.value(name, shape, elem)
+    def op(self, name: str, operands: list[Value], shape: tuple[int, ...], elem: str = "i32",
+           **props) -> Value:  # fmt: skip
+        return self.e.tosa(name, operands, shape, elem, **props)
 
-    def mul(self, a: str, b: str, shape: tuple[int, ...], shift: int) -> str:
+    def mul(self, a: Value, b: Value, shape: tuple[int, ...], shift: int) -> Value:
         """`tosa.mul`; with shift 31 it is the rounding doubling high multiply."""
         return self.op("mul", [a, b, self.const(shift, "i8")], shape)
 
-    def reshape(self, x: str, shape: tuple[int, ...], elem: str = "i32") -> str:
-        target = self.imp._shape_const(shape)
-        self.types[target] = f"!tosa.shape<{len(shape)}>"
-        return self.op("reshape", [x, target], shape, elem)
+    def reshape(self, x: Value, shape: tuple[int, ...]) -> Value:
+        return self.e.tosa_reshape(x, shape)
 
 
-def _type(shape: tuple[int, ...], elem: str) -> str:
-    return f"tensor<{'x'.join(map(str, shape))}x{elem}>"
-
-
-def emit_softmax(imp: Emitter, x: str, rows: int, depth: int, beta: float, scale: float) -> str:
+def emit_softmax(e: Emitter, x: Value, rows: int, depth: int, beta: float, scale: float) -> Value:
     """TOSA ops computing TFLite's int8 softmax of `x` (tensor<rows x depth x i8>) along
-    its last axis; returns the int8 result's name (output scale 1/256, zero point -128)."""
+    its last axis; returns the int8 result (output scale 1/256, zero point -128)."""
     if depth > MAX_DEPTH:
         raise SoftmaxError(
             f"a row of {depth} entries can overflow TFLite's Q12.19 sum (at most {MAX_DEPTH})"
         )
     exps, terms = exp_tables(beta, scale)
-    p = _Program(imp)
+    p = _Program(e)
     row, grid, flat = (rows, 1), (rows, depth), (1, rows * depth)
     k = p.const
-    x = p.value(x, grid, "i8")
 
     # 1. differences from the row maximum, as gather indices 0..255
-    top = p.op("reduce_max", [x], row, "i8", " axis(1)")
+    top = e.tosa_axis("reduce_max", x, 1)
     diff = p.op("sub", [p.op("cast", [x], grid), p.op("cast", [top], row)], grid)
     index = p.reshape(p.op("add", [diff, k(255)], grid), flat)
 
     # 2-3. the exponentials and their Q12.19 row sum, by table
-    def lookup(table: np.ndarray) -> str:
-        values = p.value(imp._const(table.reshape(1, 256, 1), "i32"), (1, 256, 1))
+    def lookup(table: np.ndarray) -> Value:
+        values = e.tosa_const(table.reshape(1, 256, 1), "i32")
         return p.reshape(p.op("gather", [values, index], (*flat, 1)), grid)
 
     exp = lookup(exps)
-    total = p.op("reduce_sum", [lookup(terms)], row, clauses=" axis(1)")
+    total = e.tosa_axis("reduce_sum", lookup(terms), 1)
 
     # 4. reciprocal: the sum shifted into [2^30, 2^31) is half the denominator in Q0.31
     zeros = p.op("clz", [total], row)
@@ -170,22 +140,17 @@ def emit_softmax(imp: Emitter, x: str, rows: int, depth: int, beta: float, scale
     # The Q2.29 estimate halved is Q1.30 with the same raw value; to Q0.31 is a saturating
     # doubling: twice min(x, 2^30 - 1), plus one when x reached 2^30 (x is positive).
     limit = k((1 << 30) - 1)
-    reached = p.op(
-        "clamp", [p.op("sub", [estimate, limit], row)], row,
-        clauses=" min_val(0 : i32) max_val(1 : i32)",
-    )  # fmt: skip
+    reached = e.tosa_clamp(p.op("sub", [estimate, limit], row), 0, 1)
     doubled = p.mul(p.op("minimum", [estimate, limit], row), k(2), row, 0)
     reciprocal = p.op("add", [doubled, reached], row)
 
     # 5. reciprocal * exp / 2^(35 - zeros), rounding half up; 0 once the divisor reaches 2^32
     product = p.mul(reciprocal, exp, grid, 31)
     amount = p.op("minimum", [p.op("sub", [k(35), zeros], row), k(31)], row)
-    quotient = p.op("arithmetic_right_shift", [product, amount], grid, clauses=" round(true)")
-    small = p.op(
-        "clamp", [p.op("sub", [zeros, k(3)], row)], row,
-        clauses=" min_val(0 : i32) max_val(1 : i32)",
-    )  # fmt: skip
+    quotient = p.op("arithmetic_right_shift", [product, amount], grid,
+                    round=BoolAttr.from_bool(True))  # fmt: skip
+    small = e.tosa_clamp(p.op("sub", [zeros, k(3)], row), 0, 1)
     quotient = p.mul(quotient, small, grid, 0)
     shifted = p.op("add", [quotient, k(-128)], grid)
-    bounded = p.op("clamp", [shifted], grid, clauses=" min_val(-128 : i32) max_val(127 : i32)")
+    bounded = e.tosa_clamp(shifted, -128, 127)
     return p.op("cast", [bounded], grid, "i8")

@@ -20,11 +20,18 @@ from qdialect.importers.tflite import (  # noqa: E402
 )
 from qdialect.interpreter import Interpreter  # noqa: E402
 from qdialect.ir.parser import QParser  # noqa: E402
+from qdialect.ir.printer import module_text  # noqa: E402
 from qdialect.lowering.tosa_to_npu import TosaToNpu  # noqa: E402
 from qdialect.models import tflite_builder as tb  # noqa: E402
 from qdialect.npu.machine import load_machine  # noqa: E402
 from qdialect.npu.simulator import Simulator, check_synchronization  # noqa: E402
 from qdialect.tools import qimport  # noqa: E402
+
+
+def imported(model: bytes):
+    """The imported module as `qimport` writes it (with locations), parsed back: every
+    model checks that the printed form reads back."""
+    return QParser(make_context(), module_text(import_tflite(model), debuginfo=True)).parse_module()
 
 
 def litert_run(model: bytes, x: np.ndarray) -> np.ndarray:
@@ -51,7 +58,7 @@ MODELS = [*NPU_MODELS, "classifier"]  # the classifier ends in SOFTMAX, which th
 @pytest.mark.parametrize("name", MODELS)
 def test_tosa_program_matches_litert(name: str, seed: int) -> None:
     model, shape = tb.quantized(name, seed)
-    module = QParser(make_context(), import_tflite(model)).parse_module()
+    module = imported(model)
     module.verify()
     for x in inputs(shape, 8):
         want = litert_run(model, x)
@@ -64,7 +71,7 @@ def test_tosa_program_matches_litert(name: str, seed: int) -> None:
 def test_npu_matches_litert(name: str, machine: str) -> None:
     model, shape = tb.quantized(name, 4)
     ctx = make_context()
-    module = QParser(ctx, import_tflite(model)).parse_module()
+    module = imported(model)
     TosaToNpu(machine=machine).apply(ctx, module)
     (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
     desc = load_machine(machine)
@@ -84,7 +91,7 @@ def test_fully_connected_rounds_once_in_litert() -> None:
     """The measured fact behind the importer's SINGLE_ROUND for FULLY_CONNECTED: with
     TFLite's double rounding the MLP differs from LiteRT's reference kernel."""
     model, shape = tb.quantized("mlp", 1)
-    text = import_tflite(model)
+    text = module_text(import_tflite(model))
     assert "SINGLE_ROUND" in text
     double = QParser(make_context(), text.replace("SINGLE_ROUND", "DOUBLE_ROUND")).parse_module()
     differing = sum(
@@ -103,12 +110,14 @@ def calibrated(model: bytes, shape, **options) -> bytes:
 def test_per_tensor_dense_layers_match_litert() -> None:
     model, shape = tb.mlp(3)
     quantized = calibrated(model, shape, per_channel_dense=False)
-    module = QParser(make_context(), import_tflite(quantized)).parse_module()
+    module = imported(quantized)
     for x in inputs(shape, 8):
         assert np.array_equal(Interpreter(module).call("main", [x])[0], litert_run(quantized, x))
 
 
-def unsupported_model() -> bytes:
+def unsupported_model(*, abs_between: bool = False) -> bytes:
+    """CONV_2D -> LEAKY_RELU; with `abs_between`, then ABS and LEAKY_RELU again (two
+    unsupported kinds, one of them twice)."""
     from ai_edge_litert import schema_py_generated as s
 
     f = tb.FloatModel(np.random.default_rng(0))
@@ -116,8 +125,11 @@ def unsupported_model() -> bytes:
     y = f.conv(x, 4, 3)
     options = s.LeakyReluOptionsT()
     options.alpha = 0.1
-    y = f.op(s.BuiltinOperator.LEAKY_RELU, [y], (1, 4, 4, 4), s.BuiltinOptions.LeakyReluOptions,
-             options)  # fmt: skip
+    leaky = lambda y: f.op(s.BuiltinOperator.LEAKY_RELU, [y], (1, 4, 4, 4),  # noqa: E731
+                           s.BuiltinOptions.LeakyReluOptions, options)  # fmt: skip
+    y = leaky(y)
+    if abs_between:
+        y = leaky(f.op(s.BuiltinOperator.ABS, [y], (1, 4, 4, 4)))
     return tb.quantize(f.finish([x], [y]), [np.ones((1, 4, 4, 3), np.float32)])
 
 
@@ -126,12 +138,49 @@ def unsupported_model() -> bytes:
     [
         (b"not a model at all", "no 'TFL3' identifier"),
         (tb.quantized("mlp")[0][:400], "malformed TFLite flatbuffer"),
-        (unsupported_model(), r"operator 1 \(LEAKY_RELU\) is not supported"),
+        (
+            unsupported_model(),
+            r"1 unsupported operator type:\n  LEAKY_RELU: 1 operator, first operator 1 \('t4'\)$",
+        ),
     ],
 )
 def test_bad_models_are_clear_errors(data: bytes, message: str) -> None:
     with pytest.raises(TFLiteImportError, match=message):
         import_tflite(data)
+
+
+def test_every_unsupported_operator_is_named_before_importing() -> None:
+    """One error lists each unsupported kind with its count and its first operator
+    (index and output tensor), so one run tells all that is missing."""
+    with pytest.raises(TFLiteImportError) as info:
+        import_tflite(unsupported_model(abs_between=True))
+    assert str(info.value) == (
+        "2 unsupported operator types:\n"
+        "  ABS: 1 operator, first operator 2 ('t5')\n"
+        "  LEAKY_RELU: 2 operators, first operator 1 ('t4')"
+    )
+
+
+def test_every_op_is_located_at_a_tensor_of_the_model() -> None:
+    """Each op carries `loc("name")` of its operator's first output tensor (the boundary
+    shifts of uint8 models, of the tensor they convert), and survives printing and parsing
+    back; the arguments carry the input tensors' names."""
+    from ai_edge_litert import schema_py_generated as s
+    from xdsl.dialects import func
+    from xdsl.dialects.builtin import NameLoc
+
+    for model in (calibrated(*tb.mobilenet_like(6), io_type=np.uint8),
+                  tb.quantized("classifier")[0], tb.quantized("mixed_ops")[0]):  # fmt: skip
+        graph = s.ModelT.InitFromPackedBuf(model, 0).subgraphs[0]
+        names = [t.name.decode() for t in graph.tensors]
+        outputs = {names[int(op.outputs[0])] for op in graph.operators}
+        (function,) = imported(model).body.block.ops
+        ops = [op for op in function.body.block.ops if not isinstance(op, func.ReturnOp)]
+        located = {op.location.desc.data for op in ops if isinstance(op.location, NameLoc)}
+        assert len(located) > 3 and all(isinstance(op.location, NameLoc) for op in ops)
+        assert located <= set(names) and len(located & outputs) > 3
+        args = [a.location.desc.data for a in function.body.block.args]
+        assert args == [names[int(i)] for i in graph.inputs]
 
 
 def test_absurd_shapes_and_short_buffers_are_refused() -> None:
@@ -175,7 +224,7 @@ def test_average_pool_matches_litert_at_ties() -> None:
     y = f.avg_pool(x, 2, 2)
     rng = np.random.default_rng(1)
     model = tb.quantize(f.finish([x], [y]), [rng.normal(size=(1, 8, 8, 4)).astype(np.float32)])
-    module = QParser(make_context(), import_tflite(model)).parse_module()
+    module = imported(model)
     ties = {"negative": 0, "positive": 0}
     for data in inputs((1, 8, 8, 4), 10):
         want = litert_run(model, data)
@@ -203,7 +252,7 @@ def test_activation_tables_match_litert_on_every_input(op: str, uint8: bool) -> 
         model = tb.quantize(f.finish([x], [y]), samples)
         if uint8:
             model = tb.legacy_uint8(model)
-        module = QParser(make_context(), import_tflite(model)).parse_module()
+        module = imported(model)
         fed = every.view(np.uint8) if uint8 else every
         got = Interpreter(module).call("main", [every])[0]
         assert np.array_equal(got.view(np.uint8) if uint8 else got, litert_run(model, fed))
@@ -215,7 +264,7 @@ def test_float_boundaries_are_peeled_and_documented() -> None:
     host, running the function and dequantizing on the host reproduces LiteRT's floats."""
     model, shape = tb.mobilenet_like(5)
     quantized = calibrated(model, shape, io_type=np.float32)
-    module = QParser(make_context(), import_tflite(quantized)).parse_module()
+    module = imported(quantized)
     func = next(iter(module.body.block.ops))
     arg = func.arg_attrs.data[0].data["qdialect.quantize"]
     res = func.res_attrs.data[0].data["qdialect.dequantize"]
@@ -233,10 +282,10 @@ def test_uint8_models_match_litert(machine: str | None) -> None:
     bits in i8 with unsigned rescales; the NPU applies them as byte tables."""
     model, shape = tb.mobilenet_like(6)
     quantized = calibrated(model, shape, io_type=np.uint8)
-    text = import_tflite(quantized)
+    text = module_text(import_tflite(quantized))
     assert "{qdialect.uint8}" in text and "input_unsigned(true)" in text
     ctx = make_context()
-    module = QParser(ctx, text).parse_module()
+    module = imported(quantized)
     run = lambda x: Interpreter(module).call("main", [x])[0]  # noqa: E731
     if machine is not None:
         TosaToNpu(machine=machine).apply(ctx, module)
@@ -290,9 +339,9 @@ def random_tflite(seed: int) -> tuple[bytes, tuple[int, ...]]:
 @pytest.mark.parametrize("seed", range(8))
 def test_random_models_match_litert_on_the_npu(seed: int) -> None:
     model, shape = random_tflite(seed)
-    module = QParser(make_context(), import_tflite(model)).parse_module()
+    module = imported(model)
     ctx = make_context()
-    compiled = QParser(ctx, import_tflite(model)).parse_module()
+    compiled = imported(model)
     TosaToNpu(machine="default").apply(ctx, compiled)
     (program,) = [op for op in compiled.walk() if isinstance(op, ProgramOp)]
     desc = load_machine("default")
@@ -320,7 +369,7 @@ def softmax_model(shape: tuple[int, ...], beta: float, spread: float) -> bytes:
 
 
 def softmax_program(model: bytes):
-    module = QParser(make_context(), import_tflite(model)).parse_module()
+    module = imported(model)
     module.verify()
     return module
 
@@ -382,7 +431,7 @@ def test_softmax_limits_are_clear_errors() -> None:
 
 def test_softmax_stops_the_npu_lowering_with_the_op_named() -> None:
     ctx = make_context()
-    module = QParser(ctx, import_tflite(tb.quantized("classifier")[0])).parse_module()
+    module = imported(tb.quantized("classifier")[0])
     with pytest.raises(Exception, match=r"tosa-to-npu: 'tosa.reduce_max' is not supported"):
         TosaToNpu().apply(ctx, module)
 
@@ -395,10 +444,10 @@ def test_legacy_uint8_models_match_litert(name: str) -> None:
     function's boundary; on the interpreter and, for the NPU models, the simulator."""
     int8_model, shape = tb.quantized(name, 1)
     model = tb.legacy_uint8(int8_model)
-    text = import_tflite(model)
+    text = module_text(import_tflite(model))
     assert "{qdialect.uint8}" in text
     ctx = make_context()
-    module = QParser(ctx, text).parse_module()
+    module = imported(model)
     inputs_u8 = [
         np.random.default_rng(k).integers(0, 256, shape).astype(np.uint8) for k in range(4)
     ]

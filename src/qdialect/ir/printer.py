@@ -6,12 +6,17 @@
   `3.14159274`, `4.28657869E+9`, `0xFF800000`), for every float width.
 * An op with several anonymous results prints them as one group, `%0:2 = ...`,
   used as `%0#0`, `%0#1`, as MLIR does (xDSL would print `%0, %1 = ...`).
+* Large dense constants print from their bytes (a splat as its one value, anything
+  else over 100 elements as MLIR's hex form) without unpacking every element into
+  Python numbers: a 25-million-weight model prints in a fraction of a second.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
@@ -21,6 +26,28 @@ from qdialect.ir.float_format import FLOAT_FORMATS, format_mlir_float
 class QPrinter(Printer):
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_large_dense(attribute):
+            return
+        super().print_attribute(attribute)
+
+    def _print_large_dense(self, attr: DenseIntOrFPElementsAttr) -> bool:
+        """xDSL's dense printing (splat as one value, hex above 100 elements) from the bytes;
+        False for the small or sub-byte cases, which xDSL prints well enough itself."""
+        raw = attr.data.data
+        size = getattr(attr.get_element_type(), "compile_time_size", 0)
+        if not size or len(raw) <= 100 * size or len(raw) % size:
+            return False
+        rows = np.frombuffer(raw, np.uint8).reshape(-1, size)
+        self.print_string("dense<")
+        if (rows == rows[0]).all():
+            attr._print_one_elem(attr.get_element_type().unpack(raw[:size], 1)[0], self)
+        else:
+            self.print_string(f'"0x{raw.hex().upper()}"')
+        self.print_string("> : ")
+        self.print_attribute(attr.get_type())
+        return True
 
     def print_float(self, value: float, type) -> None:
         fmt = FLOAT_FORMATS.get(str(type))
@@ -39,3 +66,13 @@ class QPrinter(Printer):
                 self.print_string(f"%{base}:{len(results)} = ")
                 return
         super()._print_results(op)
+
+
+def module_text(op: Operation, debuginfo: bool = False) -> str:
+    """`op` printed as `qopt` prints it (with `loc(...)` on every op when `debuginfo`)."""
+    from io import StringIO
+
+    out = StringIO()
+    QPrinter(stream=out, print_debuginfo=debuginfo).print_op(op)
+    out.write("\n")
+    return out.getvalue()

@@ -8,25 +8,25 @@ TFLite int8 models (any file with the `TFL3` identifier) become a TOSA program
 that computes LiteRT's reference integers exactly (docs/tflite.md); `qopt -p
 tosa-to-npu` compiles it for the NPU. Quantized ONNX models (`.onnx`,
 QOperator format) become a StableHLO-like program that computes ONNX Runtime's
-integers exactly (docs/onnx.md). The output is verified before it is written.
-A file that cannot be read or holds an unsupported operator is an error naming
-the part, with exit status 1.
+integers exactly (docs/onnx.md). The output is verified before it is written,
+and every op carries the source model's tensor name as its location
+(`loc("...")`), so later tools can name tensors as the model does. A file that
+cannot be read or holds unsupported operators is an error naming them, with exit
+status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from io import StringIO
 from pathlib import Path
 
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from qdialect.context import make_context
 from qdialect.importers.onnx_import import ONNXImportError, import_onnx
 from qdialect.importers.tflite import TFLiteImportError, import_tflite
-from qdialect.ir.parser import QParser
-from qdialect.ir.printer import QPrinter
+from qdialect.ir.printer import module_text
 
 MAX_FILE_BYTES = 2 << 30  # flatbuffers address at most 2 GiB
 
@@ -44,24 +44,23 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def import_file(path: str, target: str = "stablehlo") -> str:
-    """The printed, verified module for the model at `path`."""
+def import_module(path: str, target: str = "stablehlo") -> ModuleOp:
+    """The verified module for the model at `path`."""
     file = Path(path)
     size = file.stat().st_size
     if size > MAX_FILE_BYTES:
         raise TFLiteImportError(f"{size} bytes is larger than any flatbuffer model can be")
     data = file.read_bytes()
     if data[4:8] == b"TFL3":
-        text = import_tflite(data)
-    elif file.suffix.lower() == ".onnx":
-        text = import_onnx(data, target)
-    else:
-        raise TFLiteImportError("neither a TFLite model (no 'TFL3' identifier) nor an .onnx file")
-    module = QParser(make_context(), text, path).parse_module()
-    module.verify()
-    out = StringIO()
-    QPrinter(stream=out).print_op(module)
-    return out.getvalue() + "\n"
+        return import_tflite(data)
+    if file.suffix.lower() == ".onnx":
+        return import_onnx(data, target)
+    raise TFLiteImportError("neither a TFLite model (no 'TFL3' identifier) nor an .onnx file")
+
+
+def import_file(path: str, target: str = "stablehlo") -> str:
+    """The printed, verified module for the model at `path`, with locations."""
+    return module_text(import_module(path, target), debuginfo=True)
 
 
 def main(argv: list[str] | None = None) -> int:
