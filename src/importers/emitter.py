@@ -444,14 +444,17 @@ class InvalidIRError(Exception):
 
 
 def verified(module: ModuleOp) -> ModuleOp:
-    """`module` after verifying each op; a failure names the op and its location."""
-    for op in module.walk():
-        try:
-            op.verify_()
-        except VerifyException as err:
-            where = op.location.desc.data if isinstance(op.location, NameLoc) else "?"
-            raise InvalidIRError(f"'{op.name}' built for '{where}' is invalid: {err}") from None
-    module.verify()
+    """`module`, verified; a failure names the op and the tensor it was built for."""
+    try:
+        module.verify()
+    except VerifyException:
+        for op in module.walk():
+            try:
+                op.verify_()
+            except VerifyException as err:
+                where = op.location.desc.data if isinstance(op.location, NameLoc) else "?"
+                raise InvalidIRError(f"'{op.name}' built for '{where}' is invalid: {err}") from None
+        raise
     return module
 
 

@@ -457,20 +457,26 @@ def _barrier(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> 
 def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Batched matmul [B,M,K] x [B,K,N] that is exact for integers.
 
-    Integer products summed in float64 are exact while every partial sum stays
-    below 2^53; when the operands' magnitudes guarantee that, BLAS does the
-    work in float64, otherwise numpy's int64 matmul (exact modulo 2^64) does.
+    Integer products summed in floating point are exact while every partial sum
+    stays below 2^24 (float32) or 2^53 (float64); when the operands' magnitudes
+    guarantee that, BLAS does the work in the narrower of the two, otherwise
+    numpy's int64 matmul (exact modulo 2^64) does.
     """
     if a.dtype.kind == "f" or b.dtype.kind == "f":
         dtype = np.result_type(a.dtype, b.dtype)
         if dtype == np.float16 or str(dtype) == "bfloat16":
             return np.matmul(a.astype(np.float32), b.astype(np.float32))
         return np.matmul(a, b)
-    a64, b64 = a.astype(np.int64), b.astype(np.int64)
-    bound = int(np.abs(a64).max(initial=0)) * int(np.abs(b64).max(initial=0)) * a.shape[-1]
-    if bound < 2**53:
-        return np.matmul(a64.astype(np.float64), b64.astype(np.float64)).astype(np.int64)
-    return np.matmul(a64, b64)
+    bound = _magnitude(a) * _magnitude(b) * a.shape[-1]
+    for limit, dtype in ((2**24, np.float32), (2**53, np.float64)):
+        if bound < limit:
+            return np.matmul(a.astype(dtype), b.astype(dtype)).astype(np.int64)
+    return np.matmul(a.astype(np.int64), b.astype(np.int64))
+
+
+def _magnitude(x: np.ndarray) -> int:
+    """The largest |element| of an integer array (0 when empty)."""
+    return max(abs(int(x.min(initial=0))), abs(int(x.max(initial=0))))
 
 
 def dot_general(lhs: np.ndarray, rhs: np.ndarray, lb, rb, lc, rc) -> np.ndarray:

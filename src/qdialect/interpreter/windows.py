@@ -130,7 +130,10 @@ def convolution(
         w = k.reshape(window * channels, bgc, og).transpose(1, 0, 2)
         out = matmul(p, w).reshape(bgc, nb, positions, og).transpose(1, 2, 0, 3)
         batch = nb
-    else:  # feature groups (1 = ordinary convolution, C = depthwise)
+    elif channels == fgc > 1:  # depthwise: one multiply-add per tap beats C tiny matmuls
+        p = patches.reshape(batch * positions, window, fgc)
+        out = _tapwise(p, k.reshape(window, fgc, og)).reshape(batch, positions, fgc, og)
+    else:  # feature groups (1 = ordinary convolution)
         cg = channels // fgc
         p = (
             patches.reshape(batch * positions, window, fgc, cg)
@@ -146,6 +149,22 @@ def convolution(
         dn.output_feature_dimension,
     ]
     return np.transpose(out, np.argsort(canonical))
+
+
+def _tapwise(p: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """sum_t p[:, t, c] * w[t, c, j] -> [positions, C, J], exact for integers: in float64
+    when every partial sum stays below 2^53 (as `exact_matmul` decides), else int64."""
+    if p.dtype.kind == "f" or w.dtype.kind == "f":  # half floats add in float32, as matmul
+        dtype = np.result_type(p.dtype, w.dtype, np.float32)
+    else:
+        big = max(abs(int(p.min(initial=0))), abs(int(p.max(initial=0))))
+        big *= max(abs(int(w.min(initial=0))), abs(int(w.max(initial=0))))
+        dtype = np.float64 if big * w.shape[0] < 2**53 else np.int64
+    pc, wc = p.astype(dtype, copy=False), w.astype(dtype, copy=False)
+    acc = pc[:, 0, :, None] * wc[0][None]
+    for t in range(1, w.shape[0]):
+        acc += pc[:, t, :, None] * wc[t][None]
+    return acc.astype(np.int64) if p.dtype.kind in "iub" and dtype == np.float64 else acc
 
 
 def reduce_windows(
