@@ -31,6 +31,7 @@ Modules: this one walks the graph and writes Q/DQ, convolutions and matmuls;
 from __future__ import annotations
 
 import math
+from collections.abc import Container
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -39,6 +40,7 @@ from xdsl.ir import Attribute
 from qdialect.importers.emitter import Emitter, Value, verified
 from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError
 from qdialect.importers.onnx_float_ops import FloatOps
+from qdialect.importers.onnx_fold import FOLDABLE, fold
 from qdialect.importers.onnx_ort_kernels import OrtKernels
 
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
@@ -125,12 +127,56 @@ class Importer(OrtKernels, FloatOps):
         prefix = {"": "_op_", "ai.onnx": "_op_", "com.microsoft": "_ms_"}.get(node.domain)
         return getattr(self, f"{prefix}{node.op_type}", None) if prefix else None
 
+    def _ordered(self) -> list:
+        """The graph's nodes in an order where each follows what it reads (ONNX asks
+        producers to write them sorted; not all do). A cycle is an error naming a node
+        on it."""
+        available = set(self.constants) | {vi.name for vi in self.graph.input} | {""}
+        waiting = {id(n): sum(1 for name in set(n.input) if name not in available)
+                   for n in self.graph.node}  # fmt: skip
+        readers: dict[str, list] = {}
+        for n in self.graph.node:
+            for name in set(n.input) - available:
+                readers.setdefault(name, []).append(n)
+        ready = [n for n in self.graph.node if waiting[id(n)] == 0]
+        order = []
+        while ready:
+            node = ready.pop(0)
+            order.append(node)
+            for name in node.output:
+                for reader in readers.pop(name, []):
+                    waiting[id(reader)] -= 1
+                    if waiting[id(reader)] == 0:
+                        ready.append(reader)
+        if len(order) < len(self.graph.node):
+            stuck = next(n for n in self.graph.node if waiting[id(n)] > 0)
+            missing = next(i for i in stuck.input if i in readers)
+            raise ONNXImportError(
+                f"node '{stuck.name}' ({stuck.op_type}) reads '{missing}', which nothing "
+                "computes before it (undefined, or on a cycle)"
+            )
+        return order
+
+    def _foldable(self, node, constant: Container[str]) -> bool:
+        if node.domain not in ("", "ai.onnx") or node.op_type not in FOLDABLE:
+            return False
+        if node.op_type in ("Shape", "Size"):
+            return True  # every imported shape is static
+        return all(not name or name in constant for name in node.input)
+
     def _check_supported(self) -> None:
         """Every op type the importer has no rule for, in one message: how many nodes of
-        each, and the first one, so a single run tells the user all that is missing."""
+        each, and the first one, so a single run tells the user all that is missing.
+        Nodes that fold to constants need no rule."""
         missing: dict[str, list[str]] = {}
-        for node in self.graph.node:
-            if self._handler(node) is None:
+        constant = set(self.constants)
+        for node in self.order:
+            dequantized = node.op_type == "DequantizeLinear" and node.input[0] in constant
+            if node.op_type == "Constant" or self._foldable(node, constant) or dequantized:
+                constant.update(node.output)
+            if not (node.op_type == "Constant" or self._foldable(node, constant)) and (
+                self._handler(node) is None
+            ):
                 domain = f"{node.domain}." if node.domain not in ("", "ai.onnx") else ""
                 missing.setdefault(f"{domain}{node.op_type}", []).append(node.name)
         if missing:
@@ -152,6 +198,7 @@ class Importer(OrtKernels, FloatOps):
                 self.consumers.setdefault(name, []).append(node)
             for name in node.output:
                 self.producers[name] = node
+        self.order = self._ordered()
         self._check_supported()
         self.outputs = {vi.name for vi in g.output}
         for vi in (x for x in g.input if x.name not in self.constants):
@@ -167,17 +214,36 @@ class Importer(OrtKernels, FloatOps):
                 )
             self._bind_input(vi.name, tuple(dims), _TYPES[t.elem_type][0])
         returned = [self._bind_output(vi.name) for vi in g.output]
-        for node in g.node:
+        for node in self.order:
             if id(node) in self.fused:
                 continue
             with self.e.at(node.output[0] if node.output else node.name):
-                self._handler(node)(node)
+                if not self._fold(node):
+                    self._handler(node)(node)
         results = []
         for name, _ in returned:
             if name not in self.values:
                 raise ONNXImportError(f"output '{name}' is never computed")
             results.append(self.values[name])
         return self.e.finish(results, [attrs for _, attrs in returned])
+
+    def _fold(self, node) -> bool:
+        """Fold `node` into constants when it computes from constants (onnx_fold)."""
+        if not self._foldable(node, self.constants.keys()):
+            return False
+        if node.op_type in ("Shape", "Size") and node.input[0] not in self.constants:
+            shape = np.array(self._input(node, 0).shape, np.int64)
+            if node.op_type == "Size":
+                self.constants[node.output[0]] = np.array(math.prod(shape), np.int64)
+                return True
+            attrs = self._attrs(node)
+            start, end = attrs.get("start", 0), attrs.get("end", len(shape))
+            self.constants[node.output[0]] = shape[start:end]
+            return True
+        inputs = [self.constants[name] if name else None for name in node.input]
+        for name, value in zip(node.output, fold(node, inputs, self.opset), strict=False):
+            self.constants[name] = value
+        return True
 
     def _bind_input(self, name: str, shape: tuple[int, ...], elem: str) -> None:
         """Bind graph input `name` to the function's next argument."""
@@ -259,6 +325,9 @@ class Importer(OrtKernels, FloatOps):
         "Identity",
         "Squeeze",
         "Unsqueeze",
+        "Dropout",
+        "Split",
+        "Slice",
     )
 
     def _quantize_after(self, node) -> tuple[object, bool]:
@@ -384,6 +453,8 @@ class Importer(OrtKernels, FloatOps):
     def _op_DequantizeLinear(self, node) -> None:
         source, scale, zp, axis = self._dq_entry(node)
         self.dq[node.output[0]] = (source, scale, zp, axis)
+        if source in self.constants:  # float parameters (BatchNormalization's, a Clip's)
+            self.constants[node.output[0]] = self._dequantize_constant(node, axis)
         users = self.consumers.get(node.output[0], [])
         if source in self.constants or (
             users
@@ -402,6 +473,19 @@ class Importer(OrtKernels, FloatOps):
         self.values[node.output[0]] = self.e.binary(
             "multiply", f, self.e.splat(scale.reshape(()), x.shape, "f32")
         )
+
+    def _dequantize_constant(self, node, axis: int) -> np.ndarray:
+        """DequantizeLinear of a constant, as ONNX Runtime folds it: (x - zp) * scale in
+        float32, the parameters laid along `axis` when per-axis."""
+        x = self.constants[node.input[0]]
+        scale = self._const_input(node, 1, "scale").astype(np.float32)
+        zp = (self._const_input(node, 2, "zero point") if len(node.input) > 2 and node.input[2]
+              else np.zeros_like(scale)).astype(np.int64)  # fmt: skip
+        if scale.size > 1:
+            shape = [1] * x.ndim
+            shape[axis] = scale.size
+            scale, zp = scale.reshape(shape), zp.reshape(shape)
+        return ((x.astype(np.int64) - zp).astype(np.float32) * scale).astype(np.float32)
 
     def _op_QLinearConv(self, node) -> None:
         s_x, z_x = self._scale_zp(node, 1)
@@ -544,15 +628,42 @@ class Importer(OrtKernels, FloatOps):
         if x.elem not in RANGE or len(x.shape) != 4 or len(node.output) > 1:
             raise ONNXImportError(f"node '{node.name}': MaxPool is imported for int8 NCHW values")
         a = self._attrs(node)
+        kernel, strides, dil = self._window(node, a)
+        pads = self._pads(node, x.shape[2:], kernel, strides, dil)
         if a.get("ceil_mode", 0):
-            raise ONNXImportError(f"node '{node.name}': ceil_mode is not supported yet")
-        kernel = list(a["kernel_shape"])
-        pads = self._pads(node, x.shape[2:], kernel, list(a.get("strides", [1, 1])),
-                          list(a.get("dilations", [1, 1])))  # fmt: skip
-        self.values[target] = self._max_pool(
-            x, list(a["kernel_shape"]), list(a.get("strides", [1, 1])),
-            list(a.get("dilations", [1, 1])), pads,
-        )  # fmt: skip
+            pads = self._ceil_pads(x.shape[2:], kernel, strides, dil, pads)
+        self.values[target] = self._max_pool(x, kernel, strides, dil, pads)
+
+    @staticmethod
+    def _window(node, a: dict) -> tuple[list[int], list[int], list[int]]:
+        """(kernel, strides, dilations) of a 2-D pooling node, checked."""
+        kernel = list(a.get("kernel_shape", []))
+        strides = list(a.get("strides", [1, 1]))
+        dil = list(a.get("dilations", [1, 1]))
+        if (
+            len(kernel) != 2
+            or len(strides) != 2
+            or len(dil) != 2
+            or min(kernel + strides + dil) < 1
+        ):
+            raise ONNXImportError(
+                f"node '{node.name}': needs two positive kernel_shape, strides and dilations "
+                f"values (got {kernel}, {strides}, {dil})"
+            )
+        return kernel, strides, dil
+
+    @staticmethod
+    def _ceil_pads(size, kernel, strides, dil, pads) -> list[int]:
+        """Pads with ceil_mode's extra windows at the end: the output size rounds up, but a
+        window that would start in the end padding is dropped (ONNX Runtime's rule)."""
+        pads = list(pads)
+        for i, (n, k, st, d) in enumerate(zip(size, kernel, strides, dil, strict=True)):
+            span = n + pads[i] + pads[i + 2] - (k - 1) * d - 1
+            out = -(-span // st) + 1
+            if (out - 1) * st >= n + pads[i]:
+                out -= 1
+            pads[i + 2] += max((out - 1) * st + (k - 1) * d + 1 - (n + pads[i] + pads[i + 2]), 0)
+        return pads
 
     def _max_pool(self, x: Value, kernel, strides, dil, pads) -> Value:
         """`reduce_window` maximum over NCHW int8 (ONNX pads: top, left, bottom, right)."""
@@ -605,6 +716,98 @@ class Importer(OrtKernels, FloatOps):
 
     def _op_Identity(self, node) -> None:
         self._shape_op(node, lambda x: x.shape)
+
+    def _op_Dropout(self, node) -> None:
+        """Inference Dropout is the identity (its mask output is not imported)."""
+        if len(node.output) > 1 and node.output[1] and node.output[1] in self.consumers:
+            raise ONNXImportError(f"node '{node.name}': Dropout's mask output is read")
+        self._shape_op(node, lambda x: x.shape)
+
+    def _pieces(self, node) -> tuple[Value, list[str]]:
+        """(the input, the names its pieces bind) of an op with several outputs that moves
+        values without arithmetic: between Q/DQ, each output's QuantizeLinear must share
+        the input's parameters (ONNX Runtime drops the pairs)."""
+        if node.input[0] not in self.dq:
+            return self._input(node, 0), list(node.output)
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        if isinstance(x, np.ndarray):
+            raise ONNXImportError(f"node '{node.name}': {node.op_type} of a constant")
+        targets = []
+        for name in node.output:
+            users = self.consumers.get(name, [])
+            if len(users) != 1 or users[0].op_type != "QuantizeLinear" or name in self.outputs:
+                raise ONNXImportError(
+                    f"node '{node.name}': output '{name}' must be followed by QuantizeLinear"
+                )
+            s_y, z_y = self._scale_zp(users[0], 1)
+            if not (np.array_equal(s_x, s_y) and np.array_equal(z_x, z_y)):
+                raise ONNXImportError(
+                    f"node '{node.name}': Q/DQ around it must share their parameters"
+                )
+            self.fused.add(id(users[0]))
+            targets.append(users[0].output[0])
+        return x, targets
+
+    def _op_Split(self, node) -> None:
+        """Split along an axis into the sizes given (input, or `split` before opset 13), or
+        into equal parts (the last smaller when uneven, as opset 18 defines)."""
+        x, targets = self._pieces(node)
+        attrs = self._attrs(node)
+        axis = int(attrs.get("axis", 0))
+        if not -len(x.shape) <= axis < len(x.shape):
+            raise ONNXImportError(f"node '{node.name}': axis {axis} is out of range")
+        axis %= len(x.shape)
+        if len(node.input) > 1 and node.input[1]:
+            sizes = [int(v) for v in self._const_input(node, 1, "split").reshape(-1)]
+        elif "split" in attrs:
+            sizes = [int(v) for v in attrs["split"]]
+        else:
+            n = len(node.output)
+            part = -(-x.shape[axis] // n)
+            sizes = [min(part, x.shape[axis] - i * part) for i in range(n)]
+        if len(sizes) != len(targets) or min(sizes) < 0 or sum(sizes) != x.shape[axis]:
+            raise ONNXImportError(
+                f"node '{node.name}': split sizes {sizes} do not divide {x.shape[axis]}"
+            )
+        start = 0
+        for size, target in zip(sizes, targets, strict=True):
+            low, high = [0] * len(x.shape), list(x.shape)
+            low[axis], high[axis] = start, start + size
+            self.values[target] = self._sliced(x, low, high, [1] * len(x.shape))
+            start += size
+
+    def _op_Slice(self, node) -> None:
+        """Slice with constant starts/ends/axes/steps, clamped as ONNX defines."""
+        x, target = self._passthrough(node)
+        rank = len(x.shape)
+
+        def operand(i: int, default):
+            if len(node.input) > i and node.input[i]:
+                return [int(v) for v in self._const_input(node, i, "slice bound").reshape(-1)]
+            return default
+
+        starts, ends = operand(1, None), operand(2, None)
+        if starts is None or ends is None:
+            raise ONNXImportError(f"node '{node.name}': Slice needs starts and ends")
+        axes = operand(3, list(range(len(starts))))
+        steps = operand(4, [1] * len(starts))
+        if not len(starts) == len(ends) == len(axes) == len(steps) or 0 in steps:
+            raise ONNXImportError(f"node '{node.name}': malformed Slice bounds")
+        low, high, stride = [0] * rank, list(x.shape), [1] * rank
+        for start, end, axis, step in zip(starts, ends, axes, steps, strict=True):
+            if not -rank <= axis < rank:
+                raise ONNXImportError(f"node '{node.name}': axis {axis} is out of range")
+            if step < 0:
+                raise ONNXImportError(f"node '{node.name}': negative Slice steps")
+            d = x.shape[axis % rank]
+            start, end = (v + d if v < 0 else v for v in (start, end))
+            low[axis % rank] = min(max(start, 0), d)
+            high[axis % rank] = max(min(end, d), low[axis % rank])
+            stride[axis % rank] = step
+        self.values[target] = self._sliced(x, low, high, stride)
+
+    def _sliced(self, x: Value, low: list[int], high: list[int], strides: list[int]) -> Value:
+        return self.e.slice(x, low, high, strides)
 
     def _op_Squeeze(self, node) -> None:
         def shape_of(x: Value) -> tuple[int, ...]:

@@ -172,6 +172,13 @@ class TosaImporter(Importer):
             )
         return self.e.tosa_reshape(x, shape)
 
+    def _sliced(self, x: Value, low: list[int], high: list[int], strides: list[int]) -> Value:
+        if any(s != 1 for s in strides):
+            raise ONNXImportError("strided slices are not supported (TOSA form)")
+        size = [hi - lo for lo, hi in zip(low, high, strict=True)]
+        return self.e.tosa("slice", [x, self.e.tosa_shape(low), self.e.tosa_shape(size)], size,
+                           x.elem)  # fmt: skip
+
     def _max_pool(self, x: Value, kernel, strides, dil, pads) -> Value:
         if any(d != 1 for d in dil):
             raise ONNXImportError("dilated MaxPool is not supported (TOSA form)")
