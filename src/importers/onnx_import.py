@@ -625,8 +625,11 @@ class Importer(OrtKernels, FloatOps):
         """Max pooling of int8 values (QOperator keeps MaxPool on int8; in QDQ, ONNX Runtime
         drops the Q/DQ pair around it, which requires both sides to share parameters)."""
         x, target = self._passthrough(node)
-        if x.elem not in RANGE or len(x.shape) != 4 or len(node.output) > 1:
-            raise ONNXImportError(f"node '{node.name}': MaxPool is imported for int8 NCHW values")
+        if x.elem not in (*RANGE, "f32") or len(x.shape) != 4 or len(node.output) > 1:
+            raise ONNXImportError(
+                f"node '{node.name}': MaxPool is imported for 8-bit or float NCHW values "
+                "(without its indices output)"
+            )
         a = self._attrs(node)
         kernel, strides, dil = self._window(node, a)
         pads = self._pads(node, x.shape[2:], kernel, strides, dil)
@@ -669,7 +672,8 @@ class Importer(OrtKernels, FloatOps):
         """`reduce_window` maximum over NCHW int8 (ONNX pads: top, left, bottom, right)."""
         (kh, kw), (sh, sw), (dh, dw) = kernel, strides, dil
         top, left, bottom, right = pads
-        init = self.e.const(np.array(RANGE[x.elem][0]), x.elem)
+        lowest = np.float32(-np.inf) if x.elem == "f32" else np.array(RANGE[x.elem][0])
+        init = self.e.const(lowest, x.elem)
         return self.e.reduce_window(x, init, [1, 1, kh, kw], [1, 1, sh, sw], [1, 1, dh, dw],
                                     [(0, 0), (0, 0), (top, bottom), (left, right)], "maximum")  # fmt: skip
 

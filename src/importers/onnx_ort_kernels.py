@@ -71,12 +71,10 @@ class OrtKernels:
         in float32, fixed = z_c - fma(r_a, z_a, r_b z_b), then fma(a, r_a, fma(b, r_b, fixed))
         rounded half to even and saturated. A fused multiply-add rounds the exact a r + c
         once; float64 holds that exact value for 8-bit a and r in [2^-14, 2^8), so each is
-        a float64 multiply and add and one conversion to float32."""
-        shape = self._elementwise_shape(node, a, b)
-        if math.prod(b.shape) == 1 and math.prod(a.shape) > 1:
-            raise ONNXImportError(
-                f"node '{node.name}': QLinearAdd of a single-element operand is not imported"
-            )
+        a float64 multiply and add and one conversion to float32. Broadcast operands (a
+        scalar, per-channel [C,1,1]) take MLAS's scalar path, measured to compute the same
+        values (test_qlinear_add_broadcasts_match_onnxruntime)."""
+        shape = self._broadcast_shape(node, a, b)
         f32 = np.float32
         s_a, z_a, s_b, z_b, s_c, z_c = (
             float(v.reshape(-1)[0]) for v in (s_a, z_a, s_b, z_b, s_c, z_c)
@@ -103,8 +101,8 @@ class OrtKernels:
               out: str) -> Value:  # fmt: skip
         """QLinearMul as MLAS's SSE2 kernel computes it on x86-64: the int32 product of the
         centred operands, times float32 (s_a s_b) / s_c, plus z_c (two roundings), rounded
-        half to even and saturated."""
-        shape = self._elementwise_shape(node, a, b)
+        half to even and saturated. Element by element, so any broadcast computes alike."""
+        shape = self._broadcast_shape(node, a, b)
         f32 = np.float32
         ratio = f32(
             f32(f32(s_a.reshape(-1)[0]) * f32(s_b.reshape(-1)[0])) / f32(s_c.reshape(-1)[0])
