@@ -123,6 +123,85 @@ class FloatOps:
         y = self.e.binary("multiply", x, self.e.splat(k, x.shape, "f32", 1))
         self.values[node.output[0]] = self.e.binary("add", y, self.e.splat(c, x.shape, "f32", 1))
 
+    def _op_LRN(self, node) -> None:
+        """Local response normalization across channels (axis 1) of float values:
+        x * (bias + alpha / size * sum of squares over the window) ^ -beta, in ONNX Runtime's
+        order of operations. ONNX Runtime sums the window as a running sum over channels
+        (adding the entering square, subtracting the leaving one), so its last bits can
+        differ: a documented tolerance (docs/onnx.md)."""
+        x = self._float_operand(node, 0)
+        attrs = self._attrs(node)
+        size = int(attrs.get("size", 0))
+        if size < 1 or len(x.shape) < 3:
+            raise ONNXImportError(f"node '{node.name}': LRN needs size >= 1 and N x C x ... data")
+        alpha, beta, bias = (np.float32(attrs.get(k, d)) for k, d in
+                             (("alpha", 1e-4), ("beta", 0.75), ("bias", 1.0)))  # fmt: skip
+        rank = len(x.shape)
+        before = (size - 1) // 2
+        window = [1, size] + [1] * (rank - 2)
+        pads = [(0, 0), (before, size - 1 - before)] + [(0, 0)] * (rank - 2)
+        total = self.e.reduce_window(self.e.binary("multiply", x, x),
+                                     self.e.const(np.float32(0), "f32"), window, [1] * rank,
+                                     [1] * rank, pads, "add")  # fmt: skip
+        scaled = self.e.binary("multiply", total, self.e.splat(alpha / np.float32(size),
+                                                                 x.shape, "f32"))  # fmt: skip
+        scale = self.e.binary("add", self.e.splat(bias, x.shape, "f32"), scaled)
+        factor = self.e.binary("power", scale, self.e.splat(-beta, x.shape, "f32"))
+        self.values[node.output[0]] = self.e.binary("multiply", x, factor)
+
+    # Abramowitz and Stegun 7.1.26: erf(x) = 1 - poly(t) exp(-x^2), t = 1 / (1 + p|x|), odd;
+    # absolute error below 1.5e-7 (float32's own rounding near 1 is 6e-8).
+    _ERF_P = 0.3275911
+    _ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+    def _erf(self, x: Value) -> Value:
+        """erf as float32 StableHLO arithmetic (StableHLO has no erf op; XLA also lowers
+        CHLO's erf to a polynomial). ONNX Runtime's kernel is another polynomial: results
+        agree to about 1e-7 absolute (docs/onnx.md gives the measured figure)."""
+
+        def c(v: float) -> Value:
+            return self.e.splat(np.float32(v), x.shape, "f32")
+
+        ax = self.e.unary("abs", x)
+        t = self.e.binary("divide", c(1.0), self.e.binary("add", c(1.0),
+                                                           self.e.binary("multiply", c(self._ERF_P), ax)))  # fmt: skip
+        poly = c(self._ERF_A[-1])
+        for a in reversed(self._ERF_A[:-1]):
+            poly = self.e.binary("add", self.e.binary("multiply", poly, t), c(a))
+        poly = self.e.binary("multiply", poly, t)
+        decay = self.e.unary(
+            "exponential", self.e.unary("negate", self.e.binary("multiply", ax, ax))
+        )
+        magnitude = self.e.binary("subtract", c(1.0), self.e.binary("multiply", poly, decay))
+        return self.e.binary("multiply", self.e.unary("sign", x), magnitude)
+
+    def _op_Erf(self, node) -> None:
+        self.values[node.output[0]] = self._erf(self._float_operand(node, 0))
+
+    def _op_Gelu(self, node) -> None:
+        """GELU (opset 20): x/2 (1 + erf(x / sqrt 2)), or with approximate="tanh"
+        x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+        x = self._float_operand(node, 0)
+        mode = self._attrs(node).get("approximate", b"none")
+        mode = mode.decode() if isinstance(mode, bytes) else mode
+
+        def c(v: float) -> Value:
+            return self.e.splat(np.float32(v), x.shape, "f32")
+
+        if mode == "tanh":
+            cube = self.e.binary("multiply", self.e.binary("multiply", x, x), x)
+            inner = self.e.binary("add", x, self.e.binary("multiply", c(0.044715), cube))
+            inner = self.e.binary("multiply", c(math.sqrt(2 / math.pi)), inner)
+            core = self.e.unary("tanh", inner)
+        elif mode == "none":
+            core = self._erf(self.e.binary("multiply", x, c(1 / math.sqrt(2))))
+        else:
+            raise ONNXImportError(f"node '{node.name}': unknown Gelu approximation '{mode}'")
+        half = self.e.binary("multiply", x, c(0.5))
+        self.values[node.output[0]] = self.e.binary(
+            "multiply", half, self.e.binary("add", c(1.0), core)
+        )
+
     def _op_Constant(self, node) -> None:
         """A Constant node is an initializer by another name."""
         from onnx import numpy_helper

@@ -402,8 +402,19 @@ class Importer(OrtKernels, FloatOps):
         self._per_channel_axis(node, 1, 1)
         q, relu = self._quantize_after(node)
         s_y, z_y = self._scale_zp(q, 1)
-        self.values[q.output[0]] = self._qmatmul(node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu,
-                                                 self._storage(q, 2))  # fmt: skip
+        self.values[q.output[0]] = self._rows(
+            node, a, lambda rows: self._qmatmul(node, rows, s_a, z_a, b, s_b, z_b, s_y, z_y,
+                                                relu, self._storage(q, 2)),
+        )  # fmt: skip
+
+    def _rows(self, node, a, compute) -> Value:
+        """`compute` on the rows of `a`: a batch of matrices times one constant matrix is one
+        matrix product (leading axes flattened, restored after)."""
+        if isinstance(a, np.ndarray) or len(a.shape) <= 2:
+            return compute(a)
+        lead = a.shape[:-1]
+        y = compute(self._reshaped(node, a, (math.prod(lead), a.shape[-1])))
+        return self._reshaped(node, y, (*lead, y.shape[-1]))
 
     def _passthrough(self, node) -> tuple[Value, str]:
         """(the 8-bit input, the name its result binds) of an op that moves or picks values
@@ -589,9 +600,11 @@ class Importer(OrtKernels, FloatOps):
         a = self._input(node, 0)
         b = self.constants.get(node.input[1])
         b = b if b is not None else self._input(node, 1)
-        self.values[node.output[0]] = self._matmul_acc(
-            node, a, self._integer_zp(node, 2), b, self._integer_zp(node, 3)
-        )
+        self.values[node.output[0]] = self._rows(
+            node, a,
+            lambda rows: self._matmul_acc(node, rows, self._integer_zp(node, 2), b,
+                                          self._integer_zp(node, 3)),
+        )  # fmt: skip
 
     def _op_QLinearMatMul(self, node) -> None:
         s_a, z_a = self._scale_zp(node, 1)
@@ -599,9 +612,11 @@ class Importer(OrtKernels, FloatOps):
         s_y, z_y = self._scale_zp(node, 6)
         b = self.constants.get(node.input[3])
         b = b if b is not None else self._input(node, 3)
-        self.values[node.output[0]] = self._qmatmul(node, self._input(node, 0), s_a, z_a, b, s_b,
-                                                    z_b, s_y, z_y, relu=False,
-                                                    out=self._storage(node, 7))  # fmt: skip
+        self.values[node.output[0]] = self._rows(
+            node, self._input(node, 0),
+            lambda rows: self._qmatmul(node, rows, s_a, z_a, b, s_b, z_b, s_y, z_y, relu=False,
+                                       out=self._storage(node, 7)),
+        )  # fmt: skip
 
     def _qmatmul(self, node, a: Value, s_a, z_a, b, s_b, z_b, s_y, z_y, relu: bool,
                  out: str = "i8") -> Value:  # fmt: skip
