@@ -79,6 +79,7 @@ class Interpreter:
     check_failures: list[CheckFailure] = field(default_factory=list)
     _functions: dict[str, FuncOp] = field(default_factory=dict)
     _stack: list[str] = field(default_factory=list)
+    _liveness: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
@@ -123,7 +124,8 @@ class Interpreter:
 
     def run_block(self, block: Block, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         env: dict = dict(zip(block.args, args, strict=True))
-        for op in block.ops:
+        frees = self._frees(block)
+        for index, op in enumerate(block.ops):
             if isinstance(op, ReturnOp) or op.name in ("stablehlo.return",):
                 return [env[o] for o in op.operands]
             operands = [env[o] for o in op.operands]
@@ -132,7 +134,30 @@ class Interpreter:
                 env[result] = value
                 if self.dump is not None:
                     self._record(result, value)
+            for value in frees[index]:  # past its last use: let numpy free it
+                env.pop(value, None)
         raise InterpreterError("block has no terminator")
+
+    def _frees(self, block: Block) -> list[list]:
+        """For each op of `block`, the values it reads last (nested regions' reads count as
+        their op's) and the results nothing reads: a large model's intermediates are
+        freed as it runs instead of all held to the end."""
+        cached = self._liveness.get(block)
+        if cached is not None:
+            return cached
+        ops = list(block.ops)
+        last: dict = {}
+        for index, op in enumerate(ops):
+            for inner in op.walk():
+                for operand in inner.operands:
+                    last[operand] = index
+        frees: list[list] = [[] for _ in ops]
+        for index, op in enumerate(ops):
+            frees[index].extend(r for r in op.results if r not in last)
+        for value, index in last.items():
+            frees[index].append(value)
+        self._liveness[block] = frees
+        return frees
 
     # ---- ops ------------------------------------------------------------------
 
