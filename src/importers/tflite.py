@@ -113,6 +113,7 @@ class _Importer:
         self.tensors = [self._tensor(i, t) for i, t in enumerate(self.graph.tensors or [])]
         self.e = Emitter()
         self.values: dict[int, Value] = {}  # tensor index -> the value computing it
+        self.folded: set[int] = set()  # tensors computed from constants at import
 
     # ---- tensors ----------------------------------------------------------------------
 
@@ -179,9 +180,27 @@ class _Importer:
                              unsigned=(not to_unsigned, to_unsigned))  # fmt: skip
 
     def _value(self, index: int, op: str) -> Value:
+        """The value of tensor `index`; a constant 8-bit tensor becomes a `tosa.const`."""
         if index not in self.values:
-            raise TFLiteImportError(f"{op} reads tensor {index} before anything produces it")
+            t = self.tensors[index] if 0 <= index < len(self.tensors) else None
+            if t is None or t.data is None or t.data.dtype not in (np.int8, np.uint8):
+                raise TFLiteImportError(f"{op} reads tensor {index} before anything produces it")
+            self.values[index] = self._const(t.data.astype(np.int8), "i8")
         return self.values[index]
+
+    def _broadcast(self, index: int, t: _Tensor, out: _Tensor, op: str) -> Value:
+        """An elementwise operand at the output's rank (TFLite broadcasts numpy-style;
+        TOSA's elementwise ops broadcast size-1 axes of equal-rank operands)."""
+        try:
+            shape = np.broadcast_shapes(t.shape, out.shape)
+        except ValueError:
+            shape = None
+        if shape != tuple(out.shape):
+            raise TFLiteImportError(f"{list(t.shape)} does not broadcast to {list(out.shape)}")
+        value = self._value(index, op)
+        if len(t.shape) < len(out.shape):
+            value = self.e.tosa_reshape(value, (1,) * (len(out.shape) - len(t.shape)) + t.shape)
+        return value
 
     # ---- emission ---------------------------------------------------------------------
 
@@ -438,15 +457,13 @@ class _Importer:
         inputs, out_index = self._io(op, 2)
         a, b = (self._int8(i, f"input {n}") for n, i in enumerate(inputs[:2]))
         out = self._int8(out_index, "the output")
-        if a.shape != out.shape or b.shape != out.shape:
-            raise TFLiteImportError("broadcasting inputs are not supported")
         s_a, s_b, s_y = (float(np.float32(t.scale[0])) for t in (a, b, out))
         twice_max = 2 * max(s_a, s_b)
         left = 20
         terms = []
         for t, s_t, i in ((a, s_a, inputs[0]), (b, s_b, inputs[1])):
-            shifted = self._rescale(self._value(i, kind), "i32", [1 << 30], [30 - left],
-                                    int(t.zero_point[0]), 0, False)  # fmt: skip
+            shifted = self._rescale(self._broadcast(i, t, out, kind), "i32", [1 << 30],
+                                    [30 - left], int(t.zero_point[0]), 0, False)  # fmt: skip
             m, sh = self._multiplier(s_t / twice_max)
             terms.append(self._rescale(shifted, "i32", [m], [sh], 0, 0, False))
         total = self.e.tosa("add" if kind == "ADD" else "sub", terms, out.shape, "i32")
@@ -518,10 +535,9 @@ class _Importer:
         inputs, out_index = self._io(op, 2)
         a, b = (self._int8(i, f"input {n}") for n, i in enumerate(inputs[:2]))
         out = self._int8(out_index, "the output")
-        if a.shape != out.shape or b.shape != out.shape:
-            raise TFLiteImportError("broadcasting inputs are not supported")
         centred = [
-            self._centre(self._value(i, kind), t) for t, i in ((a, inputs[0]), (b, inputs[1]))
+            self._centre(self._broadcast(i, t, out, kind), t)
+            for t, i in ((a, inputs[0]), (b, inputs[1]))
         ]
         shift = self._const(np.array([0]), "i8")
         product = self.e.tosa("mul", [*centred, shift], out.shape, "i32")
@@ -584,9 +600,10 @@ class _Importer:
         m, sh = _mean_multiplier(
             float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])), h * w
         )
-        self.values[out_index] = self._rescale(
-            total, "i8", [m], [sh], 0, int(out.zero_point[0]), False
-        )
+        y = self._rescale(total, "i8", [m], [sh], 0, int(out.zero_point[0]), False)
+        if y.shape != out.shape:  # keep_dims false: the reduced axes dropped
+            y = self.e.tosa_reshape(y, out.shape)
+        self.values[out_index] = y
 
     def _table(self, op, kind: str, table: np.ndarray) -> None:
         inputs, out_index = self._io(op, 1)
@@ -658,7 +675,143 @@ class _Importer:
         x, out = self.tensors[inputs[0]], self.tensors[out_index]
         if math.prod(x.shape) != math.prod(out.shape):
             raise TFLiteImportError(f"cannot reshape {list(x.shape)} to {list(out.shape)}")
+        if x.data is not None and x.scale is None:  # shape arithmetic
+            self._fold(out_index, x.data.reshape(out.shape))
+            return
         self.values[out_index] = self.e.tosa_reshape(self._value(inputs[0], kind), out.shape)
+
+    def _op_expand_dims(self, op, kind: str) -> None:
+        """EXPAND_DIMS and SQUEEZE move no values: a reshape to the output's shape."""
+        x, out = self.tensors[int(op.inputs[0])], self.tensors[int(op.outputs[0])]
+        if math.prod(x.shape) != math.prod(out.shape):
+            raise TFLiteImportError(f"cannot reshape {list(x.shape)} to {list(out.shape)}")
+        if x.data is not None and x.scale is None:  # shape arithmetic
+            self._fold(int(op.outputs[0]), x.data.reshape(out.shape))
+            return
+        self.values[int(op.outputs[0])] = self.e.tosa_reshape(
+            self._value(int(op.inputs[0]), kind), out.shape
+        )
+
+    _op_squeeze = _op_expand_dims
+
+    def _op_transpose(self, op, kind: str) -> None:
+        inputs, out_index = self._io(op, 2)
+        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
+        perm = self.tensors[inputs[1]].data
+        if perm is None or sorted(int(p) for p in perm.reshape(-1)) != list(range(len(x.shape))):
+            raise TFLiteImportError("the permutation must be a constant of the input's axes")
+        self._same_quantization(x, out)
+        self.values[out_index] = self.e.tosa_transpose(
+            self._value(inputs[0], kind), [int(p) for p in perm.reshape(-1)]
+        )
+
+    def _slice(self, value: Value, begin: list[int], size: list[int]) -> Value:
+        return self.e.tosa("slice", [value, self.e.tosa_shape(begin), self.e.tosa_shape(size)],
+                           size, value.elem)  # fmt: skip
+
+    def _split_outputs(self, op, kind: str, x_index: int, axis_tensor: int, sizes) -> None:
+        x = self._int8(x_index, "the input")
+        axis_data = self.tensors[axis_tensor].data
+        if axis_data is None:
+            raise TFLiteImportError("the split axis must be a constant")
+        axis = int(axis_data.reshape(-1)[0]) % len(x.shape)
+        outputs = [int(i) for i in op.outputs]
+        if sizes is None:
+            if x.shape[axis] % len(outputs):
+                raise TFLiteImportError(f"{x.shape[axis]} does not split in {len(outputs)}")
+            sizes = [x.shape[axis] // len(outputs)] * len(outputs)
+        sizes = list(sizes)
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
+        if len(sizes) != len(outputs) or sum(sizes) != x.shape[axis] or min(sizes) < 0:
+            raise TFLiteImportError(f"split sizes {sizes} do not divide {x.shape[axis]}")
+        value, start = self._value(x_index, kind), 0
+        for size, index in zip(sizes, outputs, strict=True):
+            self._same_quantization(x, self._int8(index, "an output"))
+            begin, extent = [0] * len(x.shape), list(x.shape)
+            begin[axis], extent[axis] = start, size
+            self.values[index] = self._slice(value, begin, extent)
+            start += size
+
+    def _op_split(self, op, kind: str) -> None:
+        self._split_outputs(op, kind, int(op.inputs[1]), int(op.inputs[0]), None)
+
+    def _op_split_v(self, op, kind: str) -> None:
+        sizes = self.tensors[int(op.inputs[1])].data
+        if sizes is None:
+            raise TFLiteImportError("the split sizes must be a constant")
+        self._split_outputs(op, kind, int(op.inputs[0]), int(op.inputs[2]),
+                            [int(v) for v in sizes.reshape(-1)])  # fmt: skip
+
+    # ---- shape arithmetic on constants: folded at import -------------------------------
+
+    def _fold(self, out_index: int, value: np.ndarray) -> None:
+        t = self.tensors[out_index]
+        t.data = np.asarray(value).astype({self.s.TensorType.INT64: np.int64}.get(t.dtype,
+                                                                                  np.int32))  # fmt: skip
+        self.folded.add(out_index)
+
+    def _op_shape(self, op, kind: str) -> None:
+        """The static shape of a tensor: a constant."""
+        self._fold(int(op.outputs[0]), np.array(self.tensors[int(op.inputs[0])].shape))
+
+    def _constant(self, index: int) -> np.ndarray:
+        data = self.tensors[index].data
+        if data is None:
+            raise TFLiteImportError(f"tensor {index} must be a constant here")
+        return data
+
+    def _op_pack(self, op, kind: str) -> None:
+        """PACK of constants (shape arithmetic): folded."""
+        axis = int(getattr(op.builtinOptions, "axis", 0))
+        values = [self._constant(int(i)) for i in op.inputs]
+        self._fold(int(op.outputs[0]), np.stack(values, axis=axis))
+
+    def _slice_spec(self, op, shape: tuple[int, ...]) -> tuple[list[int], list[int], list[int],
+                                                                list[int]]:  # fmt: skip
+        """STRIDED_SLICE's (begin, end, strides, shrunk axes) after its masks, clamped."""
+        o = op.builtinOptions
+        if (
+            getattr(o, "ellipsisMask", 0)
+            or getattr(o, "newAxisMask", 0)
+            or getattr(o, "offset", False)
+        ):
+            raise TFLiteImportError("ellipsis, new-axis and offset masks are not supported")
+        begin, end, strides = (
+            [int(v) for v in self._constant(int(op.inputs[i])).reshape(-1)] for i in (1, 2, 3)
+        )
+        if not len(begin) == len(end) == len(strides) == len(shape) or 0 in strides:
+            raise TFLiteImportError("begin, end and strides must cover every axis")
+        shrunk = []
+        for axis, d in enumerate(shape):
+            if strides[axis] < 0:
+                raise TFLiteImportError("negative strides are not supported")
+            b, e = begin[axis], end[axis]
+            b = 0 if o.beginMask >> axis & 1 else (b + d if b < 0 else b)
+            e = d if o.endMask >> axis & 1 else (e + d if e < 0 else e)
+            if o.shrinkAxisMask >> axis & 1:
+                e, strides[axis] = b + 1, 1
+                shrunk.append(axis)
+            begin[axis], end[axis] = min(max(b, 0), d), min(max(e, 0), d)
+            end[axis] = max(end[axis], begin[axis])
+        return begin, end, strides, shrunk
+
+    def _op_strided_slice(self, op, kind: str) -> None:
+        x_index, out_index = int(op.inputs[0]), int(op.outputs[0])
+        x = self.tensors[x_index]
+        begin, end, strides, shrunk = self._slice_spec(op, x.shape)
+        if x.data is not None and x.scale is None:  # shape arithmetic
+            picked = x.data[tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides,
+                                                                    strict=True))]  # fmt: skip
+            self._fold(out_index, picked.reshape(self.tensors[out_index].shape))
+            return
+        x, out = self._int8(x_index, "the input"), self._int8(out_index, "the output")
+        self._same_quantization(x, out)
+        if any(s != 1 for s in strides):
+            raise TFLiteImportError("strided slices of tensors are not supported")
+        y = self._slice(self._value(x_index, kind), begin, [e - b for b, e in zip(begin, end,
+                                                                                 strict=True)])  # fmt: skip
+        self.values[out_index] = self.e.tosa_reshape(y, out.shape) if shrunk else y
 
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
