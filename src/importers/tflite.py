@@ -1,7 +1,7 @@
 """Import int8 TFLite models as TOSA programs that compute TFLite's integers exactly.
 
-The flatbuffer is read with the schema module ai-edge-litert ships
-(`ai_edge_litert.schema_py_generated`, object API). Each operator becomes the
+The flatbuffer is read with the small `tflite` schema package (`tflite_schema`; the
+`tflite` extra). Each operator becomes the
 TOSA ops that reproduce TFLite's reference kernel bit for bit:
 
 * CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED: the integer convolution or
@@ -70,13 +70,14 @@ class TFLiteImportError(ValueError):
 
 def _schema():
     try:
-        from ai_edge_litert import schema_py_generated
+        from qdialect.importers import tflite_schema
+
+        return tflite_schema.schema()
     except ImportError:  # pragma: no cover - depends on the environment
         raise TFLiteImportError(
-            "reading .tflite files needs the schema module of ai-edge-litert "
-            "(pip install 'qdialect[oracle]')"
+            "reading .tflite files needs the small `tflite` schema package "
+            "(pip install 'qdialect[tflite]')"
         ) from None
-    return schema_py_generated
 
 
 @dataclass
@@ -103,8 +104,10 @@ class _Importer:
         if len(data) < 8 or data[4:8] != b"TFL3":
             raise TFLiteImportError("not a TFLite flatbuffer (no 'TFL3' identifier)")
         try:
-            self.model = s.ModelT.InitFromPackedBuf(data, 0)
-        except Exception as err:  # the generated reader raises struct/index errors
+            from qdialect.importers.tflite_schema import load_model
+
+            self.model = load_model(data)
+        except Exception as err:  # the generated readers raise struct/index errors
             raise TFLiteImportError(f"malformed TFLite flatbuffer: {err}") from None
         self.raw = data
         if not self.model.subgraphs:
