@@ -100,7 +100,6 @@ def _type_name(t: int, s) -> str:
 class _Importer:
     def __init__(self, data: bytes):
         self.s = _schema()
-        s = self.s
         if len(data) < 8 or data[4:8] != b"TFL3":
             raise TFLiteImportError("not a TFLite flatbuffer (no 'TFL3' identifier)")
         try:
