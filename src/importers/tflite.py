@@ -123,6 +123,14 @@ class _Importer:
         shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
         if any(d < 0 for d in shape):
             raise TFLiteImportError(f"tensor {index} has a dynamic shape {list(shape)}")
+        signature = getattr(t, "shapeSignature", None)
+        if signature is not None and any(int(d) < 0 for d in list(signature)[1:]):
+            # A dynamic batch imports at the declared one (LiteRT runs it so unless
+            # resized); other dynamic axes would silently fix a size the user varies.
+            raise TFLiteImportError(
+                f"tensor {index} has dynamic axes {[int(d) for d in signature]} (declared "
+                f"{list(shape)}): qimport needs static shapes; convert with a fixed input size"
+            )
         if math.prod(shape) > MAX_ELEMENTS:
             raise TFLiteImportError(f"tensor {index} declares {math.prod(shape)} elements")
         q = t.quantization

@@ -71,3 +71,13 @@ def test_keras_application_matches_litert_reference(name: str) -> None:
 )
 def test_small_keras_models_match_litert_reference(build) -> None:
     check(build(float_io=False), build.__name__)
+
+
+def test_dynamic_image_size_is_refused_and_a_dynamic_batch_is_not() -> None:
+    """`Input((None, None, 8))` declares [1, 1, 1, 8] with signature [-1, -1, -1, 8]: a
+    program fixed at 1x1 would be silently wrong for the sizes the user runs, so it is an
+    error; the applications' dynamic batch imports at the declared batch (as LiteRT runs)."""
+    from qdialect.importers.tflite import TFLiteImportError
+
+    with pytest.raises(TFLiteImportError, match=r"dynamic axes \[-1, -1, -1, 8\]"):
+        import_tflite(kz.dynamic_size())
