@@ -770,3 +770,21 @@ def test_clip_without_an_upper_bound_keeps_the_largest_floats() -> None:
     got = Interpreter(program(data)).call("main", [x])[0]
     assert np.array_equal(got, ort_run(data, {"x": x}))
     assert got[0] == got[3] == np.finfo(np.float32).max and got[1] == x[1]
+
+
+def test_every_op_is_located_at_a_tensor_of_the_model() -> None:
+    """Each imported op carries the name of the ONNX tensor it computes (`loc("...")`),
+    arguments the input names, so later tools can speak in the model's names; the
+    printed form keeps them."""
+    from xdsl.dialects.builtin import NameLoc
+
+    data = onnx_models.quantized_cnn(qdq=True, per_channel=True)
+    graph = onnx.load_from_string(data).graph
+    tensors = {name for node in graph.node for name in node.output}
+    module = imported(data)
+    (func,) = [op for op in module.walk() if op.name == "func.func"]
+    assert [a.location.desc.data for a in func.body.block.args] == [graph.input[0].name]
+    located = [op for op in func.body.block.ops if op.name != "func.return"]
+    assert located and all(isinstance(op.location, NameLoc) for op in located)
+    assert {op.location.desc.data for op in located} <= tensors
+    assert len({op.location.desc.data for op in located}) > 5
