@@ -77,6 +77,145 @@ class FloatOps:
         a, b = self._broadcast_to(node, a, shape), self._broadcast_to(node, b, shape)
         self.values[node.output[0]] = self.e.binary(op, a, b)
 
+    # Elementwise float ops of one value: sqrt, negation, abs, floor and ceil are exact
+    # IEEE operations; exp and log are ONNX Runtime's vectorized approximations (a
+    # tolerance, docs/onnx.md).
+    _FLOAT_UNARY = {"Sqrt": "sqrt", "Exp": "exponential", "Log": "log", "Neg": "negate",
+                    "Abs": "abs", "Floor": "floor", "Ceil": "ceil"}  # fmt: skip
+
+    def _float_unary(self, node) -> None:
+        x = self._float_operand(node, 0)
+        self.values[node.output[0]] = self.e.unary(self._FLOAT_UNARY[node.op_type], x)
+
+    _op_Sqrt = _op_Exp = _op_Log = _op_Neg = _op_Abs = _op_Floor = _op_Ceil = _float_unary
+
+    def _op_Reciprocal(self, node) -> None:
+        x = self._float_operand(node, 0)
+        one = self.e.splat(np.float32(1), x.shape, "f32")
+        self.values[node.output[0]] = self.e.binary("divide", one, x)
+
+    def _op_Pow(self, node) -> None:
+        self._float_binary(node, "power")
+
+    def _op_Max(self, node) -> None:
+        self._float_nary(node, "maximum")
+
+    def _op_Min(self, node) -> None:
+        self._float_nary(node, "minimum")
+
+    def _op_Sum(self, node) -> None:
+        self._float_nary(node, "add")
+
+    def _op_Mean(self, node) -> None:
+        """The left-to-right sum divided by the count."""
+        total = self._float_nary(node, "add")
+        count = self.e.splat(np.float32(len(node.input)), total.shape, "f32")
+        self.values[node.output[0]] = self.e.binary("divide", total, count)
+
+    def _float_nary(self, node, op: str) -> Value:
+        """inputs[0] op inputs[1] op ... left to right (ONNX Runtime's order), broadcast."""
+        xs = [self._float_operand(node, i) for i in range(len(node.input))]
+        shape = self._common_shape(node, xs)
+        total = self._broadcast_to(node, xs[0], shape)
+        for x in xs[1:]:
+            total = self.e.binary(op, total, self._broadcast_to(node, x, shape))
+        self.values[node.output[0]] = total
+        return total
+
+    @staticmethod
+    def _common_shape(node, values: list[Value]) -> tuple[int, ...]:
+        """The shape ONNX's multidirectional broadcasting gives `values`."""
+        try:
+            return tuple(int(d) for d in np.broadcast_shapes(*(v.shape for v in values)))
+        except ValueError:
+            raise ONNXImportError(
+                f"node '{node.name}': {[list(v.shape) for v in values]} do not broadcast"
+            ) from None
+
+    _COMPARISONS = {"Equal": "EQ", "Less": "LT", "LessOrEqual": "LE", "Greater": "GT",
+                    "GreaterOrEqual": "GE"}  # fmt: skip
+
+    def _comparison(self, node) -> None:
+        a, b = self._float_operand(node, 0), self._float_operand(node, 1)
+        shape = self._broadcast_shape(node, a, b)
+        a, b = self._broadcast_to(node, a, shape), self._broadcast_to(node, b, shape)
+        self.values[node.output[0]] = self.e.compare(self._COMPARISONS[node.op_type], a, b)
+
+    _op_Equal = _op_Less = _op_LessOrEqual = _op_Greater = _op_GreaterOrEqual = _comparison
+
+    def _op_Where(self, node) -> None:
+        condition = self._input(node, 0)
+        if condition.elem != "i1":
+            raise ONNXImportError(f"node '{node.name}': the condition must be boolean")
+        a, b = self._float_operand(node, 1), self._float_operand(node, 2)
+        shape = self._common_shape(node, [condition, a, b])
+        parts = [self._broadcast_to(node, v, shape) for v in (condition, a, b)]
+        self.values[node.output[0]] = self.e.select(*parts)
+
+    def _reduce_axes(self, node, rank: int) -> list[int] | None:
+        """A Reduce* node's axes (attribute before opset 18, input from 18); None for an
+        empty list under noop_with_empty_axes."""
+        attrs = self._attrs(node)
+        if len(node.input) > 1 and node.input[1]:
+            axes = [int(a) for a in self._const_input(node, 1, "axes").reshape(-1)]
+        else:
+            axes = [int(a) for a in attrs.get("axes", [])]
+        if not axes:
+            return None if attrs.get("noop_with_empty_axes", 0) else list(range(rank))
+        if any(not -rank <= a < rank for a in axes):
+            raise ONNXImportError(f"node '{node.name}': axes {axes} out of range")
+        return sorted({a % rank for a in axes})
+
+    def _float_reduce(self, node, op: str, init: float, mean: bool = False) -> None:
+        x = self._float_operand(node, 0)
+        axes = self._reduce_axes(node, len(x.shape))
+        if axes is None:
+            self.values[node.output[0]] = x
+            return
+        y = self.e.reduce(x, self.e.const(np.float32(init), "f32"), axes, op)
+        if mean:
+            count = np.float32(math.prod(x.shape[a] for a in axes))
+            y = self.e.binary("divide", y, self.e.splat(count, y.shape, "f32"))
+        if self._attrs(node).get("keepdims", 1):
+            y = self.e.reshape(y, [1 if i in axes else d for i, d in enumerate(x.shape)])
+        self.values[node.output[0]] = y
+
+    def _op_ReduceMax(self, node) -> None:
+        self._float_reduce(node, "maximum", -np.inf)
+
+    def _op_ReduceMin(self, node) -> None:
+        self._float_reduce(node, "minimum", np.inf)
+
+    def _op_ReduceSum(self, node) -> None:
+        self._float_reduce(node, "add", 0.0)
+
+    def _op_ReduceMean(self, node) -> None:
+        self._float_reduce(node, "add", 0.0, mean=True)
+
+    def _op_GlobalMaxPool(self, node) -> None:
+        x = self._float_operand(node, 0) if node.input[0] not in self.dq else None
+        if x is None:  # between Q/DQ: max commutes with the shared quantization
+            x, target = self._passthrough(node)
+        else:
+            target = node.output[0]
+        if len(x.shape) < 3:
+            raise ONNXImportError(f"node '{node.name}': needs N x C x spatial data")
+        lowest = np.float32(-np.inf) if x.elem == "f32" else np.array(RANGE[x.elem][0])
+        spatial = list(range(2, len(x.shape)))
+        y = self.e.reduce(x, self.e.const(lowest, x.elem), spatial, "maximum")
+        self.values[target] = self.e.reshape(y, [*x.shape[:2]] + [1] * len(spatial))
+
+    def _op_Cast(self, node) -> None:
+        """Cast between float32, 32/64-bit integers and bool (float to integer rounds toward
+        zero, as C casts do)."""
+        names = {1: "f32", 6: "i32", 7: "i64", 9: "i1"}
+        target = names.get(int(self._attrs(node).get("to", 0)))
+        x = self._input(node, 0)
+        if target is None or x.elem not in names.values():
+            raise ONNXImportError(f"node '{node.name}': Cast between {x.elem} and type "
+                                  f"{self._attrs(node).get('to')} is not supported")  # fmt: skip
+        self.values[node.output[0]] = x if x.elem == target else self.e.unary("convert", x, target)
+
     def _op_Clip(self, node) -> None:
         """Clip of float values, or of 8-bit values by bounds of their own type."""
         x = self._input(node, 0)

@@ -44,6 +44,7 @@ from qdialect.importers.onnx_fold import FOLDABLE, fold
 from qdialect.importers.onnx_ort_kernels import OrtKernels
 
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
+          9: ("i1", np.bool_),
           7: ("i64", np.int64)}  # fmt: skip
 
 
@@ -328,6 +329,7 @@ class Importer(OrtKernels, FloatOps):
         "Dropout",
         "Split",
         "Slice",
+        "GlobalMaxPool",
     )
 
     def _quantize_after(self, node) -> tuple[object, bool]:

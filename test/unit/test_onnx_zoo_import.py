@@ -142,3 +142,50 @@ def test_float_islands_are_within_their_documented_tolerance(op, attrs, opset, t
     worst = max(_float_difference(node, (2, 8, 6, 5), seed, opset) for seed in range(3))
     print(f"{op} {attrs}: at most {worst:.3g} float32 steps from ONNX Runtime")
     assert worst <= tolerance
+
+
+# (op, attributes, opset, two inputs?, result type, max float32 steps from ONNX Runtime):
+# 0 is bit-exact (one IEEE operation per element, or an order-free reduction).
+FLOAT_OPS = [
+    ("Sqrt", {}, 17, False, "f", 0), ("Neg", {}, 17, False, "f", 0), ("Abs", {}, 17, False, "f", 0),
+    ("Floor", {}, 17, False, "f", 0), ("Ceil", {}, 17, False, "f", 0),
+    ("Reciprocal", {}, 17, False, "f", 0), ("Exp", {}, 17, False, "f", 2),
+    ("Log", {}, 17, False, "f", 2), ("Pow", {}, 17, True, "f", 0), ("Max", {}, 17, True, "f", 0),
+    ("Min", {}, 17, True, "f", 0), ("Sum", {}, 17, True, "f", 0), ("Mean", {}, 17, True, "f", 0),
+    ("Equal", {}, 17, True, "b", 0), ("Less", {}, 17, True, "b", 0),
+    ("GreaterOrEqual", {}, 17, True, "b", 0), ("ReduceMax", {"axes": [1, 3]}, 13, False, "f", 0),
+    ("ReduceSum", {"keepdims": 0}, 13, False, "f", 0),
+    ("ReduceMean", {"axes": [2, 3], "keepdims": 0}, 13, False, "f", 2),
+    ("GlobalMaxPool", {}, 17, False, "f", 0), ("Cast", {"to": 6}, 17, False, "i", 0),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("op, attrs, opset, binary, kind, steps", FLOAT_OPS,
+                         ids=[f"{c[0]}-{c[2]}" for c in FLOAT_OPS])  # fmt: skip
+def test_float_ops_match_onnxruntime(op, attrs, opset, binary, kind, steps) -> None:
+    """Float ops between Q/DQ (or around them) against ONNX Runtime: bit-exact where one
+    IEEE operation per element decides; exp, log and a mean's sum within 2 steps."""
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(len(op))
+    x = rng.normal(0, 2, (2, 3, 4, 5)).astype(np.float32)
+    y = rng.normal(0, 2, (3, 1, 5)).astype(np.float32)
+    if op in ("Sqrt", "Log", "Pow"):
+        x = np.abs(x)
+    feeds = {"x": x, "y": y} if binary else {"x": x}
+    node = helper.make_node(op, list(feeds), ["z"], **attrs)
+    probe = _graph_model([node], [_info(n, v.shape) for n, v in feeds.items()],
+                         [helper.make_empty_tensor_value_info("z")], opset=opset)  # fmt: skip
+    out_shape = onnx_models.ort_session(probe).run(None, feeds)[0].shape
+    elem = {"f": None, "b": TensorProto.BOOL, "i": TensorProto.INT32}[kind]
+    data = _graph_model([node], [_info(n, v.shape) for n, v in feeds.items()],
+                        [_info("z", out_shape, elem)], opset=opset)  # fmt: skip
+    got = Interpreter(import_onnx(data)).call("main", list(feeds.values()))[0]
+    want = onnx_models.ort_session(data).run(None, feeds)[0]
+    if steps == 0:
+        assert np.array_equal(got, want)
+        return
+    step = np.maximum(np.spacing(np.abs(want)), np.spacing(np.float32(1)))
+    worst = float((np.abs(got.astype(np.float64) - want) / step).max())
+    print(f"{op}: at most {worst:.3g} float32 steps from ONNX Runtime")
+    assert worst <= steps
