@@ -216,6 +216,73 @@ class FloatOps:
                                   f"{self._attrs(node).get('to')} is not supported")  # fmt: skip
         self.values[node.output[0]] = x if x.elem == target else self.e.unary("convert", x, target)
 
+    # ---- float ops that accumulate: ONNX Runtime sums in MLAS's order (a tolerance) ------
+
+    def _float_softmax(self, node, log: bool) -> None:
+        """Softmax / LogSoftmax of float values along `axis` (opset 13: one axis; before:
+        everything from `axis` on, flattened): exp(x - max) / sum, or x - max - log(sum)."""
+        x = self._float_operand(node, 0)
+        rank = len(x.shape)
+        default = -1 if self.opset >= 13 else 1
+        axis = int(self._attrs(node).get("axis", default))
+        if not -rank <= axis < rank:
+            raise ONNXImportError(f"node '{node.name}': axis {axis} is out of range")
+        axis %= rank
+        rows = x if self.opset >= 13 else self.e.reshape(
+            x, (math.prod(x.shape[:axis]), math.prod(x.shape[axis:])))  # fmt: skip
+        along = axis if self.opset >= 13 else 1
+        dims = [i for i in range(len(rows.shape)) if i != along]
+        top = self.e.reduce(rows, self.e.const(np.float32(-np.inf), "f32"), [along], "maximum")
+        shifted = self.e.binary("subtract", rows, self.e.broadcast(top, rows.shape, dims))
+        exp = self.e.unary("exponential", shifted)
+        total = self.e.reduce(exp, self.e.const(np.float32(0), "f32"), [along], "add")
+        total = self.e.broadcast(total, rows.shape, dims)
+        if log:
+            y = self.e.binary("subtract", shifted, self.e.unary("log", total))
+        else:
+            y = self.e.binary("divide", exp, total)
+        self.values[node.output[0]] = y if y.shape == x.shape else self.e.reshape(y, x.shape)
+
+    def _op_LogSoftmax(self, node) -> None:
+        self._float_softmax(node, log=True)
+
+    def _float_matmul(self, node) -> None:
+        """A float matrix product (2-D, or a batch of rows by one matrix)."""
+        a, b = self._float_operand(node, 0), self._float_operand(node, 1)
+        if len(b.shape) != 2 or len(a.shape) < 2 or a.shape[-1] != b.shape[0]:
+            raise ONNXImportError(
+                f"node '{node.name}': float MatMul of {list(a.shape)} by {list(b.shape)} "
+                "is imported for a batch of rows times one matrix"
+            )
+        self.values[node.output[0]] = self._rows(
+            node, a, lambda rows: self.e.dot_general(rows, b, (rows.shape[0], b.shape[1]),
+                                                     ([1], [0])),
+        )  # fmt: skip
+
+    def _float_gemm(self, node) -> None:
+        """Gemm of float values: alpha A' B' + beta C (A', B' transposed as asked)."""
+        attrs = self._attrs(node)
+        a, b = self._float_operand(node, 0), self._float_operand(node, 1)
+        if len(a.shape) != 2 or len(b.shape) != 2:
+            raise ONNXImportError(f"node '{node.name}': Gemm needs 2-D operands")
+        if attrs.get("transA", 0):
+            a = self.e.transpose(a, [1, 0])
+        if attrs.get("transB", 0):
+            b = self.e.transpose(b, [1, 0])
+        if a.shape[1] != b.shape[0]:
+            raise ONNXImportError(f"node '{node.name}': {list(a.shape)} x {list(b.shape)}")
+        shape = (a.shape[0], b.shape[1])
+        y = self.e.dot_general(a, b, shape, ([1], [0]))
+        alpha, beta = np.float32(attrs.get("alpha", 1.0)), np.float32(attrs.get("beta", 1.0))
+        if alpha != 1:
+            y = self.e.binary("multiply", y, self.e.splat(alpha, shape, "f32"))
+        if len(node.input) > 2 and node.input[2]:
+            c = self._broadcast_to(node, self._float_operand(node, 2), shape)
+            if beta != 1:
+                c = self.e.binary("multiply", c, self.e.splat(beta, shape, "f32"))
+            y = self.e.binary("add", y, c)
+        self.values[node.output[0]] = y
+
     def _op_Clip(self, node) -> None:
         """Clip of float values, or of 8-bit values by bounds of their own type."""
         x = self._input(node, 0)

@@ -399,6 +399,9 @@ class Importer(OrtKernels, FloatOps):
                                                self._storage(q, 2))  # fmt: skip
 
     def _op_MatMul(self, node) -> None:
+        if node.input[0] not in self.dq and node.input[1] not in self.dq:
+            self._float_matmul(node)
+            return
         a, s_a, z_a = self._dequantized(node, 0, "first operand")
         b, s_b, z_b = self._dequantized(node, 1, "second operand")
         self._per_channel_axis(node, 1, 1)

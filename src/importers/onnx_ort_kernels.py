@@ -229,6 +229,9 @@ class OrtKernels:
         )  # fmt: skip
 
     def _op_Softmax(self, node) -> None:
+        if node.input[0] not in self.dq:
+            self._float_softmax(node, log=False)
+            return
         x, s_x, _, s_y, z_y, out, target = self._unary_group(node)
         self.values[target] = self._qsoftmax(node, x, s_x, s_y, z_y, out, self.opset,
                                              self._attrs(node).get("axis"))  # fmt: skip
@@ -508,6 +511,9 @@ class OrtKernels:
         self.values[target] = self._qglobal_average_pool(node, *operands)
 
     def _op_Gemm(self, node) -> None:
+        if node.input[0] not in self.dq:
+            self._float_gemm(node)
+            return
         attrs = self._attrs(node)
         if attrs.get("transA", 0) or float(attrs.get("beta", 1.0)) != 1.0:
             raise ONNXImportError(f"node '{node.name}': Gemm needs transA = 0 and beta = 1")

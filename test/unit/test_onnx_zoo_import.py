@@ -189,3 +189,31 @@ def test_float_ops_match_onnxruntime(op, attrs, opset, binary, kind, steps) -> N
     worst = float((np.abs(got.astype(np.float64) - want) / step).max())
     print(f"{op}: at most {worst:.3g} float32 steps from ONNX Runtime")
     assert worst <= steps
+
+
+@pytest.mark.parametrize(
+    "op, attrs, opset, shapes",
+    [("Softmax", {}, 17, [(2, 3, 10)]), ("Softmax", {"axis": 1}, 12, [(2, 3, 4)]),
+     ("LogSoftmax", {"axis": 1}, 17, [(2, 7, 3)]), ("MatMul", {}, 17, [(2, 5, 16), (16, 8)]),
+     ("Gemm", {"transB": 1, "alpha": 0.5, "beta": 2.0}, 17, [(4, 16), (8, 16), (8,)])],
+)  # fmt: skip
+def test_accumulating_float_ops_are_within_tolerance(op, attrs, opset, shapes) -> None:
+    """Float ops that sum (softmax rows, matrix products): ONNX Runtime adds in MLAS's
+    order, so a tolerance compares them; measured and printed."""
+    from onnx import helper
+
+    rng = np.random.default_rng(len(shapes))
+    names = ["a", "b", "c"][: len(shapes)]
+    feeds = {n: rng.normal(0, 1, s).astype(np.float32) for n, s in zip(names, shapes, strict=True)}
+    node = helper.make_node(op, names, ["z"], **attrs)
+    probe = _graph_model([node], [_info(n, v.shape) for n, v in feeds.items()],
+                         [helper.make_empty_tensor_value_info("z")], opset=opset)  # fmt: skip
+    out_shape = onnx_models.ort_session(probe).run(None, feeds)[0].shape
+    data = _graph_model([node], [_info(n, v.shape) for n, v in feeds.items()],
+                        [_info("z", out_shape)], opset=opset)  # fmt: skip
+    got = Interpreter(import_onnx(data)).call("main", list(feeds.values()))[0]
+    want = onnx_models.ort_session(data).run(None, feeds)[0]
+    step = np.maximum(np.spacing(np.abs(want)), np.spacing(np.float32(1)))
+    worst = float((np.abs(got.astype(np.float64) - want) / step).max())
+    print(f"{op} {attrs}: at most {worst:.3g} float32 steps from ONNX Runtime")
+    assert worst <= 16
