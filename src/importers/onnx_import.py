@@ -153,8 +153,8 @@ class Importer(OrtKernels, FloatOps):
             stuck = next(n for n in self.graph.node if waiting[id(n)] > 0)
             missing = next(i for i in stuck.input if i in readers)
             raise ONNXImportError(
-                f"node '{stuck.name}' ({stuck.op_type}) reads '{missing}', which nothing "
-                "computes before it (undefined, or on a cycle)"
+                f"node '{stuck.name}' ({stuck.op_type}) reads '{missing}' before anything "
+                "defines it (undefined, or on a cycle)"
             )
         return order
 
@@ -470,7 +470,9 @@ class Importer(OrtKernels, FloatOps):
         source, scale, zp, axis = self._dq_entry(node)
         self.dq[node.output[0]] = (source, scale, zp, axis)
         if source in self.constants:  # float parameters (BatchNormalization's, a Clip's)
-            self.constants[node.output[0]] = self._dequantize_constant(node, axis)
+            x = self.constants[source]
+            if scale.size == 1 or (x.ndim > axis and x.shape[axis] == scale.size):
+                self.constants[node.output[0]] = self._dequantize_constant(node, axis)
         users = self.consumers.get(node.output[0], [])
         if source in self.constants or (
             users

@@ -156,7 +156,7 @@ def test_qlinear_matmul_of_two_runtime_operands() -> None:
 def bad_models() -> list[tuple[bytes, str]]:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])
-    unsupported = model_of([helper.make_node("Softmax", ["x"], ["y"], name="sm")], [x], [y], [])
+    unsupported = model_of([helper.make_node("Hardmax", ["x"], ["y"], name="sm")], [x], [y], [])
     undefined = model_of([helper.make_node("Relu", ["nowhere"], ["y"], name="r")], [x], [y], [])
     huge = model_of(
         [helper.make_node("Relu", ["x"], ["y"])],
@@ -172,7 +172,7 @@ def bad_models() -> list[tuple[bytes, str]]:
     external.graph.initializer.append(weight)
     return [
         (b"\x08\x07garbage that is not a protobuf" * 3, "malformed ONNX protobuf"),
-        (unsupported, r"node 'sm' \(Softmax\) is not supported"),
+        (unsupported, r"Hardmax: 1 node, first 'sm'"),
         (undefined, "reads 'nowhere' before anything defines it"),
         (huge, "static, bounded shape"),
         (external.SerializeToString(), "lives in an external file"),

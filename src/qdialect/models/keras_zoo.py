@@ -40,9 +40,42 @@ checked by test/unit/test_keras_zoo.py. `BUILDERS` maps a name to each builder.
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+
+# Builders run TensorFlow in one worker process of their own. TensorFlow's converter and
+# ai-edge-litert each register a pybind11 type named CalibrationWrapper; in one process
+# the second to load fails ("already registered"), so a test process that has used
+# LiteRT's calibrator (tflite_builder) could not convert a Keras model afterwards. The
+# worker also keeps TensorFlow's threads and memory out of the caller.
+_POOL: ProcessPoolExecutor | None = None
+_IN_WORKER = False
+
+
+def _run_in_worker(name: str, args: tuple, kwargs: dict) -> bytes:
+    global _IN_WORKER
+    _IN_WORKER = True
+    return globals()[name].__wrapped__(*args, **kwargs)
+
+
+def _isolated(builder: Callable[..., bytes]) -> Callable[..., bytes]:
+    """`builder`, run in the TensorFlow worker process (see `_POOL`)."""
+
+    @functools.wraps(builder)
+    def run(*args, **kwargs) -> bytes:
+        global _POOL
+        if _IN_WORKER:
+            return builder(*args, **kwargs)
+        if _POOL is None:
+            _POOL = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return _POOL.submit(_run_in_worker, builder.__name__, args, kwargs).result()
+
+    return run
+
 
 RESIZE_MODES = ("half_pixel", "align_corners", "asymmetric")
 
@@ -124,6 +157,7 @@ def _application(make, input_size: int, low: float, high: float, float_io: bool,
     return convert(model, low, high, float_io=float_io, seed=seed)
 
 
+@_isolated
 def mobilenet_v2(input_size: int = 224, *, classes: int = 10, alpha: float = 1.0,
                  float_io: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.MobileNetV2`, inputs in [-1, 1] (its `preprocess_input`).
@@ -150,6 +184,7 @@ def _mobilenet_v3(large: bool, input_size: int, classes: int, include_preprocess
                         minimalistic=minimalistic)  # fmt: skip
 
 
+@_isolated
 def mobilenet_v3_small(input_size: int = 224, *, classes: int = 10,
                        include_preprocessing: bool = True, minimalistic: bool = False,
                        float_io: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
@@ -167,6 +202,7 @@ def mobilenet_v3_small(input_size: int = 224, *, classes: int = 10,
                          float_io, fit_bn, seed)  # fmt: skip
 
 
+@_isolated
 def mobilenet_v3_large(input_size: int = 224, *, classes: int = 10,
                        include_preprocessing: bool = True, minimalistic: bool = False,
                        float_io: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
@@ -178,6 +214,7 @@ def mobilenet_v3_large(input_size: int = 224, *, classes: int = 10,
                          float_io, fit_bn, seed)  # fmt: skip
 
 
+@_isolated
 def efficientnet_b0(input_size: int = 224, *, classes: int = 10, float_io: bool = False,
                     fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.EfficientNetB0`; its built-in Rescaling and Normalization
@@ -193,6 +230,7 @@ def efficientnet_b0(input_size: int = 224, *, classes: int = 10, float_io: bool 
                         float_io, fit_bn, seed, classes=classes)  # fmt: skip
 
 
+@_isolated
 def resnet50(input_size: int = 224, *, classes: int = 10, float_io: bool = False,
              fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.ResNet50`, inputs in [-128, 128] (roughly its caffe-style
@@ -210,6 +248,7 @@ def resnet50(input_size: int = 224, *, classes: int = 10, float_io: bool = False
 # --- small Keras models ----------------------------------------------------------------------
 
 
+@_isolated
 def resize_bilinear(mode: str = "half_pixel", *, size: int = 8, scale: int = 2,
                     float_io: bool = False, seed: int = 0) -> bytes:  # fmt: skip
     """Conv, bilinear upsampling by `scale`, conv. `mode`: "half_pixel" (what Keras'
@@ -221,6 +260,7 @@ def resize_bilinear(mode: str = "half_pixel", *, size: int = 8, scale: int = 2,
     return _resize("bilinear", mode, size, scale, float_io, seed)
 
 
+@_isolated
 def resize_nearest(mode: str = "half_pixel", *, size: int = 8, scale: int = 2,
                    float_io: bool = False, seed: int = 0) -> bytes:  # fmt: skip
     """As `resize_bilinear` with nearest-neighbour resizing (`Resizing(interpolation=
@@ -251,6 +291,7 @@ def _resize(method: str, mode: str, size: int, scale: int, float_io: bool, seed:
     return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
 
 
+@_isolated
 def tensor_ops(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
     """Data movement: Permute (TRANSPOSE), `tf.split` into equal parts (SPLIT) and into
     sizes (SPLIT_V), a strided slice (STRIDED_SLICE), `tf.squeeze` (SQUEEZE), Concatenate
@@ -284,6 +325,7 @@ def tensor_ops(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes
     return convert(keras.Model(inp, z), float_io=float_io, seed=seed)
 
 
+@_isolated
 def activations(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
     """Activations: hard_swish (HARD_SWISH), sigmoid (LOGISTIC), tanh (TANH), a swish
     (LOGISTIC, MUL), Add and Subtract, softmax (SOFTMAX).
@@ -307,6 +349,7 @@ def activations(*, size: int = 8, float_io: bool = False, seed: int = 0) -> byte
     return convert(keras.Model(inp, y), float_io=float_io, seed=seed)
 
 
+@_isolated
 def small_cnn(*, size: int = 16, float_io: bool = True, seed: int = 0) -> bytes:
     """A small classifier with float input and output by default (QUANTIZE, DEQUANTIZE):
     Conv2D, DepthwiseConv2D, MaxPooling2D, AveragePooling2D, a residual Add, a Multiply,
@@ -333,6 +376,7 @@ def small_cnn(*, size: int = 16, float_io: bool = True, seed: int = 0) -> bytes:
     return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
 
 
+@_isolated
 def branch_concat(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
     """A two-branch head, Inception-style: Conv2D, then a 1x1 and a 3x3 Conv2D branch, each
     GlobalAveragePooling2D (MEAN without keep_dims: an [1, C] result), Concatenate, Dense.
@@ -350,6 +394,7 @@ def branch_concat(*, size: int = 8, float_io: bool = False, seed: int = 0) -> by
     return convert(keras.Model(inp, y), float_io=float_io, seed=seed)
 
 
+@_isolated
 def dynamic_size(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
     """A fully convolutional model of unknown image size, `Input((None, None, 8))`
     (calibrated on size x size): Conv2D, the mean over H, `tf.squeeze` of H, Conv1D.
@@ -370,6 +415,7 @@ def dynamic_size(*, size: int = 8, float_io: bool = False, seed: int = 0) -> byt
                    sample_shape=(1, size, size, 8))  # fmt: skip
 
 
+@_isolated
 def conv1d(*, length: int = 32, float_io: bool = False, seed: int = 0) -> bytes:
     """A keyword-spotting-style 1-D CNN with an unknown batch size, as Keras models have it:
     Conv1D-ReLU, MaxPooling1D, Conv1D-ReLU, GlobalAveragePooling1D, Dense. The converter
