@@ -823,6 +823,38 @@ class _Importer:
                                                                                  strict=True)])  # fmt: skip
         self.values[out_index] = self.e.tosa_reshape(y, out.shape) if shrunk else y
 
+    def _op_resize_nearest_neighbor(self, op, kind: str) -> None:
+        """Nearest-neighbour resizing of NHWC int8: each output row and column reads the
+        input index TFLite's reference kernel computes (float32 scale and offset, floor,
+        or rounding half away from zero with align_corners), as two `tosa.gather`s."""
+        inputs, out_index = self._io(op, 2)
+        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
+        self._same_quantization(x, out)
+        if len(x.shape) != 4 or x.shape[0] != out.shape[0] or x.shape[3] != out.shape[3]:
+            raise TFLiteImportError("resizes NHWC tensors along H and W only")
+        o = op.builtinOptions
+        align, half = bool(o.alignCorners), bool(o.halfPixelCenters)
+        n, h, w, c = x.shape
+        _, oh, ow, _ = out.shape
+        y = self._value(inputs[0], kind)
+        rows = _nearest_indices(h, oh, align, half)
+        if not np.array_equal(rows, np.arange(h)):
+            y = self._gather_rows(y, rows, (n, oh, w, c))
+        cols = _nearest_indices(w, ow, align, half)
+        if not np.array_equal(cols, np.arange(w)):
+            y = self.e.tosa_transpose(y, [0, 2, 1, 3])
+            y = self._gather_rows(y, cols, (n, ow, oh, c))
+            y = self.e.tosa_transpose(y, [0, 2, 1, 3])
+        self.values[out_index] = y
+
+    def _gather_rows(self, y: Value, rows: np.ndarray, shape: tuple[int, ...]) -> Value:
+        """y[:, rows] of an [N, K, A, B] value, as `tosa.gather` of [N, K, A*B]."""
+        n, k, a, b = y.shape
+        values = self.e.tosa_reshape(y, (n, k, a * b))
+        index = self._const(np.tile(rows.astype(np.int64), (n, 1)), "i32")
+        picked = self.e.tosa("gather", [values, index], (n, len(rows), a * b), y.elem)
+        return self.e.tosa_reshape(picked, shape)
+
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
         Requantize): a rescale by s_in / s_out (uint8 sides in their int8 form)."""
@@ -837,6 +869,21 @@ class _Importer:
 
 
 # ---- HARD_SWISH's fixed-point kernel, as a 256-entry table -------------------------------
+
+
+def _nearest_indices(size: int, out: int, align: bool, half: bool) -> np.ndarray:
+    """The input index of each output position in TFLite's nearest-neighbour resize:
+    (i + offset) * scale in float32, floored (rounded half away from zero when aligning
+    corners), clamped to the input."""
+    f32 = np.float32
+    scale = f32(size - 1) / f32(out - 1) if align and out > 1 else f32(size) / f32(out)
+    position = (np.arange(out, dtype=np.float32) + f32(0.5 if half else 0.0)) * f32(scale)
+    if align:
+        index = numerics.round_half_away_from_zero(position).astype(np.int64)
+    else:
+        index = np.floor(position).astype(np.int64)
+    index = np.minimum(index, size - 1)
+    return np.maximum(index, 0) if half else index
 
 
 def _mean_multiplier(real: float, count: int) -> tuple[int, int]:

@@ -81,3 +81,11 @@ def test_dynamic_image_size_is_refused_and_a_dynamic_batch_is_not() -> None:
 
     with pytest.raises(TFLiteImportError, match=r"dynamic axes \[-1, -1, -1, 8\]"):
         import_tflite(kz.dynamic_size())
+
+
+@pytest.mark.parametrize("mode", kz.RESIZE_MODES)
+@pytest.mark.parametrize("size, scale", [(8, 2), (7, 3)])
+def test_nearest_resize_matches_litert_reference(mode: str, size: int, scale: int) -> None:
+    """RESIZE_NEAREST_NEIGHBOR in each coordinate mode (half-pixel centres, aligned
+    corners, asymmetric): the index map TFLite's kernel computes, gathered exactly."""
+    check(kz.resize_nearest(mode, size=size, scale=scale), f"nearest {mode} {size}x{scale}")
