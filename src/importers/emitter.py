@@ -369,6 +369,20 @@ class Emitter:
                  "slice_sizes": i64_array([1])}  # fmt: skip
         return self.op(hlo.GatherOp, [table, column], index.shape, table.elem, props)
 
+    def take(self, x: Value, indices: np.ndarray, axis: int) -> Value:
+        """numpy's `take(x, indices, axis)` for constant indices: one `stablehlo.gather`
+        whose slices are whole except along `axis`."""
+        rank = len(x.shape)
+        index = self.const(np.asarray(indices, np.int64).reshape(-1, 1), "i32")
+        offset = tuple(d for d in range(rank) if d != axis)
+        dims = GatherDims(offset_dims=offset, collapsed_slice_dims=(axis,),
+                          start_index_map=(axis,), index_vector_dim=1)  # fmt: skip
+        sizes = [1 if d == axis else n for d, n in enumerate(x.shape)]
+        shape = [len(indices) if d == axis else n for d, n in enumerate(x.shape)]
+        props = {"dimension_numbers": GatherDimensionNumbersAttr(dims),
+                 "slice_sizes": i64_array(sizes)}  # fmt: skip
+        return self.op(hlo.GatherOp, [x, index], shape, x.elem, props)
+
     # ---- TOSA -------------------------------------------------------------------------
 
     def tosa_const(self, array: np.ndarray, elem: str) -> Value:
