@@ -46,6 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BoolAttr,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
@@ -847,6 +848,50 @@ class _Importer:
             y = self.e.tosa_transpose(y, [0, 2, 1, 3])
         self.values[out_index] = y
 
+    def _op_resize_bilinear(self, op, kind: str) -> None:
+        """Bilinear resizing of NHWC int8 as TFLite's integer reference kernel computes it:
+        source positions in 1/1024 steps (scale rounded to 10 fractional bits), the four
+        neighbours weighted by their 10-bit fractions (a 20-bit product), then divided by
+        2^20 rounding half away from zero. The weights are static, so it is two passes of
+        gathered neighbours times constant weights (rows, then columns), exact in i32."""
+        inputs, out_index = self._io(op, 2)
+        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
+        self._same_quantization(x, out)
+        if len(x.shape) != 4 or x.shape[0] != out.shape[0] or x.shape[3] != out.shape[3]:
+            raise TFLiteImportError("resizes NHWC tensors along H and W only")
+        o = op.builtinOptions
+        align, half = bool(o.alignCorners), bool(o.halfPixelCenters)
+        n, h, w, c = x.shape
+        _, oh, ow, _ = out.shape
+        shift = self._const(np.array([0]), "i8")
+
+        def weighted(v: Value, taps, shape) -> Value:
+            low, high, w_low, w_high = taps
+            weights = [self._const(a.reshape(1, -1, 1, 1), "i32") for a in (w_low, w_high)]
+            parts = [self.e.tosa("mul", [self._gather_rows(v, rows, shape), weight, shift],
+                                 shape, "i32")
+                     for rows, weight in ((low, weights[0]), (high, weights[1]))]  # fmt: skip
+            return self.e.tosa("add", parts, shape, "i32")
+
+        wide = self.e.tosa("cast", [self._value(inputs[0], kind)], x.shape, "i32")
+        rows = weighted(wide, _bilinear_taps(h, oh, align, half), (n, oh, w, c))
+        columns = self.e.tosa_transpose(rows, [0, 2, 1, 3])
+        total = weighted(columns, _bilinear_taps(w, ow, align, half), (n, ow, oh, c))
+        total = self.e.tosa_transpose(total, [0, 2, 1, 3])
+        grid = (n, oh, ow, c)
+        zero, half_step, bits = (self._const(np.array([[[[v]]]]), "i32") for v in (0, 1 << 19, 20))
+
+        def rounded(v: Value) -> Value:  # (max(v, 0) + 2^19) >> 20
+            positive = self.e.tosa("maximum", [v, zero], grid, "i32")
+            return self.e.tosa("arithmetic_right_shift",
+                               [self.e.tosa("add", [positive, half_step], grid, "i32"), bits],
+                               grid, "i32", round=BoolAttr.from_bool(False))  # fmt: skip
+
+        negated = self.e.tosa("sub", [zero, total], grid, "i32")
+        value = self.e.tosa("sub", [rounded(total), rounded(negated)], grid, "i32")
+        value = self.e.tosa_clamp(value, -128, 127)
+        self.values[out_index] = self.e.tosa("cast", [value], grid, "i8")
+
     def _gather_rows(self, y: Value, rows: np.ndarray, shape: tuple[int, ...]) -> Value:
         """y[:, rows] of an [N, K, A, B] value, as `tosa.gather` of [N, K, A*B]."""
         n, k, a, b = y.shape
@@ -884,6 +929,22 @@ def _nearest_indices(size: int, out: int, align: bool, half: bool) -> np.ndarray
         index = np.floor(position).astype(np.int64)
     index = np.minimum(index, size - 1)
     return np.maximum(index, 0) if half else index
+
+
+def _bilinear_taps(size: int, out: int, align: bool, half: bool):
+    """TFLite's integer bilinear taps along one axis: for each output position the lower
+    and upper source index and their weights in 1/1024 (they sum to 1024)."""
+    f32 = np.float32
+    scale = f32(size - 1) / f32(out - 1) if align and out > 1 else f32(size) / f32(out)
+    scale_10 = int(numerics.round_half_away_from_zero(f32(scale) * f32(1 << 10)))
+    position = np.arange(out, dtype=np.int64) * scale_10
+    if half:
+        position = position + scale_10 // 2 - (1 << 9)
+    low = np.maximum(np.trunc(position / (1 << 10)).astype(np.int64), 0)
+    high = np.minimum(np.trunc((position + (1 << 10) - 1) / (1 << 10)).astype(np.int64),
+                      size - 1)  # fmt: skip
+    w_high = position - (1 << 10) * low
+    return low, high, (1 << 10) - w_high, w_high
 
 
 def _mean_multiplier(real: float, count: int) -> tuple[int, int]:

@@ -83,9 +83,12 @@ def test_dynamic_image_size_is_refused_and_a_dynamic_batch_is_not() -> None:
         import_tflite(kz.dynamic_size())
 
 
+@pytest.mark.parametrize("method", ["nearest", "bilinear"])
 @pytest.mark.parametrize("mode", kz.RESIZE_MODES)
 @pytest.mark.parametrize("size, scale", [(8, 2), (7, 3)])
-def test_nearest_resize_matches_litert_reference(mode: str, size: int, scale: int) -> None:
-    """RESIZE_NEAREST_NEIGHBOR in each coordinate mode (half-pixel centres, aligned
-    corners, asymmetric): the index map TFLite's kernel computes, gathered exactly."""
-    check(kz.resize_nearest(mode, size=size, scale=scale), f"nearest {mode} {size}x{scale}")
+def test_resize_matches_litert_reference(method: str, mode: str, size: int, scale: int) -> None:
+    """RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR in each coordinate mode (half-pixel
+    centres, aligned corners, asymmetric): TFLite's index map, and for bilinear its 10-bit
+    weights and 2^20 rounding, reproduced exactly."""
+    build = kz.resize_nearest if method == "nearest" else kz.resize_bilinear
+    check(build(mode, size=size, scale=scale), f"{method} {mode} {size}x{scale}", samples=6)
