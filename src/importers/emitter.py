@@ -445,6 +445,16 @@ class Emitter:
             bounds = IntegerAttr(int(lo), t), IntegerAttr(int(hi), t)
         return self.tosa("clamp", [x], x.shape, x.elem, min_val=bounds[0], max_val=bounds[1])
 
+    def tosa_take(self, x: Value, index: np.ndarray, axis: int) -> Value:
+        """numpy's `take(x, index, axis)` for constant indices: `tosa.gather` of x seen as
+        [before, axis, after] (gather reads [N, K, C] by [N, W] indices)."""
+        before = int(np.prod(x.shape[:axis], dtype=np.int64))
+        after = int(np.prod(x.shape[axis + 1 :], dtype=np.int64))
+        values = self.tosa_reshape(x, (before, x.shape[axis], after))
+        rows = self.tosa_const(np.tile(np.asarray(index, np.int64), (before, 1)), "i32")
+        picked = self.tosa("gather", [values, rows], (before, len(index), after), x.elem)
+        return self.tosa_reshape(picked, [*x.shape[:axis], len(index), *x.shape[axis + 1 :]])
+
     def tosa_axis(self, name: str, x: Value, axis: int) -> Value:
         """A TOSA reduction (`reduce_sum`, `reduce_max`...) keeping the axis as size 1."""
         shape = list(x.shape)

@@ -180,12 +180,7 @@ class TosaImporter(Importer):
                            x.elem)  # fmt: skip
 
     def _taken(self, x: Value, index: np.ndarray, axis: int) -> Value:
-        """Rows `index` along `axis`: `tosa.gather` of x seen as [before, axis, after]."""
-        before, after = math.prod(x.shape[:axis]), math.prod(x.shape[axis + 1 :])
-        values = self.e.tosa_reshape(x, (before, x.shape[axis], after))
-        picked = self.e.tosa("gather", [values, self._tconst(np.tile(index, (before, 1)), "i32")],
-                             (before, len(index), after), x.elem)  # fmt: skip
-        return self.e.tosa_reshape(picked, [*x.shape[:axis], len(index), *x.shape[axis + 1 :]])
+        return self.e.tosa_take(x, index, axis)
 
     def _max_pool(self, x: Value, kernel, strides, dil, pads) -> Value:
         if any(d != 1 for d in dil):

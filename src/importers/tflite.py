@@ -810,7 +810,7 @@ class _Importer:
     def _op_strided_slice(self, op, kind: str) -> None:
         x_index, out_index = int(op.inputs[0]), int(op.outputs[0])
         x = self.tensors[x_index]
-        begin, end, strides, shrunk = self._slice_spec(op, x.shape)
+        begin, end, strides, _ = self._slice_spec(op, x.shape)
         if x.data is not None and x.scale is None:  # shape arithmetic
             picked = x.data[tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides,
                                                                     strict=True))]  # fmt: skip
@@ -818,11 +818,12 @@ class _Importer:
             return
         x, out = self._int8(x_index, "the input"), self._int8(out_index, "the output")
         self._same_quantization(x, out)
-        if any(s != 1 for s in strides):
-            raise TFLiteImportError("strided slices of tensors are not supported")
         y = self._slice(self._value(x_index, kind), begin, [e - b for b, e in zip(begin, end,
                                                                                  strict=True)])  # fmt: skip
-        self.values[out_index] = self.e.tosa_reshape(y, out.shape) if shrunk else y
+        for axis, step in enumerate(strides):  # every step-th row of the slice: a gather
+            if step != 1:
+                y = self.e.tosa_take(y, np.arange(0, y.shape[axis], step), axis)
+        self.values[out_index] = self.e.tosa_reshape(y, out.shape) if y.shape != out.shape else y
 
     def _op_resize_nearest_neighbor(self, op, kind: str) -> None:
         """Nearest-neighbour resizing of NHWC int8: each output row and column reads the
@@ -893,12 +894,9 @@ class _Importer:
         self.values[out_index] = self.e.tosa("cast", [value], grid, "i8")
 
     def _gather_rows(self, y: Value, rows: np.ndarray, shape: tuple[int, ...]) -> Value:
-        """y[:, rows] of an [N, K, A, B] value, as `tosa.gather` of [N, K, A*B]."""
-        n, k, a, b = y.shape
-        values = self.e.tosa_reshape(y, (n, k, a * b))
-        index = self._const(np.tile(rows.astype(np.int64), (n, 1)), "i32")
-        picked = self.e.tosa("gather", [values, index], (n, len(rows), a * b), y.elem)
-        return self.e.tosa_reshape(picked, shape)
+        """y[:, rows] of an [N, K, A, B] value."""
+        del shape  # implied by `rows`
+        return self.e.tosa_take(y, rows, 1)
 
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's

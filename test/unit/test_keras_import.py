@@ -67,7 +67,9 @@ def test_keras_application_matches_litert_reference(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "build", [kz.activations, kz.branch_concat, kz.small_cnn], ids=lambda f: f.__name__
+    "build",
+    [kz.activations, kz.branch_concat, kz.small_cnn, kz.strided_slices],
+    ids=lambda f: f.__name__,
 )
 def test_small_keras_models_match_litert_reference(build) -> None:
     check(build(float_io=False), build.__name__)

@@ -435,6 +435,23 @@ def conv1d(*, length: int = 32, float_io: bool = False, seed: int = 0) -> bytes:
     return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
 
 
+@_isolated
+def strided_slices(*, size: int = 9, float_io: bool = False, seed: int = 0) -> bytes:
+    """Conv2D, every second row and every third column of a window (`t[:, ::2, 1:8:3]`),
+    Conv2D: a STRIDED_SLICE with steps other than 1.
+
+    Ops: CONV_2D, STRIDED_SLICE."""
+    tf = _tf()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    L = keras.layers
+    x = inp = keras.Input((size, size, 4))
+    x = L.Conv2D(8, 3, padding="same", activation="relu")(x)
+    x = L.Lambda(lambda t: t[:, ::2, 1:8:3, :])(x)
+    x = L.Conv2D(4, 1)(x)
+    return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
+
+
 # --- reading the result ----------------------------------------------------------------------
 
 
@@ -483,4 +500,5 @@ BUILDERS: dict[str, Callable[..., bytes]] = {
     "branch_concat": branch_concat,
     "dynamic_size": dynamic_size,
     "conv1d": conv1d,
+    "strided_slices": strided_slices,
 }
