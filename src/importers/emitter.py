@@ -302,8 +302,10 @@ class Emitter:
         pads: Sequence[tuple[int, int]],
         dilations: Sequence[int],
         groups: int = 1,
+        lhs_dilation: Sequence[int] | None = None,
     ) -> Value:
-        """NCHW x OIHW -> NCHW (ONNX's layout)."""
+        """NCHW x OIHW -> NCHW (ONNX's layout); `lhs_dilation` spreads the input (a
+        transposed convolution)."""
         dims = ConvDims(0, 1, (2, 3), 1, 0, (2, 3), 0, 1, (2, 3))
         props = {
             "dimension_numbers": ConvDimensionNumbersAttr(dims),
@@ -313,6 +315,8 @@ class Emitter:
             "batch_group_count": i64_attr(1),
             "feature_group_count": i64_attr(groups),
         }
+        if lhs_dilation is not None and any(d != 1 for d in lhs_dilation):
+            props["lhs_dilation"] = i64_array(lhs_dilation)
         return self.op(hlo.ConvolutionOp, [x, w], shape, x.elem, props)
 
     def dot_general(self, a: Value, b: Value, shape: Sequence[int],

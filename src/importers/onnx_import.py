@@ -400,6 +400,55 @@ class Importer(OrtKernels, FloatOps):
         self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu,
                                                self._storage(q, 2))  # fmt: skip
 
+    def _op_ConvTranspose(self, node) -> None:
+        """DequantizeLinear -> ConvTranspose -> QuantizeLinear: the int32 transposed
+        convolution, bias and requantization, as ONNX Runtime's QLinearConvTranspose;
+        weights [C_in, C_out, kh, kw] quantized per output channel along axis 1."""
+        x, s_x, z_x = self._dequantized(node, 0, "input")
+        w, s_w, z_w = self._dequantized(node, 1, "weight")
+        self._per_channel_axis(node, 1, 1)
+        bias = self._dequantized_bias(node, s_x, s_w)
+        q, relu = self._quantize_after(node)
+        s_y, z_y = self._scale_zp(q, 1)
+        if not isinstance(w, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
+            raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
+        self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu,
+                                               self._storage(q, 2))  # fmt: skip
+
+    def _conv_transpose_acc(self, node, x: Value, z_x, w: np.ndarray, z_w) -> Value:
+        """The int32 transposed convolution of x - zx with w - zw: the input spread by the
+        strides, convolved with the flipped kernel, padded by (k-1)d - pads (ONNX's output
+        size: stride (in - 1) + output_padding + (k-1)d + 1 - pads)."""
+        if len(x.shape) != 4 or x.elem not in RANGE or w.dtype not in (np.int8, np.uint8):
+            raise ONNXImportError(f"node '{node.name}': needs 8-bit NCHW data and weights")
+        a = self._attrs(node)
+        if int(a.get("group", 1)) != 1 or "output_shape" in a or a.get("auto_pad", b"NOTSET") not in (
+            b"NOTSET", "NOTSET"):  # fmt: skip
+            raise ONNXImportError(
+                f"node '{node.name}': ConvTranspose with groups, output_shape or auto_pad"
+            )
+        _, c_out, kh, kw = w.shape
+        strides = list(a.get("strides", [1, 1]))
+        dil = list(a.get("dilations", [1, 1]))
+        pads = list(a.get("pads", [0, 0, 0, 0]))
+        extra = list(a.get("output_padding", [0, 0]))
+        if len(strides) != 2 or len(dil) != 2 or len(pads) != 4 or len(extra) != 2 or min(
+            strides + dil) < 1 or min(pads + extra) < 0:  # fmt: skip
+            raise ONNXImportError(f"node '{node.name}': malformed ConvTranspose attributes")
+        n, _, h, wd = x.shape
+        spans = [(kh - 1) * dil[0], (kw - 1) * dil[1]]
+        window = [(spans[0] - pads[0], spans[0] - pads[2] + extra[0]),
+                  (spans[1] - pads[1], spans[1] - pads[3] + extra[1])]  # fmt: skip
+        if min(p for pair in window for p in pair) < 0:
+            raise ONNXImportError(f"node '{node.name}': pads larger than the kernel's span")
+        oh = strides[0] * (h - 1) + extra[0] + spans[0] + 1 - pads[0] - pads[2]
+        ow = strides[1] * (wd - 1) + extra[1] + spans[1] + 1 - pads[1] - pads[3]
+        kernel = np.ascontiguousarray(np.transpose(w[:, :, ::-1, ::-1], (1, 0, 2, 3)))
+        xc = self._widen(x, int(z_x.reshape(-1)[0]))
+        wc = self._widen(self.e.const(kernel, _ELEM[w.dtype]), z_w.reshape(-1), 0)
+        return self.e.convolution(xc, wc, (n, c_out, oh, ow), [1, 1], window, dil,
+                                  lhs_dilation=strides)  # fmt: skip
+
     def _op_MatMul(self, node) -> None:
         if node.input[0] not in self.dq and node.input[1] not in self.dq:
             self._float_matmul(node)
@@ -524,7 +573,10 @@ class Importer(OrtKernels, FloatOps):
             raise ONNXImportError(
                 f"node '{node.name}': the convolution needs int8 NCHW data and weights"
             )
-        acc = self._conv_acc(node, x, z_x, w, z_w)
+        if node.op_type == "ConvTranspose":
+            acc = self._conv_transpose_acc(node, x, z_x, w, z_w)
+        else:
+            acc = self._conv_acc(node, x, z_x, w, z_w)
         out_shape = acc.shape
         if bias is not None:
             acc = self.e.binary(

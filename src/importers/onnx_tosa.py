@@ -90,6 +90,8 @@ class TosaImporter(Importer):
         return self.e.tosa_clamp(y, zp, 127) if relu else y
 
     def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu, out="i8"):
+        if node.op_type == "ConvTranspose":
+            raise ONNXImportError(f"node '{node.name}': ConvTranspose (TOSA form) is not imported")
         if (
             not isinstance(x, Value)
             or len(x.shape) != 4
