@@ -389,24 +389,20 @@ class Importer(OrtKernels, FloatOps):
             ) from None
 
     def _op_Conv(self, node) -> None:
-        x, s_x, z_x = self._dequantized(node, 0, "input")
-        w, s_w, z_w = self._dequantized(node, 1, "weight")
-        self._per_channel_axis(node, 1, 0)
-        bias = self._dequantized_bias(node, s_x, s_w)
-        q, relu = self._quantize_after(node)
-        s_y, z_y = self._scale_zp(q, 1)
-        if not isinstance(w, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
-            raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
-        self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu,
-                                               self._storage(q, 2))  # fmt: skip
+        self._conv_group(node, 0)
 
     def _op_ConvTranspose(self, node) -> None:
-        """DequantizeLinear -> ConvTranspose -> QuantizeLinear: the int32 transposed
-        convolution, bias and requantization, as ONNX Runtime's QLinearConvTranspose;
-        weights [C_in, C_out, kh, kw] quantized per output channel along axis 1."""
+        """As ONNX Runtime's QLinearConvTranspose: weights [C_in, C_out, kh, kw] quantized
+        per output channel along axis 1 (`_conv_transpose_acc`)."""
+        self._conv_group(node, 1)
+
+    def _conv_group(self, node, output_axis: int) -> None:
+        """DequantizeLinear -> Conv or ConvTranspose -> [Relu] -> QuantizeLinear: the int32
+        (transposed) convolution, bias and requantization, as ONNX Runtime fuses it;
+        per-channel weights along `output_axis`, the output channels."""
         x, s_x, z_x = self._dequantized(node, 0, "input")
         w, s_w, z_w = self._dequantized(node, 1, "weight")
-        self._per_channel_axis(node, 1, 1)
+        self._per_channel_axis(node, 1, output_axis)
         bias = self._dequantized_bias(node, s_x, s_w)
         q, relu = self._quantize_after(node)
         s_y, z_y = self._scale_zp(q, 1)

@@ -825,61 +825,52 @@ class _Importer:
                 y = self.e.tosa_take(y, np.arange(0, y.shape[axis], step), axis)
         self.values[out_index] = self.e.tosa_reshape(y, out.shape) if y.shape != out.shape else y
 
-    def _op_resize_nearest_neighbor(self, op, kind: str) -> None:
-        """Nearest-neighbour resizing of NHWC int8: each output row and column reads the
-        input index TFLite's reference kernel computes (float32 scale and offset, floor,
-        or rounding half away from zero with align_corners), as two `tosa.gather`s."""
+    def _resize_operands(self, op) -> tuple[int, int, _Tensor, bool, bool]:
+        """(input index, output index, output tensor, align_corners, half_pixel_centers)
+        of a RESIZE_* operator on NHWC int8 sharing its quantization."""
         inputs, out_index = self._io(op, 2)
         x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
         self._same_quantization(x, out)
         if len(x.shape) != 4 or x.shape[0] != out.shape[0] or x.shape[3] != out.shape[3]:
             raise TFLiteImportError("resizes NHWC tensors along H and W only")
         o = op.builtinOptions
-        align, half = bool(o.alignCorners), bool(o.halfPixelCenters)
-        n, h, w, c = x.shape
-        _, oh, ow, _ = out.shape
-        y = self._value(inputs[0], kind)
-        rows = _nearest_indices(h, oh, align, half)
-        if not np.array_equal(rows, np.arange(h)):
-            y = self._gather_rows(y, rows, (n, oh, w, c))
-        cols = _nearest_indices(w, ow, align, half)
-        if not np.array_equal(cols, np.arange(w)):
-            y = self.e.tosa_transpose(y, [0, 2, 1, 3])
-            y = self._gather_rows(y, cols, (n, ow, oh, c))
-            y = self.e.tosa_transpose(y, [0, 2, 1, 3])
+        return inputs[0], out_index, out, bool(o.alignCorners), bool(o.halfPixelCenters)
+
+    def _op_resize_nearest_neighbor(self, op, kind: str) -> None:
+        """Nearest-neighbour resizing: each output row and column reads the input index
+        TFLite's reference kernel computes (float32 scale and offset, floor, or rounding
+        half away from zero with align_corners), a `tosa.gather` per resized axis."""
+        x_index, out_index, out, align, half = self._resize_operands(op)
+        y = self._value(x_index, kind)
+        for axis in (1, 2):
+            index = _nearest_indices(y.shape[axis], out.shape[axis], align, half)
+            if not np.array_equal(index, np.arange(y.shape[axis])):
+                y = self.e.tosa_take(y, index, axis)
         self.values[out_index] = y
 
     def _op_resize_bilinear(self, op, kind: str) -> None:
-        """Bilinear resizing of NHWC int8 as TFLite's integer reference kernel computes it:
-        source positions in 1/1024 steps (scale rounded to 10 fractional bits), the four
-        neighbours weighted by their 10-bit fractions (a 20-bit product), then divided by
-        2^20 rounding half away from zero. The weights are static, so it is two passes of
-        gathered neighbours times constant weights (rows, then columns), exact in i32."""
-        inputs, out_index = self._io(op, 2)
-        x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
-        self._same_quantization(x, out)
-        if len(x.shape) != 4 or x.shape[0] != out.shape[0] or x.shape[3] != out.shape[3]:
-            raise TFLiteImportError("resizes NHWC tensors along H and W only")
-        o = op.builtinOptions
-        align, half = bool(o.alignCorners), bool(o.halfPixelCenters)
-        n, h, w, c = x.shape
-        _, oh, ow, _ = out.shape
+        """Bilinear resizing as TFLite's integer reference kernel computes it: source
+        positions in 1/1024 steps (scale rounded to 10 fractional bits), the four neighbours
+        weighted by their 10-bit fractions (a 20-bit product), then divided by 2^20 rounding
+        half away from zero. The weights are static, so it is two passes of gathered
+        neighbours times constant weights (rows, then columns), exact in i32."""
+        x_index, out_index, out, align, half = self._resize_operands(op)
         shift = self._const(np.array([0]), "i8")
-
-        def weighted(v: Value, taps, shape) -> Value:
-            low, high, w_low, w_high = taps
-            weights = [self._const(a.reshape(1, -1, 1, 1), "i32") for a in (w_low, w_high)]
-            parts = [self.e.tosa("mul", [self._gather_rows(v, rows, shape), weight, shift],
-                                 shape, "i32")
-                     for rows, weight in ((low, weights[0]), (high, weights[1]))]  # fmt: skip
-            return self.e.tosa("add", parts, shape, "i32")
-
-        wide = self.e.tosa("cast", [self._value(inputs[0], kind)], x.shape, "i32")
-        rows = weighted(wide, _bilinear_taps(h, oh, align, half), (n, oh, w, c))
-        columns = self.e.tosa_transpose(rows, [0, 2, 1, 3])
-        total = weighted(columns, _bilinear_taps(w, ow, align, half), (n, ow, oh, c))
-        total = self.e.tosa_transpose(total, [0, 2, 1, 3])
-        grid = (n, oh, ow, c)
+        y = self._value(x_index, kind)
+        y = self.e.tosa("cast", [y], y.shape, "i32")
+        for axis in (1, 2):
+            low, high, w_low, w_high = _bilinear_taps(y.shape[axis], out.shape[axis], align, half)
+            shape = [*y.shape[:axis], out.shape[axis], *y.shape[axis + 1 :]]
+            weight_shape = [1, 1, 1, 1]
+            weight_shape[axis] = out.shape[axis]
+            parts = [
+                self.e.tosa("mul", [self.e.tosa_take(y, rows, axis),
+                                    self._const(weights.reshape(weight_shape), "i32"), shift],
+                            shape, "i32")
+                for rows, weights in ((low, w_low), (high, w_high))
+            ]  # fmt: skip
+            y = self.e.tosa("add", parts, shape, "i32")
+        grid = y.shape
         zero, half_step, bits = (self._const(np.array([[[[v]]]]), "i32") for v in (0, 1 << 19, 20))
 
         def rounded(v: Value) -> Value:  # (max(v, 0) + 2^19) >> 20
@@ -888,15 +879,10 @@ class _Importer:
                                [self.e.tosa("add", [positive, half_step], grid, "i32"), bits],
                                grid, "i32", round=BoolAttr.from_bool(False))  # fmt: skip
 
-        negated = self.e.tosa("sub", [zero, total], grid, "i32")
-        value = self.e.tosa("sub", [rounded(total), rounded(negated)], grid, "i32")
+        negated = self.e.tosa("sub", [zero, y], grid, "i32")
+        value = self.e.tosa("sub", [rounded(y), rounded(negated)], grid, "i32")
         value = self.e.tosa_clamp(value, -128, 127)
         self.values[out_index] = self.e.tosa("cast", [value], grid, "i8")
-
-    def _gather_rows(self, y: Value, rows: np.ndarray, shape: tuple[int, ...]) -> Value:
-        """y[:, rows] of an [N, K, A, B] value."""
-        del shape  # implied by `rows`
-        return self.e.tosa_take(y, rows, 1)
 
     def _op_quantize(self, op, kind: str) -> None:
         """Requantization between 8-bit types (int8 or uint8 on either side, TFLite's
