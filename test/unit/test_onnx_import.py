@@ -788,3 +788,20 @@ def test_every_op_is_located_at_a_tensor_of_the_model() -> None:
     assert located and all(isinstance(op.location, NameLoc) for op in located)
     assert {op.location.desc.data for op in located} <= tensors
     assert len({op.location.desc.data for op in located}) > 5
+
+
+def test_an_importer_bug_is_one_internal_error_line(tmp_path, monkeypatch, capsys) -> None:
+    """An op the importer builds wrong is caught by verification and reported by qimport
+    as one 'internal error' line naming the op and tensor, exit status 2, no traceback."""
+    from qdialect.importers import emitter
+
+    def wrong_clamp(self, lo, x, hi):  # a deliberately ill-typed clamp
+        return self.op(emitter.hlo.ClampOp, [lo, x, hi], x.shape, "i32")
+
+    monkeypatch.setattr(emitter.Emitter, "clamp", wrong_clamp)
+    path = tmp_path / "cnn.onnx"
+    path.write_bytes(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    assert qimport.main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("qimport: internal error: 'stablehlo.clamp' built for '")
+    assert len(err.strip().splitlines()) == 1

@@ -24,6 +24,7 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 
+from qdialect.importers.emitter import InvalidIRError
 from qdialect.importers.onnx_import import ONNXImportError, import_onnx
 from qdialect.importers.tflite import TFLiteImportError, import_tflite
 from qdialect.ir.printer import module_text
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except (TFLiteImportError, ONNXImportError) as err:
         print(f"qimport: error: {args.model}: {err}", file=sys.stderr)
-    except (ParseError, DiagnosticException) as err:  # a bug: the importer wrote invalid IR
+    except (InvalidIRError, ParseError, DiagnosticException) as err:  # an importer bug
         print(f"qimport: internal error: {str(err).splitlines()[0]}", file=sys.stderr)
         return 2
     except OSError as err:
