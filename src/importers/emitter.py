@@ -154,10 +154,11 @@ class Emitter:
     # ---- structure --------------------------------------------------------------------
 
     @contextmanager
-    def at(self, name: str) -> Iterator[None]:
-        """Ops created inside carry `loc("name")` (the source model's tensor name)."""
+    def at(self, name: str | None) -> Iterator[None]:
+        """Ops created inside carry `loc("name")` (the source model's tensor name), or
+        `loc(unknown)` for None."""
         saved = self.location
-        self.location = name_loc(name)
+        self.location = UnknownLoc() if name is None else name_loc(name)
         try:
             yield
         finally:
@@ -201,7 +202,7 @@ class Emitter:
     def finish(
         self, results: Sequence[Value], result_attrs: Sequence[dict[str, Attribute]] = ()
     ) -> ModuleOp:
-        with self.at_unknown():
+        with self.at(None):
             self.insert(func.ReturnOp(*[v.ssa for v in results]))
         fn_type = FunctionType.from_lists(self.arg_types, [tensor_type(v.shape, v.elem)
                                                            for v in results])  # fmt: skip
@@ -215,15 +216,6 @@ class Emitter:
         if any(attrs):
             fn.res_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
         return ModuleOp([fn])
-
-    @contextmanager
-    def at_unknown(self) -> Iterator[None]:
-        saved = self.location
-        self.location = UnknownLoc()
-        try:
-            yield
-        finally:
-            self.location = saved
 
     # ---- StableHLO --------------------------------------------------------------------
 
