@@ -115,22 +115,12 @@ class FloatOps:
     def _float_nary(self, node, op: str) -> Value:
         """inputs[0] op inputs[1] op ... left to right (ONNX Runtime's order), broadcast."""
         xs = [self._float_operand(node, i) for i in range(len(node.input))]
-        shape = self._common_shape(node, xs)
+        shape = self._broadcast_shape(node, *xs)
         total = self._broadcast_to(node, xs[0], shape)
         for x in xs[1:]:
             total = self.e.binary(op, total, self._broadcast_to(node, x, shape))
         self.values[node.output[0]] = total
         return total
-
-    @staticmethod
-    def _common_shape(node, values: list[Value]) -> tuple[int, ...]:
-        """The shape ONNX's multidirectional broadcasting gives `values`."""
-        try:
-            return tuple(int(d) for d in np.broadcast_shapes(*(v.shape for v in values)))
-        except ValueError:
-            raise ONNXImportError(
-                f"node '{node.name}': {[list(v.shape) for v in values]} do not broadcast"
-            ) from None
 
     _COMPARISONS = {"Equal": "EQ", "Less": "LT", "LessOrEqual": "LE", "Greater": "GT",
                     "GreaterOrEqual": "GE"}  # fmt: skip
@@ -148,7 +138,7 @@ class FloatOps:
         if condition.elem != "i1":
             raise ONNXImportError(f"node '{node.name}': the condition must be boolean")
         a, b = self._float_operand(node, 1), self._float_operand(node, 2)
-        shape = self._common_shape(node, [condition, a, b])
+        shape = self._broadcast_shape(node, condition, a, b)
         parts = [self._broadcast_to(node, v, shape) for v in (condition, a, b)]
         self.values[node.output[0]] = self.e.select(*parts)
 

@@ -38,8 +38,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
 from qdialect import numerics
+from qdialect.importers import ort_float
 from qdialect.importers.emitter import Emitter, Value, verified
-from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError
+from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXImportError
 from qdialect.importers.onnx_float_ops import FloatOps
 from qdialect.importers.onnx_fold import FOLDABLE, fold
 from qdialect.importers.onnx_ort_kernels import OrtKernels
@@ -47,9 +48,6 @@ from qdialect.importers.onnx_ort_kernels import OrtKernels
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
           9: ("i1", np.bool_),
           7: ("i64", np.int64)}  # fmt: skip
-
-
-_ELEM = {np.dtype(np.int8): "i8", np.dtype(np.uint8): "ui8"}  # 8-bit weights' storage
 
 
 class Importer(OrtKernels, FloatOps):
@@ -380,13 +378,13 @@ class Importer(OrtKernels, FloatOps):
             )
         return bias
 
-    def _broadcast_shape(self, node, a: Value, b: Value) -> tuple[int, ...]:
+    def _broadcast_shape(self, node, *values: Value) -> tuple[int, ...]:
+        """The shape ONNX's multidirectional broadcasting gives `values`."""
         try:
-            return tuple(int(d) for d in np.broadcast_shapes(a.shape, b.shape))
+            return tuple(int(d) for d in np.broadcast_shapes(*(v.shape for v in values)))
         except ValueError:
-            raise ONNXImportError(
-                f"node '{node.name}': {list(a.shape)} and {list(b.shape)} do not broadcast"
-            ) from None
+            shapes = " and ".join(str(list(v.shape)) for v in values)
+            raise ONNXImportError(f"node '{node.name}': {shapes} do not broadcast") from None
 
     def _op_Conv(self, node) -> None:
         self._conv_group(node, 0)
@@ -439,9 +437,11 @@ class Importer(OrtKernels, FloatOps):
             raise ONNXImportError(f"node '{node.name}': pads larger than the kernel's span")
         oh = strides[0] * (h - 1) + extra[0] + spans[0] + 1 - pads[0] - pads[2]
         ow = strides[1] * (wd - 1) + extra[1] + spans[1] + 1 - pads[1] - pads[3]
+        if n * c_out * oh * ow > MAX_ELEMENTS:
+            raise ONNXImportError(f"node '{node.name}': output {[n, c_out, oh, ow]} is too large")
         kernel = np.ascontiguousarray(np.transpose(w[:, :, ::-1, ::-1], (1, 0, 2, 3)))
         xc = self._widen(x, int(z_x.reshape(-1)[0]))
-        wc = self._widen(self.e.const(kernel, _ELEM[w.dtype]), z_w.reshape(-1), 0)
+        wc = self._widen(self.e.const(kernel, EIGHT_BIT[w.dtype]), z_w.reshape(-1), 0)
         return self.e.convolution(xc, wc, (n, c_out, oh, ow), [1, 1], window, dil,
                                   lhs_dilation=strides)  # fmt: skip
 
@@ -519,7 +519,11 @@ class Importer(OrtKernels, FloatOps):
         if source in self.constants:  # float parameters (BatchNormalization's, a Clip's)
             x = self.constants[source]
             if scale.size == 1 or (x.ndim > axis and x.shape[axis] == scale.size):
-                self.constants[node.output[0]] = self._dequantize_constant(node, axis)
+                along = None if scale.size == 1 else axis  # ONNX Runtime's folding: float32
+                self.constants[node.output[0]] = ort_float.dequantize(
+                    x, numerics.axis_broadcast(scale, x.ndim, along),
+                    numerics.axis_broadcast(zp, x.ndim, along),
+                )  # fmt: skip
         users = self.consumers.get(node.output[0], [])
         if source in self.constants or (
             users
@@ -538,19 +542,6 @@ class Importer(OrtKernels, FloatOps):
         self.values[node.output[0]] = self.e.binary(
             "multiply", f, self.e.splat(scale.reshape(()), x.shape, "f32")
         )
-
-    def _dequantize_constant(self, node, axis: int) -> np.ndarray:
-        """DequantizeLinear of a constant, as ONNX Runtime folds it: (x - zp) * scale in
-        float32, the parameters laid along `axis` when per-axis."""
-        x = self.constants[node.input[0]]
-        scale = self._const_input(node, 1, "scale").astype(np.float32)
-        zp = (self._const_input(node, 2, "zero point") if len(node.input) > 2 and node.input[2]
-              else np.zeros_like(scale)).astype(np.int64)  # fmt: skip
-        if scale.size > 1:
-            shape = [1] * x.ndim
-            shape[axis] = scale.size
-            scale, zp = scale.reshape(shape), zp.reshape(shape)
-        return ((x.astype(np.int64) - zp).astype(np.float32) * scale).astype(np.float32)
 
     def _op_QLinearConv(self, node) -> None:
         s_x, z_x = self._scale_zp(node, 1)
@@ -620,16 +611,16 @@ class Importer(OrtKernels, FloatOps):
         ow = (wd + pads[1] + pads[3] - (kw - 1) * dil[1] - 1) // strides[1] + 1
         out_shape = (n, k_out, oh, ow)
         xc = self._widen(x, int(z_x.reshape(-1)[0]))
-        wc = self._widen(self.e.const(w, _ELEM[w.dtype]), z_w.reshape(-1), 0)
+        wc = self._widen(self.e.const(w, EIGHT_BIT[w.dtype]), z_w.reshape(-1), 0)
         return self.e.convolution(xc, wc, out_shape, strides, [(pads[0], pads[2]), (pads[1], pads[3])],
                                   dil, group)  # fmt: skip
 
     def _matmul_acc(self, node, a: Value, z_a, b, z_b) -> Value:
         """The int32 product of a - za and b - zb (2-D; b constant or runtime)."""
         if isinstance(b, np.ndarray):
-            if b.dtype not in _ELEM:
+            if b.dtype not in EIGHT_BIT:
                 raise ONNXImportError(f"node '{node.name}': the weights must be 8-bit integers")
-            b = self._widen(self.e.const(b, _ELEM[b.dtype]), z_b.reshape(-1), 1)
+            b = self._widen(self.e.const(b, EIGHT_BIT[b.dtype]), z_b.reshape(-1), 1)
         else:
             b = self._widen(b, z_b, 1)
         if len(a.shape) != 2 or len(b.shape) != 2:
@@ -917,7 +908,7 @@ class Importer(OrtKernels, FloatOps):
                 raise ONNXImportError(f"node '{node.name}': needs {rank} positive scales")
             scales = [np.float32(v) for v in raw]
             sizes = [math.floor(d * float(v)) for d, v in zip(x.shape, scales, strict=True)]
-        if any(o < 1 or o > MAX_ELEMENTS for o in sizes):
+        if min(sizes) < 1 or math.prod(sizes) > MAX_ELEMENTS:
             raise ONNXImportError(f"node '{node.name}': output sizes {sizes} out of range")
         y = x
         for axis, (size, out, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):

@@ -14,7 +14,7 @@ import numpy as np
 
 from qdialect.importers import ort_float
 from qdialect.importers.emitter import Value
-from qdialect.importers.onnx_common import RANGE, ONNXImportError
+from qdialect.importers.onnx_common import EIGHT_BIT, RANGE, ONNXImportError
 
 
 class OrtKernels:
@@ -29,7 +29,7 @@ class OrtKernels:
     def _materialized(self, node, name: str) -> Value:
         if name in self.constants and name not in self.values:
             array = self.constants[name]
-            elem = {np.dtype(np.int8): "i8", np.dtype(np.uint8): "ui8"}.get(array.dtype)
+            elem = EIGHT_BIT.get(array.dtype)
             if elem is None:
                 raise ONNXImportError(f"node '{node.name}': constant '{name}' must be 8-bit")
             self.values[name] = self.e.const(array.astype(np.int64), elem)

@@ -166,7 +166,7 @@ class _Importer:
                     f"tensor {index}: buffer of {len(raw)} bytes for shape {list(shape)}"
                 )
             data = np.frombuffer(raw, dtype).reshape(shape)
-        name = t.name.decode() if isinstance(t.name, bytes) else str(t.name)
+        name = t.name.decode(errors="replace") if isinstance(t.name, bytes) else str(t.name)
         unsigned = t.type == self.s.TensorType.UINT8 and zp is not None
         if unsigned:  # q - zp is unchanged when both move down by 128: one int8 program
             zp = zp - 128

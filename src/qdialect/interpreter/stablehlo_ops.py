@@ -19,7 +19,7 @@ from qdialect.dialects.stablehlo_attrs import ComparisonDirection, ComparisonTyp
 from qdialect.interpreter import values as v
 from qdialect.interpreter.core import Interpreter, implements
 from qdialect.interpreter.values import InterpreterError
-from qdialect.interpreter.windows import convolution, reduce_windows
+from qdialect.interpreter.windows import convolution, magnitude, reduce_windows
 
 Arrays = list[np.ndarray]
 Types = list[Attribute]
@@ -467,16 +467,11 @@ def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if dtype == np.float16 or str(dtype) == "bfloat16":
             return np.matmul(a.astype(np.float32), b.astype(np.float32))
         return np.matmul(a, b)
-    bound = _magnitude(a) * _magnitude(b) * a.shape[-1]
+    bound = magnitude(a) * magnitude(b) * a.shape[-1]
     for limit, dtype in ((2**24, np.float32), (2**53, np.float64)):
         if bound < limit:
             return np.matmul(a.astype(dtype), b.astype(dtype)).astype(np.int64)
     return np.matmul(a.astype(np.int64), b.astype(np.int64))
-
-
-def _magnitude(x: np.ndarray) -> int:
-    """The largest |element| of an integer array (0 when empty)."""
-    return max(abs(int(x.min(initial=0))), abs(int(x.max(initial=0))))
 
 
 def dot_general(lhs: np.ndarray, rhs: np.ndarray, lb, rb, lc, rc) -> np.ndarray:

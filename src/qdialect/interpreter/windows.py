@@ -151,15 +151,20 @@ def convolution(
     return np.transpose(out, np.argsort(canonical))
 
 
+def magnitude(x: np.ndarray) -> int:
+    """The largest |element| of an integer array (0 when empty): with the summed count it
+    bounds every partial sum, which decides when float arithmetic is exact."""
+    return max(abs(int(x.min(initial=0))), abs(int(x.max(initial=0))))
+
+
 def _tapwise(p: np.ndarray, w: np.ndarray) -> np.ndarray:
     """sum_t p[:, t, c] * w[t, c, j] -> [positions, C, J], exact for integers: in float64
     when every partial sum stays below 2^53 (as `exact_matmul` decides), else int64."""
     if p.dtype.kind == "f" or w.dtype.kind == "f":  # half floats add in float32, as matmul
         dtype = np.result_type(p.dtype, w.dtype, np.float32)
     else:
-        big = max(abs(int(p.min(initial=0))), abs(int(p.max(initial=0))))
-        big *= max(abs(int(w.min(initial=0))), abs(int(w.max(initial=0))))
-        dtype = np.float64 if big * w.shape[0] < 2**53 else np.int64
+        bound = magnitude(p) * magnitude(w) * w.shape[0]
+        dtype = np.float64 if bound < 2**53 else np.int64
     pc, wc = p.astype(dtype, copy=False), w.astype(dtype, copy=False)
     acc = pc[:, 0, :, None] * wc[0][None]
     for t in range(1, w.shape[0]):
