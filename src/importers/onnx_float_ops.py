@@ -64,6 +64,8 @@ class FloatOps:
             if array.dtype != np.float32:
                 raise ONNXImportError(f"node '{node.name}': constant '{name}' must be float32")
             self.values[name] = self.e.const(array, "f32")
+        if name in self.dq and name not in self.values:
+            self._dequantize_activation(name)
         x = self._input(node, i)
         if x.elem != "f32":
             raise ONNXImportError(

@@ -44,13 +44,14 @@ from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXI
 from qdialect.importers.onnx_float_ops import FloatOps
 from qdialect.importers.onnx_fold import FOLDABLE, fold
 from qdialect.importers.onnx_ort_kernels import OrtKernels
+from qdialect.importers.onnx_resize import ResizeOps
 
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
           9: ("i1", np.bool_),
           7: ("i64", np.int64)}  # fmt: skip
 
 
-class Importer(OrtKernels, FloatOps):
+class Importer(OrtKernels, FloatOps, ResizeOps):
     def __init__(self, data: bytes):
         import onnx
         from onnx import numpy_helper
@@ -531,17 +532,25 @@ class Importer(OrtKernels, FloatOps):
             and node.output[0] not in self.outputs
         ):
             return  # read by the QDQ groups that consume it
-        x = self._input(node, 0)
+        self._dequantize_activation(node.output[0])
 
-        if scale.size != 1:
-            raise ONNXImportError(
-                f"node '{node.name}': per-axis DequantizeLinear of activations is not supported"
+    def _dequantize_activation(self, name: str) -> Value:
+        """The float value of DequantizeLinear output `name` over a runtime 8-bit value,
+        (x - zp) * scale in float32 as ONNX Runtime computes it; built when a float op
+        first reads it (the DequantizeLinear is skipped while only QDQ groups read it)."""
+        node = self.producers[name]
+        with self.e.at(name):
+            x = self._input(node, 0)
+            _, scale, zp, _ = self.dq[name]
+            if scale.size != 1:
+                raise ONNXImportError(
+                    f"node '{node.name}': per-axis DequantizeLinear of activations is not supported"
+                )
+            f = self.e.unary("convert", self._widen(x, int(zp.reshape(-1)[0])), "f32")
+            self.values[name] = self.e.binary(
+                "multiply", f, self.e.splat(scale.reshape(()), x.shape, "f32")
             )
-        wide = self._widen(x, int(zp.reshape(-1)[0]))
-        f = self.e.unary("convert", wide, "f32")
-        self.values[node.output[0]] = self.e.binary(
-            "multiply", f, self.e.splat(scale.reshape(()), x.shape, "f32")
-        )
+        return self.values[name]
 
     def _op_QLinearConv(self, node) -> None:
         s_x, z_x = self._scale_zp(node, 1)
@@ -876,50 +885,6 @@ class Importer(OrtKernels, FloatOps):
     def _sliced(self, x: Value, low: list[int], high: list[int], strides: list[int]) -> Value:
         return self.e.slice(x, low, high, strides)
 
-    def _op_Resize(self, node) -> None:
-        """Nearest-neighbour Resize (8-bit or float; between Q/DQ sharing parameters): the
-        input index of each output position computed as ONNX Runtime does in float32 (its
-        coordinate transformation, then its nearest_mode rounding, clamped), gathered
-        along each resized axis."""
-        x, target = self._passthrough(node)
-        attrs = self._attrs(node)
-
-        def text(key: str, default: str) -> str:
-            v = attrs.get(key, default)
-            return v.decode() if isinstance(v, bytes) else str(v)
-
-        mode, transform = text("mode", "nearest"), text("coordinate_transformation_mode",
-                                                         "half_pixel")  # fmt: skip
-        rounding = text("nearest_mode", "round_prefer_floor")
-        if mode != "nearest":
-            raise ONNXImportError(f"node '{node.name}': Resize mode '{mode}' is not supported yet")
-        if "axes" in attrs or text("keep_aspect_ratio_policy", "stretch") != "stretch":
-            raise ONNXImportError(f"node '{node.name}': Resize axes and aspect policies")
-        rank = len(x.shape)
-        scales_at, sizes_at = (1, None) if self.opset < 11 else (2, 3)
-        sizes = None
-        if sizes_at is not None and len(node.input) > sizes_at and node.input[sizes_at]:
-            sizes = [int(v) for v in self._const_input(node, sizes_at, "sizes").reshape(-1)]
-        if sizes is not None and len(sizes) == rank:
-            scales = [np.float32(o) / np.float32(i) for o, i in zip(sizes, x.shape, strict=True)]
-        else:
-            raw = self._const_input(node, scales_at, "scales").astype(np.float32).reshape(-1)
-            if raw.size != rank or np.any(raw <= 0):
-                raise ONNXImportError(f"node '{node.name}': needs {rank} positive scales")
-            scales = [np.float32(v) for v in raw]
-            sizes = [math.floor(d * float(v)) for d, v in zip(x.shape, scales, strict=True)]
-        if min(sizes) < 1 or math.prod(sizes) > MAX_ELEMENTS:
-            raise ONNXImportError(f"node '{node.name}': output sizes {sizes} out of range")
-        y = x
-        for axis, (size, out, scale) in enumerate(zip(x.shape, sizes, scales, strict=True)):
-            index = _nearest_sources(node, size, out, scale, transform, rounding)
-            if out != size or not np.array_equal(index, np.arange(size)):
-                y = self._taken(y, index, axis)
-        self.values[target] = y
-
-    def _taken(self, x: Value, index: np.ndarray, axis: int) -> Value:
-        return self.e.take(x, index, axis)
-
     def _op_Squeeze(self, node) -> None:
         def shape_of(x: Value) -> tuple[int, ...]:
             axes = [a % len(x.shape) for a in self._axes(node)]
@@ -939,42 +904,6 @@ class Importer(OrtKernels, FloatOps):
             return tuple(1 if i in axes else next(dims) for i in range(rank))
 
         self._shape_op(node, shape_of)
-
-
-def _nearest_sources(
-    node, size: int, out: int, scale: np.float32, transform: str, rounding: str
-) -> np.ndarray:
-    """ONNX Runtime's nearest-neighbour source index for each output position of one axis:
-    the original coordinate in float32 by `transform`, rounded by `rounding`, clamped."""
-    f32 = np.float32
-    x = np.arange(out, dtype=np.float32)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if transform == "half_pixel":
-            original = (x + f32(0.5)) / scale - f32(0.5)
-        elif transform == "pytorch_half_pixel":
-            original = (x + f32(0.5)) / scale - f32(0.5) if out > 1 else np.zeros_like(x)
-        elif transform == "asymmetric":
-            original = x / scale
-        elif transform == "align_corners":
-            original = (x * f32(size - 1)) / f32(out - 1) if out > 1 else np.zeros_like(x)
-        else:
-            raise ONNXImportError(
-                f"node '{node.name}': coordinate transformation '{transform}' is not supported"
-            )
-    original = original.astype(np.float32)
-    if rounding == "round_prefer_floor":
-        halfway = original == np.trunc(original) + f32(0.5)
-        index = np.where(halfway, np.floor(original),
-                         numerics.round_half_away_from_zero(original))  # fmt: skip
-    elif rounding == "round_prefer_ceil":
-        index = numerics.round_half_away_from_zero(original)
-    elif rounding == "floor":
-        index = np.floor(original)
-    elif rounding == "ceil":
-        index = np.ceil(original)
-    else:
-        raise ONNXImportError(f"node '{node.name}': unknown nearest_mode '{rounding}'")
-    return np.clip(index.astype(np.int64), 0, size - 1)
 
 
 def import_onnx(data: bytes, target: str = "stablehlo") -> ModuleOp:

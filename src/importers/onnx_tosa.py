@@ -359,6 +359,12 @@ class TosaImporter(Importer):
 
     # ---- float ops have no TOSA form here ------------------------------------------------
 
+    def _float_operand(self, node, i: int) -> Value:
+        raise ONNXImportError(
+            f"node '{node.name}': float {node.op_type} is not imported on the TOSA target "
+            "(import with the stablehlo target)"
+        )
+
     def _float_binary(self, node, op):
         raise ONNXImportError(f"node '{node.name}': float {node.op_type} (TOSA form)")
 

@@ -220,41 +220,6 @@ def test_accumulating_float_ops_are_within_tolerance(op, attrs, opset, shapes) -
 
 
 @pytest.mark.parametrize(
-    "transform", ["half_pixel", "pytorch_half_pixel", "asymmetric", "align_corners"]
-)
-@pytest.mark.parametrize("rounding", ["round_prefer_floor", "round_prefer_ceil", "floor", "ceil"])
-def test_nearest_resize_matches_onnxruntime(transform: str, rounding: str) -> None:
-    """Resize (nearest) by scales and by sizes, up and down, int8 (both targets) and float:
-    ONNX Runtime's source indices, gathered exactly."""
-    from onnx import TensorProto, helper, numpy_helper
-
-    for shape, param, kind in [((1, 2, 5, 7), [1, 1, 2.0, 3.0], "scales"),
-                               ((1, 2, 6, 5), [1, 2, 9, 4], "sizes"),
-                               ((1, 1, 7, 8), [1, 1, 0.5, 1.75], "scales")]:  # fmt: skip
-        inits = [numpy_helper.from_array(np.array([], np.float32), "roi")]
-        if kind == "scales":
-            inits.append(numpy_helper.from_array(np.array(param, np.float32), "scales"))
-            inputs, out = (
-                ["x", "roi", "scales"],
-                [int(d * s) for d, s in zip(shape, param, strict=True)],
-            )
-        else:
-            inits.append(numpy_helper.from_array(np.array(param, np.int64), "sizes"))
-            inputs, out = ["x", "roi", "", "sizes"], param
-        node = helper.make_node("Resize", inputs, ["y"], mode="nearest", nearest_mode=rounding,
-                                coordinate_transformation_mode=transform)  # fmt: skip
-        for dtype, elem in ((np.int8, TensorProto.INT8), (np.float32, TensorProto.FLOAT)):
-            data = _graph_model([node], [_info("x", shape, elem)], [_info("y", out, elem)],
-                                inits)  # fmt: skip
-            x = np.random.default_rng(len(shape)).integers(-128, 128, shape).astype(dtype)
-            want = onnx_models.ort_session(data).run(None, {"x": x})[0]
-            assert np.array_equal(Interpreter(import_onnx(data)).call("main", [x])[0], want)
-            if dtype == np.int8:
-                tosa = Interpreter(import_onnx(data, "tosa")).call("main", [x])[0]
-                assert np.array_equal(tosa, want)
-
-
-@pytest.mark.parametrize(
     "strides, pads, output_padding, dilations, k",
     [([2, 2], [0, 0, 0, 0], [0, 0], [1, 1], 3), ([2, 2], [1, 1, 1, 1], [1, 1], [1, 1], 3),
      ([2, 1], [1, 0, 0, 1], [1, 0], [1, 2], 3), ([2, 2], [0, 0, 0, 0], [0, 0], [1, 1], 2)],
