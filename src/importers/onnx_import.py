@@ -41,6 +41,7 @@ from qdialect import numerics
 from qdialect.importers import ort_float
 from qdialect.importers.emitter import Emitter, Value, verified
 from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXImportError
+from qdialect.importers.onnx_conv import ConvOps
 from qdialect.importers.onnx_float_ops import FloatOps
 from qdialect.importers.onnx_fold import FOLDABLE, fold
 from qdialect.importers.onnx_ort_kernels import OrtKernels
@@ -51,7 +52,7 @@ _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: (
           7: ("i64", np.int64)}  # fmt: skip
 
 
-class Importer(OrtKernels, FloatOps, ResizeOps):
+class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
     def __init__(self, data: bytes):
         import onnx
         from onnx import numpy_helper
@@ -387,65 +388,6 @@ class Importer(OrtKernels, FloatOps, ResizeOps):
             shapes = " and ".join(str(list(v.shape)) for v in values)
             raise ONNXImportError(f"node '{node.name}': {shapes} do not broadcast") from None
 
-    def _op_Conv(self, node) -> None:
-        self._conv_group(node, 0)
-
-    def _op_ConvTranspose(self, node) -> None:
-        """As ONNX Runtime's QLinearConvTranspose: weights [C_in, C_out, kh, kw] quantized
-        per output channel along axis 1 (`_conv_transpose_acc`)."""
-        self._conv_group(node, 1)
-
-    def _conv_group(self, node, output_axis: int) -> None:
-        """DequantizeLinear -> Conv or ConvTranspose -> [Relu] -> QuantizeLinear: the int32
-        (transposed) convolution, bias and requantization, as ONNX Runtime fuses it;
-        per-channel weights along `output_axis`, the output channels."""
-        x, s_x, z_x = self._dequantized(node, 0, "input")
-        w, s_w, z_w = self._dequantized(node, 1, "weight")
-        self._per_channel_axis(node, 1, output_axis)
-        bias = self._dequantized_bias(node, s_x, s_w)
-        q, relu = self._quantize_after(node)
-        s_y, z_y = self._scale_zp(q, 1)
-        if not isinstance(w, np.ndarray) or (bias is not None and not isinstance(bias, np.ndarray)):
-            raise ONNXImportError(f"node '{node.name}': weights and bias must be constants")
-        self.values[q.output[0]] = self._qconv(node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu,
-                                               self._storage(q, 2))  # fmt: skip
-
-    def _conv_transpose_acc(self, node, x: Value, z_x, w: np.ndarray, z_w) -> Value:
-        """The int32 transposed convolution of x - zx with w - zw: the input spread by the
-        strides, convolved with the flipped kernel, padded by (k-1)d - pads (ONNX's output
-        size: stride (in - 1) + output_padding + (k-1)d + 1 - pads)."""
-        if len(x.shape) != 4 or x.elem not in RANGE or w.dtype not in (np.int8, np.uint8):
-            raise ONNXImportError(f"node '{node.name}': needs 8-bit NCHW data and weights")
-        a = self._attrs(node)
-        if int(a.get("group", 1)) != 1 or "output_shape" in a or a.get("auto_pad", b"NOTSET") not in (
-            b"NOTSET", "NOTSET"):  # fmt: skip
-            raise ONNXImportError(
-                f"node '{node.name}': ConvTranspose with groups, output_shape or auto_pad"
-            )
-        _, c_out, kh, kw = w.shape
-        strides = list(a.get("strides", [1, 1]))
-        dil = list(a.get("dilations", [1, 1]))
-        pads = list(a.get("pads", [0, 0, 0, 0]))
-        extra = list(a.get("output_padding", [0, 0]))
-        if len(strides) != 2 or len(dil) != 2 or len(pads) != 4 or len(extra) != 2 or min(
-            strides + dil) < 1 or min(pads + extra) < 0:  # fmt: skip
-            raise ONNXImportError(f"node '{node.name}': malformed ConvTranspose attributes")
-        n, _, h, wd = x.shape
-        spans = [(kh - 1) * dil[0], (kw - 1) * dil[1]]
-        window = [(spans[0] - pads[0], spans[0] - pads[2] + extra[0]),
-                  (spans[1] - pads[1], spans[1] - pads[3] + extra[1])]  # fmt: skip
-        if min(p for pair in window for p in pair) < 0:
-            raise ONNXImportError(f"node '{node.name}': pads larger than the kernel's span")
-        oh = strides[0] * (h - 1) + extra[0] + spans[0] + 1 - pads[0] - pads[2]
-        ow = strides[1] * (wd - 1) + extra[1] + spans[1] + 1 - pads[1] - pads[3]
-        if n * c_out * oh * ow > MAX_ELEMENTS:
-            raise ONNXImportError(f"node '{node.name}': output {[n, c_out, oh, ow]} is too large")
-        kernel = np.ascontiguousarray(np.transpose(w[:, :, ::-1, ::-1], (1, 0, 2, 3)))
-        xc = self._widen(x, int(z_x.reshape(-1)[0]))
-        wc = self._widen(self.e.const(kernel, EIGHT_BIT[w.dtype]), z_w.reshape(-1), 0)
-        return self.e.convolution(xc, wc, (n, c_out, oh, ow), [1, 1], window, dil,
-                                  lhs_dilation=strides)  # fmt: skip
-
     def _op_MatMul(self, node) -> None:
         if node.input[0] not in self.dq and node.input[1] not in self.dq:
             self._float_matmul(node)
@@ -552,78 +494,6 @@ class Importer(OrtKernels, FloatOps, ResizeOps):
             )
         return self.values[name]
 
-    def _op_QLinearConv(self, node) -> None:
-        s_x, z_x = self._scale_zp(node, 1)
-        s_w, z_w = self._scale_zp(node, 4)
-        s_y, z_y = self._scale_zp(node, 6)
-        bias = self._const_input(node, 8, "bias") if len(node.input) > 8 and node.input[8] else None
-        self.values[node.output[0]] = self._qconv(
-            node, self._input(node, 0), s_x, z_x, self._const_input(node, 3, "weight"), s_w, z_w,
-            bias, s_y, z_y, relu=False, out=self._storage(node, 7),
-        )  # fmt: skip
-
-    def _qconv(self, node, x: Value, s_x, z_x, w: np.ndarray, s_w, z_w, bias, s_y, z_y,
-               relu: bool, out: str = "i8") -> Value:  # fmt: skip
-        """ONNX Runtime's QLinearConv (a fused ReLU raises the lower bound to the zero point)."""
-        if len(x.shape) != 4 or x.elem not in RANGE or w.dtype not in (np.int8, np.uint8):
-            raise ONNXImportError(
-                f"node '{node.name}': the convolution needs int8 NCHW data and weights"
-            )
-        if node.op_type == "ConvTranspose":
-            acc = self._conv_transpose_acc(node, x, z_x, w, z_w)
-        else:
-            acc = self._conv_acc(node, x, z_x, w, z_w)
-        out_shape = acc.shape
-        if bias is not None:
-            acc = self.e.binary(
-                "add", acc, self.e.splat(bias.astype(np.int64), out_shape, "i32", 1)
-            )
-        scale = (
-            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
-        return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
-
-    def _pads(self, node, size: tuple[int, int], kernel, strides, dilations) -> list[int]:
-        """ONNX pads [top, left, bottom, right], from `pads` or `auto_pad` (SAME_UPPER puts
-        the odd unit at the end, SAME_LOWER at the beginning)."""
-        a = self._attrs(node)
-        auto = a.get("auto_pad", b"NOTSET")
-        auto = auto.decode() if isinstance(auto, bytes) else auto
-        if auto == "NOTSET":
-            return list(a.get("pads", [0, 0, 0, 0]))
-        if auto == "VALID":
-            return [0, 0, 0, 0]
-        if auto not in ("SAME_UPPER", "SAME_LOWER"):
-            raise ONNXImportError(f"node '{node.name}': unknown auto_pad '{auto}'")
-        begin, end = [], []
-        for n, k, st, d in zip(size, kernel, strides, dilations, strict=True):
-            total = max((-(-n // st) - 1) * st + (k - 1) * d + 1 - n, 0)
-            small, large = total // 2, total - total // 2
-            begin.append(small if auto == "SAME_UPPER" else large)
-            end.append(large if auto == "SAME_UPPER" else small)
-        return [begin[0], begin[1], end[0], end[1]]
-
-    def _conv_acc(self, node, x: Value, z_x, w: np.ndarray, z_w) -> Value:
-        """The int32 convolution of x - zx with w - zw (NCHW, OIHW; ONNX's attributes)."""
-        if len(x.shape) != 4 or x.elem not in RANGE or w.dtype not in (np.int8, np.uint8):
-            raise ONNXImportError(
-                f"node '{node.name}': the convolution needs 8-bit NCHW data and weights"
-            )
-        a = self._attrs(node)
-        k_out, _, kh, kw = w.shape
-        group = int(a.get("group", 1))
-        strides = list(a.get("strides", [1, 1]))
-        dil = list(a.get("dilations", [1, 1]))
-        n, _, h, wd = x.shape
-        pads = self._pads(node, (h, wd), (kh, kw), strides, dil)
-        oh = (h + pads[0] + pads[2] - (kh - 1) * dil[0] - 1) // strides[0] + 1
-        ow = (wd + pads[1] + pads[3] - (kw - 1) * dil[1] - 1) // strides[1] + 1
-        out_shape = (n, k_out, oh, ow)
-        xc = self._widen(x, int(z_x.reshape(-1)[0]))
-        wc = self._widen(self.e.const(w, EIGHT_BIT[w.dtype]), z_w.reshape(-1), 0)
-        return self.e.convolution(xc, wc, out_shape, strides, [(pads[0], pads[2]), (pads[1], pads[3])],
-                                  dil, group)  # fmt: skip
-
     def _matmul_acc(self, node, a: Value, z_a, b, z_b) -> Value:
         """The int32 product of a - za and b - zb (2-D; b constant or runtime)."""
         if isinstance(b, np.ndarray):
@@ -644,14 +514,6 @@ class Importer(OrtKernels, FloatOps, ResizeOps):
         if len(node.input) > i and node.input[i]:
             return self._const_input(node, i, "zero point").astype(np.int64)
         return np.zeros(1 if per is None else per, np.int64)
-
-    def _op_ConvInteger(self, node) -> None:
-        """(x - zx) convolved with (w - zw), accumulated in int32 (no requantization)."""
-        x = self._input(node, 0)
-        w = self._const_input(node, 1, "weight")
-        z_x = self._integer_zp(node, 2)
-        z_w = self._integer_zp(node, 3)
-        self.values[node.output[0]] = self._conv_acc(node, x, z_x, w, z_w)
 
     def _op_MatMulInteger(self, node) -> None:
         a = self._input(node, 0)

@@ -92,6 +92,10 @@ class TosaImporter(Importer):
     def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu, out="i8"):
         if node.op_type == "ConvTranspose":
             raise ONNXImportError(f"node '{node.name}': ConvTranspose (TOSA form) is not imported")
+        if not isinstance(w, np.ndarray):
+            raise ONNXImportError(
+                f"node '{node.name}': weights computed at run time are not imported (TOSA form)"
+            )
         if (
             not isinstance(x, Value)
             or len(x.shape) != 4

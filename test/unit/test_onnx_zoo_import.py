@@ -217,37 +217,3 @@ def test_accumulating_float_ops_are_within_tolerance(op, attrs, opset, shapes) -
     worst = float((np.abs(got.astype(np.float64) - want) / step).max())
     print(f"{op} {attrs}: at most {worst:.3g} float32 steps from ONNX Runtime")
     assert worst <= 16
-
-
-@pytest.mark.parametrize(
-    "strides, pads, output_padding, dilations, k",
-    [([2, 2], [0, 0, 0, 0], [0, 0], [1, 1], 3), ([2, 2], [1, 1, 1, 1], [1, 1], [1, 1], 3),
-     ([2, 1], [1, 0, 0, 1], [1, 0], [1, 2], 3), ([2, 2], [0, 0, 0, 0], [0, 0], [1, 1], 2)],
-)  # fmt: skip
-@pytest.mark.parametrize("per_channel", [False, True])
-def test_qdq_conv_transpose_matches_onnxruntime(strides, pads, output_padding, dilations, k,
-                                                per_channel) -> None:  # fmt: skip
-    """A generator-style upsampling ConvTranspose + Relu quantized by quantize_static:
-    the int32 transposed convolution (spread input, flipped kernel) and ONNX Runtime's
-    requantization, bit for bit."""
-    import onnx
-    from onnx import helper, numpy_helper
-
-    rng = np.random.default_rng(sum(strides) + k)
-    shape = (1, 4, 5, 6)
-    inits = [numpy_helper.from_array(rng.normal(0, 0.3, (4, 3, k, k)).astype(np.float32), "w"),
-             numpy_helper.from_array(rng.normal(0, 0.1, 3).astype(np.float32), "b")]  # fmt: skip
-    nodes = [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], strides=strides, pads=pads,
-                              output_padding=output_padding, dilations=dilations),
-             helper.make_node("Relu", ["y"], ["z"])]  # fmt: skip
-    graph = helper.make_graph(nodes, "g", [_info("x", shape)],
-                              [helper.make_empty_tensor_value_info("z")], inits)  # fmt: skip
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    model = onnx.shape_inference.infer_shapes(model).SerializeToString()
-    data = onnx_zoo.quantize(model, qdq=True, per_channel=per_channel, preprocess=False)
-    module = import_onnx(data)
-    for seed in range(3):
-        x = np.random.default_rng(seed).normal(0, 1, shape).astype(np.float32)
-        want = onnx_models.ort_session(data).run(None, {"x": x})[0]
-        assert np.array_equal(Interpreter(module).call("main", [x])[0], want)
