@@ -593,23 +593,25 @@ class _Importer:
         )  # fmt: skip
 
     def _op_mean(self, op, kind: str) -> None:
-        """Spatial MEAN of NHWC int8 (keep_dims): the sum of x - zp_in, rescaled once with
-        double rounding by TFLite's multiplier for s_in / s_out divided by the count in
-        integer arithmetic (`_mean_multiplier`), plus zp_out."""
+        """MEAN of int8 over any axes (GlobalAveragePooling2D's H and W, 1-D CNNs' time
+        axis): the sum of x - zp_in over the axes, rescaled once with double rounding by
+        TFLite's multiplier for s_in / s_out divided by the count in integer arithmetic
+        (`_mean_multiplier`, as its reference QuantizedMeanOrSum), plus zp_out."""
         inputs, out_index = self._io(op, 2)
         x, out = self._int8(inputs[0], "the input"), self._int8(out_index, "the output")
         axes = self.tensors[inputs[1]].data
-        if (
-            axes is None
-            or len(x.shape) != 4
-            or sorted(int(a) % 4 for a in axes.reshape(-1)) != [1, 2]
-        ):
-            raise TFLiteImportError("only MEAN over H and W of an NHWC tensor is supported")
-        _, h, w, _ = x.shape
-        centred = self._centre(self._value(inputs[0], kind), x)
-        total = self.e.tosa_axis("reduce_sum", self.e.tosa_axis("reduce_sum", centred, 1), 2)
+        rank = len(x.shape)
+        if axes is None or not all(-rank <= int(a) < rank for a in axes.reshape(-1)):
+            raise TFLiteImportError("MEAN needs constant axes within the input's rank")
+        reduced = sorted({int(a) % rank for a in axes.reshape(-1)})
+        if not reduced:
+            raise TFLiteImportError("MEAN over no axes is not supported")
+        total = self._centre(self._value(inputs[0], kind), x)
+        for axis in reduced:
+            total = self.e.tosa_axis("reduce_sum", total, axis)
+        count = math.prod(x.shape[a] for a in reduced)
         m, sh = _mean_multiplier(
-            float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])), h * w
+            float(np.float32(x.scale[0])) / float(np.float32(out.scale[0])), count
         )
         y = self._rescale(total, "i8", [m], [sh], 0, int(out.zero_point[0]), False)
         if y.shape != out.shape:  # keep_dims false: the reduced axes dropped

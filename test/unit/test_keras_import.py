@@ -68,7 +68,7 @@ def test_keras_application_matches_litert_reference(name: str) -> None:
 
 @pytest.mark.parametrize(
     "build",
-    [kz.activations, kz.branch_concat, kz.small_cnn, kz.strided_slices],
+    [kz.activations, kz.branch_concat, kz.small_cnn, kz.strided_slices, kz.tensor_ops, kz.conv1d],
     ids=lambda f: f.__name__,
 )
 def test_small_keras_models_match_litert_reference(build) -> None:
