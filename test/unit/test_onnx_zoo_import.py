@@ -217,3 +217,23 @@ def test_accumulating_float_ops_are_within_tolerance(op, attrs, opset, shapes) -
     worst = float((np.abs(got.astype(np.float64) - want) / step).max())
     print(f"{op} {attrs}: at most {worst:.3g} float32 steps from ONNX Runtime")
     assert worst <= 16
+
+
+OPSET_NETWORKS = ["shufflenet_block", "inception_block", "densenet121_block", "squeezenet1_1",
+                  "gelu_mlp"]  # fmt: skip
+
+
+@pytest.mark.parametrize("opset", range(13, 22))
+@pytest.mark.parametrize("name", OPSET_NETWORKS)
+def test_every_opset_from_13_to_21_imports_exactly(name: str, opset: int) -> None:
+    """The same networks written at each opset ONNX Runtime's quantizer supports (Split,
+    Squeeze/Unsqueeze, Reduce*, Pad and Resize move attributes to inputs across these;
+    QuantizeLinear gains saturate and block sizes), alternately QDQ per-channel and
+    QOperator per-tensor with pre-processing: bit-exact with ONNX Runtime."""
+    qdq = opset % 2 == 1
+    model = onnx_zoo.quantize(onnx_zoo.ZOO[name](opset=opset), qdq=qdq, per_channel=qdq,
+                              preprocess=not qdq)  # fmt: skip
+    feeds = onnx_zoo.random_inputs(model, opset)
+    want = onnx_models.ort_session(model).run(None, feeds)[0]
+    got = Interpreter(import_onnx(model)).call("main", list(feeds.values()))[0]
+    assert np.array_equal(got, want)
