@@ -57,12 +57,12 @@ from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.quant import UniformQuantizedType
+from qdialect.ir.constants import constant_array
 from qdialect.transforms.quant_legalize_to_tosa_rescale import (
     LegalizeQuantizedElementwise,
     RescaleRoundingPass,
     emit_rescale,
 )
-from qdialect.transforms.tosa_rescale_legalize_to_stablehlo import constant_array
 
 PASS_NAME = "stablehlo-legalize-to-tosa"
 
@@ -91,16 +91,8 @@ def _const_array(v: SSAValue) -> np.ndarray | None:
 
 
 def _float_const(v: SSAValue) -> np.ndarray | None:
-    owner = v.owner
-    if not isinstance(owner, sh.ConstantOp) or not isinstance(
-        owner.value, DenseIntOrFPElementsAttr
-    ):
-        return None
-    values = [float(x) for x in owner.value.get_values()]
-    shape = ht.shape_of(owner.output.type) or ()
-    if len(values) == 1:
-        values = values * int(np.prod(shape, dtype=np.int64))
-    return np.array(values, np.float64).reshape(shape)
+    array = constant_array(v, integer=False)
+    return None if array is None else array.astype(np.float64)
 
 
 def _is_add_body(op: Operation) -> bool:

@@ -41,6 +41,7 @@ from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_i64
 from qdialect.dialects.stablehlo_attrs import ComparisonDirection, ComparisonDirectionAttr
+from qdialect.ir.constants import constant_array
 from qdialect.ir.errors import OpError
 
 PASS_NAME = "tosa-rescale-legalize-to-stablehlo"
@@ -48,25 +49,6 @@ PASS_NAME = "tosa-rescale-legalize-to-stablehlo"
 Value = np.ndarray | SSAValue
 """A compile-time i64 array (shape () or (channels,), broadcast along the last
 axis) or an i64 tensor value of the rescaled shape."""
-
-
-def constant_array(value: SSAValue) -> np.ndarray | None:
-    """The int64 values of a `tosa.const` / `stablehlo.constant` result, else None."""
-    owner = value.owner
-    attr = None
-    if isinstance(owner, tosa.ConstOp):
-        attr = owner.values
-    elif isinstance(owner, sh.ConstantOp):
-        attr = owner.value
-    if not isinstance(attr, DenseIntOrFPElementsAttr) or not isinstance(
-        ht.element_type(attr.get_type()), IntegerType
-    ):
-        return None
-    values = [int(v) for v in attr.get_values()]
-    shape = ht.shape_of(attr.get_type()) or ()
-    if len(values) == 1:  # splat
-        values = values * int(np.prod(shape, dtype=np.int64))
-    return np.array(values, np.int64).reshape(shape)
 
 
 def _is_zero(v: Value) -> bool:
@@ -272,7 +254,8 @@ class TosaRescaleLegalizeToStablehlo(ModulePass):
         for rescale in rescales:
             result = lower_rescale(rescale)
             rescale.output.replace_all_uses_with(result)
-            parameters = [o.owner for o in rescale.operands[1:]]
+            parameters = [o.owner for o in (rescale.multiplier, rescale.shift, rescale.input_zp,
+                                            rescale.output_zp)]  # fmt: skip
             Rewriter.erase_op(rescale)
             for owner in dict.fromkeys(parameters):  # folded constants nothing else uses
                 if isinstance(owner, tosa.ConstOp) and not owner.output.uses:

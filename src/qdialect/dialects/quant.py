@@ -264,6 +264,11 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     # ---- accessors --------------------------------------------------------
 
+    def container_error(self, shape: Sequence[int] | None) -> str | None:
+        """Why a tensor of `shape` (None: unranked) cannot hold this element type, or
+        None; the parser calls it on every shaped type (`qdialect.ir.parser`)."""
+        return shaped_type_error(shape, self)
+
     @property
     def storage_width(self) -> int:
         return self.storage_width_attr.data

@@ -42,7 +42,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, IsTerminator, Pure, RecursiveMemoryEffect
+from xdsl.traits import ConstantLike, HasFolder, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
@@ -77,6 +77,7 @@ from qdialect.dialects.stablehlo_attrs import (
     conv_dims_text,
     parse_conv_dims,
 )
+from qdialect.dialects.window import window_output_size
 
 # ==========================================================================
 # Helpers
@@ -658,6 +659,14 @@ class UniformDequantizeOp(_ElementwiseSyntax):
 # ==========================================================================
 
 
+class ValueFolder(HasFolder):
+    """`stablehlo.constant` folds to its `value` (read through `qdialect.ir.constants`)."""
+
+    @classmethod
+    def fold(cls, op: Operation) -> tuple[Attribute, ...]:
+        return (op.properties["value"],)
+
+
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """`stablehlo.constant dense<..> : T`; quantized results hold storage integers in `value`."""
@@ -665,7 +674,7 @@ class ConstantOp(IRDLOperation):
     name = "stablehlo.constant"
     value = prop_def()
     output = result_def()
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), ValueFolder())
 
     def __init__(self, value: Attribute, result_type: Attribute | None = None):
         if result_type is None:
@@ -1514,24 +1523,6 @@ def _padding_attr(pairs: Sequence[tuple[int, int]]) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(pairs), 2]), flat)
 
 
-def _window_output_size(
-    size: int,
-    window: int,
-    stride: int,
-    pad: tuple[int, int],
-    base_dilation: int,
-    window_dilation: int,
-) -> int:
-    if size == DYNAMIC_INDEX:
-        return DYNAMIC_INDEX
-    dilated = 0 if size == 0 else (size - 1) * base_dilation + 1
-    padded = dilated + pad[0] + pad[1]
-    dilated_window = 0 if window == 0 else (window - 1) * window_dilation + 1
-    if padded < dilated_window:
-        return 0
-    return (padded - dilated_window) // stride + 1
-
-
 @irdl_op_definition
 class ConvolutionOp(IRDLOperation):
     """`stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {...}`."""
@@ -1700,7 +1691,7 @@ class ConvolutionOp(IRDLOperation):
             expected[dn.output_batch_dimension] = batch if batch == DYNAMIC_INDEX else batch // bgc
             expected[dn.output_feature_dimension] = k_out
             for i in range(n):
-                expected[dn.output_spatial_dimensions[i]] = _window_output_size(
+                expected[dn.output_spatial_dimensions[i]] = window_output_size(
                     sl[dn.input_spatial_dimensions[i]],
                     sr[dn.kernel_spatial_dimensions[i]],
                     strides[i],
@@ -1945,7 +1936,7 @@ class ReduceWindowOp(IRDLOperation):
         if len(pads) != n:
             raise VerifyException(f"'{self.name}' padding needs {n} [low, high] pairs")
         expected = [
-            _window_output_size(shapes[0][i], window[i], strides[i], pads[i], base[i], wdil[i])
+            window_output_size(shapes[0][i], window[i], strides[i], pads[i], base[i], wdil[i])
             for i in range(n)
         ]
         for r in self.results:

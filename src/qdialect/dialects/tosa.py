@@ -17,7 +17,7 @@ i8 -> i32. Semantics (the interpreter) follow the TOSA specification through
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -27,15 +27,20 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    TensorType,
+    UnrankedTensorType,
     i32,
     i64,
 )
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
+    VarOperandDef,
+    base,
     irdl_attr_definition,
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -45,12 +50,14 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, Pure
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import dense_values, int_list_text, resolve, split_attr_dict
+from qdialect.dialects.window import window_output_size
+from qdialect.ir.constants import constant_array
 from qdialect.numerics import MAX_SHIFT, MIN_SHIFT
 
 # --------------------------------------------------------------------------
@@ -198,6 +205,9 @@ class TosaOp(IRDLOperation):
         return self.properties[name].value.data
 
 
+TosaOpT = TypeVar("TosaOpT", bound=TosaOp)
+
+
 class _Canonicalization(HasCanonicalizationPatternsTrait):
     """Canonicalization patterns of one op, looked up by name in
     `qdialect.transforms.canonicalization.tosa` (imported lazily: the patterns
@@ -210,6 +220,14 @@ class _Canonicalization(HasCanonicalizationPatternsTrait):
         from qdialect.transforms.canonicalization import tosa as patterns
 
         return tuple(getattr(patterns, name)() for name in cls.PATTERNS)
+
+
+class ValuesFolder(HasFolder):
+    """A constant op folds to its `values` (read through `qdialect.ir.constants`)."""
+
+    @classmethod
+    def fold(cls, op: Operation) -> tuple[Attribute, ...]:
+        return (op.properties["values"],)
 
 
 class RescaleCanonicalization(_Canonicalization):
@@ -274,12 +292,10 @@ def _print_clause(printer: Printer, name: str, kind: str, value: Attribute) -> N
     printer.print_string(")")
 
 
-def _const_values(op: TosaOp, index: int) -> list[int] | None:
-    """The values of operand `index` when a tosa.const defines it, else None."""
-    owner = op.operands[index].owner
-    if isinstance(owner, ConstOp) and isinstance(owner.values, DenseIntOrFPElementsAttr):
-        return [int(v) for v in owner.values.get_values()]
-    return None
+def _const_values(value: SSAValue) -> list[int] | None:
+    """The integer values of `value` when a constant op defines it, else None."""
+    array = constant_array(value)
+    return None if array is None else [int(v) for v in array.reshape(-1)]
 
 
 def _element(t: Attribute) -> Attribute:
@@ -299,11 +315,11 @@ def _require_rank(op: TosaOp, t: Attribute, rank: int, what: str) -> tuple[int, 
 
 
 def _check_zero_point(
-    op: TosaOp, index: int, what: str, width: int | None, unsigned: bool = False
+    op: TosaOp, zp_value: SSAValue, what: str, width: int | None, unsigned: bool = False
 ) -> None:
     """TOSA: a zero point may be nonzero only for 8-bit data (or unsigned 16-bit, where it is 0 or 32768)."""
-    values = _const_values(op, index)
-    zp_type = op.operands[index].type
+    values = _const_values(zp_value)
+    zp_type = zp_value.type
     if ht.shape_of(zp_type) not in ((1,), None):
         raise VerifyException(f"'{op.name}' {what} must be a one-element tensor, got {zp_type}")
     if values is None:
@@ -341,26 +357,52 @@ def _broadcast_shape(op: TosaOp, shapes: Sequence[tuple[int, ...] | None]) -> No
 # Ops
 # --------------------------------------------------------------------------
 
+# Operand constraints: data, weights, zero points, multipliers are tensors; shapes,
+# paddings and slice bounds are `!tosa.shape` values.
+TENSOR = base(TensorType) | base(UnrankedTensorType)
 
-@irdl_op_definition
+
+def _arity_text(names: Sequence[str]) -> str:
+    if not names:
+        return "no operands"
+    return f"{len(names)} operand{'s' if len(names) > 1 else ''} ({', '.join(names)})"
+
+
+def tosa_op(cls: type[TosaOpT]) -> type[TosaOpT]:
+    """`irdl_op_definition`, with one diagnostic first for a wrong operand count that
+    names the operands TOSA expects (IRDL's own would report a definition index)."""
+    cls = irdl_op_definition(cls)
+    checked = cls.verify_
+    names = [name for name, _ in cls.get_irdl_definition().operands]
+    variadic = any(isinstance(d, VarOperandDef) for _, d in cls.get_irdl_definition().operands)
+
+    def verify_(self: TosaOpT) -> None:
+        if not variadic and len(self.operands) != len(names):
+            raise VerifyException(
+                f"'{self.name}' takes {_arity_text(names)}, got {len(self.operands)}"
+            )
+        checked(self)
+
+    cls.verify_ = verify_
+    return cls
+
+
+@tosa_op
 class ConstOp(TosaOp):
     """`tosa.const values(dense<...> : T)`."""
 
     name = "tosa.const"
-    operands_ = var_operand_def()
     values = prop_def()
     output = result_def()
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), ValuesFolder())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
 
     def __init__(self, values: DenseIntOrFPElementsAttr):
         super().__init__(
-            operands=[[]], properties={"values": values}, result_types=[values.get_type()]
+            operands=[], properties={"values": values}, result_types=[values.get_type()]
         )
 
     def verify_(self) -> None:
-        if self.operands:
-            raise VerifyException("'tosa.const' takes no operands")
         if (
             not isinstance(self.values, DenseIntOrFPElementsAttr)
             or self.values.get_type() != self.output.type
@@ -370,15 +412,14 @@ class ConstOp(TosaOp):
             )
 
 
-@irdl_op_definition
+@tosa_op
 class ConstShapeOp(TosaOp):
     """`tosa.const_shape values(dense<[..]> : tensor<Nxindex>) : () -> !tosa.shape<N>`."""
 
     name = "tosa.const_shape"
-    operands_ = var_operand_def()
     values = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(ShapeType)
-    traits = traits_def(Pure(), ConstantLike())
+    traits = traits_def(Pure(), ConstantLike(), ValuesFolder())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
 
     def verify_(self) -> None:
@@ -392,23 +433,23 @@ class ConstShapeOp(TosaOp):
         return [int(v) for v in self.values.get_values()]
 
 
-def _shape_operand(op: TosaOp, index: int) -> list[int] | None:
-    owner = op.operands[index].owner
-    return owner.shape() if isinstance(owner, ConstShapeOp) else None
+def _shape_values(value: SSAValue) -> list[int] | None:
+    """The values of a `!tosa.shape` operand when a constant op defines it."""
+    return _const_values(value)
 
 
 class _Elementwise(TosaOp):
-    operands_ = var_operand_def()
+    """Elementwise ops: `inputs()` (one or two) share the result's element type and
+    broadcast with it."""
+
     output = result_def()
     traits = traits_def(Pure())
-    ARITY: ClassVar[int] = 2
+
+    def inputs(self) -> tuple[SSAValue, ...]:
+        raise NotImplementedError
 
     def verify_(self) -> None:
-        if len(self.operands) != self.ARITY:
-            raise VerifyException(
-                f"'{self.name}' takes {self.ARITY} operands, got {len(self.operands)}"
-            )
-        ins = [o.type for o in self.operands[: 2 if self.ARITY >= 2 else 1]]
+        ins = [o.type for o in self.inputs()]
         if any(_element(t) != _element(self.output.type) for t in ins) and self.name not in (
             "tosa.mul",
         ):
@@ -416,34 +457,42 @@ class _Elementwise(TosaOp):
         _broadcast_shape(self, [ht.shape_of(t) for t in (*ins, self.output.type)])
 
 
-@irdl_op_definition
-class AddOp(_Elementwise):
+class _Binary(_Elementwise):
+    input1 = operand_def(TENSOR)
+    input2 = operand_def(TENSOR)
+
+    def inputs(self) -> tuple[SSAValue, ...]:
+        return (self.input1, self.input2)
+
+
+@tosa_op
+class AddOp(_Binary):
     """Elementwise add with wraparound (TOSA: integer overflow is undefined; we wrap)."""
 
     name = "tosa.add"
 
 
-@irdl_op_definition
-class SubOp(_Elementwise):
+@tosa_op
+class SubOp(_Binary):
     name = "tosa.sub"
 
 
-@irdl_op_definition
-class MaximumOp(_Elementwise):
+@tosa_op
+class MaximumOp(_Binary):
     name = "tosa.maximum"
     nan_mode = opt_prop_def(NanModeAttr)
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("nan_mode", NAN),)
 
 
-@irdl_op_definition
-class MinimumOp(_Elementwise):
+@tosa_op
+class MinimumOp(_Binary):
     name = "tosa.minimum"
     nan_mode = opt_prop_def(NanModeAttr)
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("nan_mode", NAN),)
 
 
-@irdl_op_definition
-class ArithmeticRightShiftOp(_Elementwise):
+@tosa_op
+class ArithmeticRightShiftOp(_Binary):
     """`a >> b` (arithmetic); with round, adds the last bit shifted out (TOSA)."""
 
     name = "tosa.arithmetic_right_shift"
@@ -451,8 +500,8 @@ class ArithmeticRightShiftOp(_Elementwise):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("round", BOOL),)
 
 
-@irdl_op_definition
-class LogicalLeftShiftOp(_Elementwise):
+@tosa_op
+class LogicalLeftShiftOp(_Binary):
     """`a << b`, bits shifted out of the top are lost; amounts 0..width-1 (TOSA)."""
 
     name = "tosa.logical_left_shift"
@@ -465,12 +514,15 @@ class LogicalLeftShiftOp(_Elementwise):
             )
 
 
-@irdl_op_definition
+@tosa_op
 class ClzOp(_Elementwise):
     """Count of leading zero bits of an i32 (32 for zero)."""
 
     name = "tosa.clz"
-    ARITY: ClassVar[int] = 1
+    input1 = operand_def(TENSOR)
+
+    def inputs(self) -> tuple[SSAValue, ...]:
+        return (self.input1,)
 
     def verify_(self) -> None:
         super().verify_()
@@ -478,22 +530,25 @@ class ClzOp(_Elementwise):
             raise VerifyException(f"'tosa.clz' needs i32 data, got {self.output.type}")
 
 
-@irdl_op_definition
-class MulOp(_Elementwise):
+@tosa_op
+class MulOp(_Binary):
     """`tosa.mul %a, %b, %shift`: i8/i16 -> i32 products; for i32, `(a * b + round) >> shift`."""
 
     name = "tosa.mul"
-    ARITY: ClassVar[int] = 3
+    # all three declared here: IRDL orders a subclass's operands before its base's
+    input1 = operand_def(TENSOR)
+    input2 = operand_def(TENSOR)
+    shift = operand_def(TENSOR)
 
     def verify_(self) -> None:
         super().verify_()
-        a, b = (_element(o.type) for o in self.operands[:2])
+        a, b = (_element(o.type) for o in self.inputs())
         out = _element(self.output.type)
         if a != b:
             raise VerifyException("'tosa.mul' requires both inputs of one element type")
         if isinstance(a, IntegerType) and out != IntegerType(32):
             raise VerifyException(f"'tosa.mul' of {a} inputs produces i32, not {out}")
-        shift = _const_values(self, 2)
+        shift = _const_values(self.shift)
         if shift is not None:
             if not all(0 <= s <= 63 for s in shift):
                 raise VerifyException(f"'tosa.mul' shift {shift[0]} is outside 0..63")
@@ -501,29 +556,29 @@ class MulOp(_Elementwise):
                 raise VerifyException("'tosa.mul' shift must be 0 unless the inputs are i32")
 
 
-@irdl_op_definition
+@tosa_op
 class NegateOp(TosaOp):
     """`tosa.negate %x, %input_zp, %output_zp`: out = clamp(-(x - izp) + ozp)."""
 
     name = "tosa.negate"
-    operands_ = var_operand_def()
+    input1 = operand_def(TENSOR)
+    input1_zp = operand_def(TENSOR)
+    output_zp = operand_def(TENSOR)
     output = result_def()
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        if len(self.operands) != 3:
-            raise VerifyException("'tosa.negate' takes input, input1_zp and output_zp")
-        width = _int_width(self.operands[0].type)
-        _check_zero_point(self, 1, "input1_zp", width)
-        _check_zero_point(self, 2, "output_zp", width)
+        width = _int_width(self.input1.type)
+        _check_zero_point(self, self.input1_zp, "input1_zp", width)
+        _check_zero_point(self, self.output_zp, "output_zp", width)
 
 
-@irdl_op_definition
+@tosa_op
 class ClampOp(TosaOp):
     """`tosa.clamp %x min_val(lo : T) max_val(hi : T)`: no zero point is applied."""
 
     name = "tosa.clamp"
-    operands_ = var_operand_def()
+    input = operand_def(TENSOR)
     output = result_def()
     min_val = prop_def()
     max_val = prop_def()
@@ -553,23 +608,27 @@ class ClampOp(TosaOp):
             )
 
 
-@irdl_op_definition
+@tosa_op
 class CastOp(TosaOp):
     """`tosa.cast %x`: integer narrowing wraps; float to integer rounds to nearest even and saturates."""
 
     name = "tosa.cast"
-    operands_ = var_operand_def()
+    input = operand_def(TENSOR)
     output = result_def()
     traits = traits_def(Pure())
     EXTRA_SPACE: ClassVar[bool] = True
 
 
-@irdl_op_definition
+@tosa_op
 class RescaleOp(TosaOp):
     """`tosa.rescale %in, %multiplier, %shift, %input_zp, %output_zp ...`: TOSA's fixed-point requantization."""
 
     name = "tosa.rescale"
-    operands_ = var_operand_def()
+    input = operand_def(TENSOR)
+    multiplier = operand_def(TENSOR)
+    shift = operand_def(TENSOR)
+    input_zp = operand_def(TENSOR)
+    output_zp = operand_def(TENSOR)
     output = result_def()
     scale32 = prop_def(BoolAttr)
     rounding_mode = prop_def(RoundingModeAttr)
@@ -586,11 +645,7 @@ class RescaleOp(TosaOp):
     )
 
     def verify_(self) -> None:
-        if len(self.operands) != 5:
-            raise VerifyException(
-                "'tosa.rescale' takes input, multiplier, shift, input_zp and output_zp"
-            )
-        in_t, mult_t, shift_t = (o.type for o in self.operands[:3])
+        in_t, mult_t, shift_t = self.input.type, self.multiplier.type, self.shift.type
         in_w, out_w = _int_width(in_t), _int_width(self.output.type)
         if in_w not in (8, 16, 32, 48) or out_w not in (8, 16, 32):
             raise VerifyException(
@@ -626,37 +681,37 @@ class RescaleOp(TosaOp):
             and not ht.shapes_compatible(shape, ht.shape_of(self.output.type))
         ):
             raise VerifyException("'tosa.rescale' requires input and output of one shape")
-        shifts = _const_values(self, 2)
+        shifts = _const_values(self.shift)
         if shifts is not None and any(not MIN_SHIFT <= s <= MAX_SHIFT for s in shifts):
             raise VerifyException(
                 f"'tosa.rescale' shift values must be in {MIN_SHIFT}..{MAX_SHIFT}, got {shifts}"
             )
-        mults = _const_values(self, 1)
+        mults = _const_values(self.multiplier)
         if mults is not None and any(m < 0 for m in mults):
             raise VerifyException("'tosa.rescale' multipliers must be non-negative")
-        _check_zero_point(self, 3, "input_zp", in_w, self.flag("input_unsigned"))
-        _check_zero_point(self, 4, "output_zp", out_w, self.flag("output_unsigned"))
+        _check_zero_point(self, self.input_zp, "input_zp", in_w, self.flag("input_unsigned"))
+        _check_zero_point(self, self.output_zp, "output_zp", out_w, self.flag("output_unsigned"))
         if self.flag("input_unsigned") and in_w not in (8, 16):
             raise VerifyException("'tosa.rescale' input_unsigned needs 8- or 16-bit input")
         if self.flag("output_unsigned") and out_w not in (8, 16):
             raise VerifyException("'tosa.rescale' output_unsigned needs 8- or 16-bit output")
 
 
-@irdl_op_definition
+@tosa_op
 class ApplyScaleOp(TosaOp):
     """`tosa.apply_scale %value, %multiplier, %shift rounding_mode<...>`: apply_scale_32 elementwise."""
 
     name = "tosa.apply_scale"
-    operands_ = var_operand_def()
+    value = operand_def(TENSOR)
+    multiplier = operand_def(TENSOR)
+    shift = operand_def(TENSOR)
     output = result_def()
     rounding_mode = prop_def(RoundingModeAttr)
     traits = traits_def(Pure())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("rounding_mode", ROUNDING),)
 
     def verify_(self) -> None:
-        if len(self.operands) != 3:
-            raise VerifyException("'tosa.apply_scale' takes value, multiplier and shift")
-        v, m, s = (o.type for o in self.operands)
+        v, m, s = self.value.type, self.multiplier.type, self.shift.type
         if (_element(v), _element(m), _element(s), _element(self.output.type)) != (
             IntegerType(32),
             IntegerType(32),
@@ -669,50 +724,46 @@ class ApplyScaleOp(TosaOp):
         _broadcast_shape(self, [ht.shape_of(t) for t in (v, m, s, self.output.type)])
 
 
-@irdl_op_definition
+@tosa_op
 class TableOp(TosaOp):
     """`tosa.table %x, %table`: i8 -> i8 lookup (256 entries) or i16 -> i32 interpolated (513 entries)."""
 
     name = "tosa.table"
-    operands_ = var_operand_def()
+    input1 = operand_def(TENSOR)
+    table = operand_def(TENSOR)
     output = result_def()
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        if len(self.operands) != 2:
-            raise VerifyException("'tosa.table' takes input and table")
-        width = _int_width(self.operands[0].type)
-        table = ht.shape_of(self.operands[1].type)
+        width = _int_width(self.input1.type)
+        table = ht.shape_of(self.table.type)
         expected = {8: (256, 8, 8), 16: (513, 16, 32)}.get(width or 0)
         if expected is None:
-            raise VerifyException(
-                f"'tosa.table' input must be i8 or i16, got {self.operands[0].type}"
-            )
+            raise VerifyException(f"'tosa.table' input must be i8 or i16, got {self.input1.type}")
         entries, table_w, out_w = expected
         if table is not None and table != (entries,):
             raise VerifyException(
-                f"'tosa.table' with i{width} input needs a table of {entries} entries, got {self.operands[1].type}"
+                f"'tosa.table' with i{width} input needs a table of {entries} entries, got {self.table.type}"
             )
-        if _int_width(self.operands[1].type) != table_w or _int_width(self.output.type) != out_w:
+        if _int_width(self.table.type) != table_w or _int_width(self.output.type) != out_w:
             raise VerifyException(
                 f"'tosa.table' with i{width} input needs an i{table_w} table and i{out_w} output"
             )
 
 
-@irdl_op_definition
+@tosa_op
 class GatherOp(TosaOp):
     """`tosa.gather %values, %indices`: values [N, K, C], i32 indices [N, W] in 0..K-1,
     output [N, W, C] with output[n, w] = values[n, indices[n, w]]."""
 
     name = "tosa.gather"
-    operands_ = var_operand_def()
+    values = operand_def(TENSOR)
+    indices = operand_def(TENSOR)
     output = result_def()
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        if len(self.operands) != 2:
-            raise VerifyException("'tosa.gather' takes values and indices")
-        values, indices = (o.type for o in self.operands)
+        values, indices = self.values.type, self.indices.type
         v = _require_rank(self, values, 3, "values")
         i = _require_rank(self, indices, 2, "indices")
         _require_rank(self, self.output.type, 3, "output")
@@ -729,8 +780,21 @@ class GatherOp(TosaOp):
                 )
 
 
+def _spatial_output(x: Sequence[int], kernel: Sequence[int], pad: Sequence[int],
+                    stride: Sequence[int], dilation: Sequence[int]) -> tuple[int, int]:  # fmt: skip
+    """(OH, OW) of an NHWC window op; pad = [top, bottom, left, right]."""
+    return (
+        window_output_size(x[1], kernel[0], stride[0], (pad[0], pad[1]), 1, dilation[0]),
+        window_output_size(x[2], kernel[1], stride[1], (pad[2], pad[3]), 1, dilation[1]),
+    )
+
+
 class _Conv(TosaOp):
-    operands_ = var_operand_def()
+    input = operand_def(TENSOR)
+    weight = operand_def(TENSOR)
+    bias = operand_def(TENSOR)
+    input_zp = operand_def(TENSOR)
+    weight_zp = operand_def(TENSOR)
     output = result_def()
     stride = prop_def(DenseArrayBase)
     acc_type = prop_def()
@@ -739,11 +803,7 @@ class _Conv(TosaOp):
     EXTRA_SPACE: ClassVar[bool] = True
 
     def verify_conv(self) -> None:
-        if len(self.operands) != 5:
-            raise VerifyException(
-                f"'{self.name}' takes input, weight, bias, input_zp and weight_zp"
-            )
-        x, w, b = (o.type for o in self.operands[:3])
+        x, w, b = self.input.type, self.weight.type, self.bias.type
         _require_rank(self, x, 4, "input")
         _require_rank(self, w, 4, "weight")
         _require_rank(self, b, 1, "bias")
@@ -758,11 +818,11 @@ class _Conv(TosaOp):
                 raise VerifyException(
                     f"'{self.name}' with i{xw} input accumulates in i{want}; acc_type and output must be i{want}"
                 )
-        _check_zero_point(self, 3, "input_zp", xw)
-        _check_zero_point(self, 4, "weight_zp", _int_width(w))
+        _check_zero_point(self, self.input_zp, "input_zp", xw)
+        _check_zero_point(self, self.weight_zp, "weight_zp", _int_width(w))
 
 
-@irdl_op_definition
+@tosa_op
 class Conv2DOp(_Conv):
     """NHWC input, OHWI weight, bias [OC]; pad = [top, bottom, left, right]."""
 
@@ -779,7 +839,7 @@ class Conv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = (ht.shape_of(o.type) for o in self.operands[:2])
+        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
         out = ht.shape_of(self.output.type)
         if x and w and out and -1 not in x + w:
             pad, stride, dil = self.array("pad"), self.array("stride"), self.array("dilation")
@@ -787,15 +847,14 @@ class Conv2DOp(_Conv):
                 raise VerifyException(
                     f"'tosa.conv2d' input channels {x[3]} differ from weight input channels {w[3]}"
                 )
-            oh = (x[1] - 1 + pad[0] + pad[1] - (w[1] - 1) * dil[0]) // stride[0] + 1
-            ow = (x[2] - 1 + pad[2] + pad[3] - (w[2] - 1) * dil[1]) // stride[1] + 1
+            oh, ow = _spatial_output(x, (w[1], w[2]), pad, stride, dil)
             if out != (x[0], oh, ow, w[0]):
                 raise VerifyException(
                     f"'tosa.conv2d' output must be {ht.shape_text((x[0], oh, ow, w[0]))}, got {ht.shape_text(out)}"
                 )
 
 
-@irdl_op_definition
+@tosa_op
 class DepthwiseConv2DOp(_Conv):
     """NHWC input, weight [KH, KW, C, M], output channels C*M."""
 
@@ -812,7 +871,7 @@ class DepthwiseConv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = (ht.shape_of(o.type) for o in self.operands[:2])
+        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
         out = ht.shape_of(self.output.type)
         if x and w and out and -1 not in x + w:
             pad, stride, dil = self.array("pad"), self.array("stride"), self.array("dilation")
@@ -820,15 +879,14 @@ class DepthwiseConv2DOp(_Conv):
                 raise VerifyException(
                     f"'tosa.depthwise_conv2d' input channels {x[3]} differ from weight channels {w[2]}"
                 )
-            oh = (x[1] - 1 + pad[0] + pad[1] - (w[0] - 1) * dil[0]) // stride[0] + 1
-            ow = (x[2] - 1 + pad[2] + pad[3] - (w[1] - 1) * dil[1]) // stride[1] + 1
+            oh, ow = _spatial_output(x, (w[0], w[1]), pad, stride, dil)
             if out != (x[0], oh, ow, w[2] * w[3]):
                 raise VerifyException(
                     f"'tosa.depthwise_conv2d' output must be {ht.shape_text((x[0], oh, ow, w[2] * w[3]))}, got {ht.shape_text(out)}"
                 )
 
 
-@irdl_op_definition
+@tosa_op
 class TransposeConv2DOp(_Conv):
     """NHWC input, OHWI weight; output size (in - 1) * stride + out_pad_before + out_pad_after + kernel."""
 
@@ -843,7 +901,7 @@ class TransposeConv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = (ht.shape_of(o.type) for o in self.operands[:2])
+        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
         out = ht.shape_of(self.output.type)
         if x and w and out and -1 not in x + w:
             op_, stride = self.array("out_pad"), self.array("stride")
@@ -855,19 +913,20 @@ class TransposeConv2DOp(_Conv):
                 )
 
 
-@irdl_op_definition
+@tosa_op
 class MatMulOp(TosaOp):
     """`tosa.matmul %a, %b, %a_zp, %b_zp`: [N, H, C] x [N, C, W] -> [N, H, W]; i8 -> i32, i16 -> i48."""
 
     name = "tosa.matmul"
-    operands_ = var_operand_def()
+    a = operand_def(TENSOR)
+    b = operand_def(TENSOR)
+    a_zp = operand_def(TENSOR)
+    b_zp = operand_def(TENSOR)
     output = result_def()
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        if len(self.operands) != 4:
-            raise VerifyException("'tosa.matmul' takes a, b, a_zp and b_zp")
-        a, b = (o.type for o in self.operands[:2])
+        a, b = self.a.type, self.b.type
         sa, sb = _require_rank(self, a, 3, "a"), _require_rank(self, b, 3, "b")
         wa = _int_width(a)
         if wa is not None:
@@ -885,12 +944,14 @@ class MatMulOp(TosaOp):
                 raise VerifyException(
                     f"'tosa.matmul' output must be {ht.shape_text((sa[0], sa[1], sb[2]))}"
                 )
-        _check_zero_point(self, 2, "a_zp", wa)
-        _check_zero_point(self, 3, "b_zp", _int_width(b))
+        _check_zero_point(self, self.a_zp, "a_zp", wa)
+        _check_zero_point(self, self.b_zp, "b_zp", _int_width(b))
 
 
 class _Pool(TosaOp):
-    operands_ = var_operand_def()
+    """Pooling; each op declares its operands (`input` first): IRDL orders a
+    subclass's operands before its base's."""
+
     output = result_def()
     kernel = prop_def(DenseArrayBase)
     stride = prop_def(DenseArrayBase)
@@ -898,7 +959,7 @@ class _Pool(TosaOp):
     traits = traits_def(Pure())
 
     def verify_pool(self) -> None:
-        x = _require_rank(self, self.operands[0].type, 4, "input")
+        x = _require_rank(self, self.input.type, 4, "input")
         out = ht.shape_of(self.output.type)
         kernel, stride, pad = self.array("kernel"), self.array("stride"), self.array("pad")
         if any(k < 1 for k in kernel) or any(s < 1 for s in stride) or any(p < 0 for p in pad):
@@ -915,17 +976,17 @@ class _Pool(TosaOp):
         ):
             raise VerifyException(f"'{self.name}' padding must be smaller than the kernel")
         if x and out and -1 not in x:
-            oh = (x[1] + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
-            ow = (x[2] + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
+            oh, ow = _spatial_output(x, kernel, pad, stride, (1, 1))
             if out != (x[0], oh, ow, x[3]):
                 raise VerifyException(
                     f"'{self.name}' output must be {ht.shape_text((x[0], oh, ow, x[3]))}, got {ht.shape_text(out)}"
                 )
 
 
-@irdl_op_definition
+@tosa_op
 class MaxPool2dOp(_Pool):
     name = "tosa.max_pool2d"
+    input = operand_def(TENSOR)
     nan_mode = opt_prop_def(NanModeAttr)
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("kernel", ARRAY),
@@ -938,11 +999,14 @@ class MaxPool2dOp(_Pool):
         self.verify_pool()
 
 
-@irdl_op_definition
+@tosa_op
 class AvgPool2dOp(_Pool):
     """Integer average: sum of (x - input_zp) over the valid window, times TOSA's reciprocal scale, + output_zp."""
 
     name = "tosa.avg_pool2d"
+    input = operand_def(TENSOR)
+    input_zp = operand_def(TENSOR)
+    output_zp = operand_def(TENSOR)
     acc_type = prop_def()
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
         ("kernel", ARRAY),
@@ -952,28 +1016,27 @@ class AvgPool2dOp(_Pool):
     )
 
     def verify_(self) -> None:
-        if len(self.operands) != 3:
-            raise VerifyException("'tosa.avg_pool2d' takes input, input_zp and output_zp")
         self.verify_pool()
-        width = _int_width(self.operands[0].type)
+        width = _int_width(self.input.type)
         if width is not None and self.acc_type != IntegerType(32):
             raise VerifyException("'tosa.avg_pool2d' on integers accumulates in i32")
-        _check_zero_point(self, 1, "input_zp", width)
-        _check_zero_point(self, 2, "output_zp", _int_width(self.output.type))
+        _check_zero_point(self, self.input_zp, "input_zp", width)
+        _check_zero_point(self, self.output_zp, "output_zp", _int_width(self.output.type))
 
 
-@irdl_op_definition
+@tosa_op
 class ReshapeOp(TosaOp):
     """`tosa.reshape %x, %shape` with a `!tosa.shape` operand."""
 
     name = "tosa.reshape"
-    operands_ = var_operand_def()
+    input1 = operand_def(TENSOR)
+    shape = operand_def(ShapeType)
     output = result_def()
     traits = traits_def(Pure(), ReshapeCanonicalization())
 
     def verify_(self) -> None:
-        shape = _shape_operand(self, 1)
-        x = ht.shape_of(self.operands[0].type)
+        shape = _shape_values(self.shape)
+        x = ht.shape_of(self.input1.type)
         if shape is not None and ht.shape_of(self.output.type) != tuple(shape):
             raise VerifyException(
                 f"'tosa.reshape' output must have the shape operand's shape {int_list_text(shape)}"
@@ -991,10 +1054,10 @@ def _product(values: Sequence[int]) -> int:
     return result
 
 
-@irdl_op_definition
+@tosa_op
 class TransposeOp(TosaOp):
     name = "tosa.transpose"
-    operands_ = var_operand_def()
+    input1 = operand_def(TENSOR)
     output = result_def()
     perms = prop_def(DenseArrayBase)
     traits = traits_def(Pure(), TransposeCanonicalization())
@@ -1002,7 +1065,7 @@ class TransposeOp(TosaOp):
 
     def verify_(self) -> None:
         perms = self.array("perms")
-        x = ht.shape_of(self.operands[0].type)
+        x = ht.shape_of(self.input1.type)
         if x is not None:
             if sorted(perms) != list(range(len(x))):
                 raise VerifyException(
@@ -1014,10 +1077,10 @@ class TransposeOp(TosaOp):
                 )
 
 
-@irdl_op_definition
+@tosa_op
 class ConcatOp(TosaOp):
     name = "tosa.concat"
-    operands_ = var_operand_def()
+    input1 = var_operand_def(TENSOR)
     output = result_def()
     axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
@@ -1025,7 +1088,7 @@ class ConcatOp(TosaOp):
 
     def verify_(self) -> None:
         axis = self.int_prop("axis")
-        shapes = [ht.shape_of(o.type) for o in self.operands]
+        shapes = [ht.shape_of(o.type) for o in self.input1]
         if not shapes or any(s is None for s in shapes):
             return
         rank = len(shapes[0])
@@ -1037,18 +1100,20 @@ class ConcatOp(TosaOp):
             raise VerifyException(f"'tosa.concat' output must be {ht.shape_text(tuple(expected))}")
 
 
-@irdl_op_definition
+@tosa_op
 class PadOp(TosaOp):
     """`tosa.pad %x, %padding, %pad_const`: padding = [before0, after0, before1, after1, ...]."""
 
     name = "tosa.pad"
-    operands_ = var_operand_def()
+    input1 = operand_def(TENSOR)
+    padding = operand_def(ShapeType)
+    pad_const = operand_def(TENSOR)
     output = result_def()
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        padding = _shape_operand(self, 1)
-        x = ht.shape_of(self.operands[0].type)
+        padding = _shape_values(self.padding)
+        x = ht.shape_of(self.input1.type)
         if padding is not None and x is not None:
             if len(padding) != 2 * len(x) or any(p < 0 for p in padding):
                 raise VerifyException(f"'tosa.pad' padding needs {2 * len(x)} non-negative values")
@@ -1057,18 +1122,20 @@ class PadOp(TosaOp):
                 raise VerifyException(f"'tosa.pad' output must be {ht.shape_text(expected)}")
 
 
-@irdl_op_definition
+@tosa_op
 class SliceOp(TosaOp):
     """`tosa.slice %x, %start, %size`."""
 
     name = "tosa.slice"
-    operands_ = var_operand_def()
+    input1 = operand_def(TENSOR)
+    start = operand_def(ShapeType)
+    size = operand_def(ShapeType)
     output = result_def()
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        start, size = _shape_operand(self, 1), _shape_operand(self, 2)
-        x = ht.shape_of(self.operands[0].type)
+        start, size = _shape_values(self.start), _shape_values(self.size)
+        x = ht.shape_of(self.input1.type)
         if start is None or size is None or x is None:
             return
         if len(start) != len(x) or len(size) != len(x):
@@ -1083,14 +1150,14 @@ class SliceOp(TosaOp):
 
 
 class _Reduce(TosaOp):
-    operands_ = var_operand_def()
+    input = operand_def(TENSOR)
     output = result_def()
     axis = prop_def(IntegerAttr)
     traits = traits_def(Pure())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32),)
 
     def verify_(self) -> None:
-        x = ht.shape_of(self.operands[0].type)
+        x = ht.shape_of(self.input.type)
         axis = self.int_prop("axis")
         if x is not None:
             if not 0 <= axis < len(x):
@@ -1102,12 +1169,12 @@ class _Reduce(TosaOp):
                 )
 
 
-@irdl_op_definition
+@tosa_op
 class ReduceSumOp(_Reduce):
     name = "tosa.reduce_sum"
 
 
-@irdl_op_definition
+@tosa_op
 class ReduceMaxOp(_Reduce):
     name = "tosa.reduce_max"
     nan_mode = opt_prop_def(NanModeAttr)

@@ -30,7 +30,6 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span
 
-from qdialect.dialects.quant import shaped_type_error
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
@@ -129,7 +128,10 @@ class QParser(Parser):
         shaped = parse_body()
         unranked = (UnrankedTensorType, UnrankedMemRefType)
         shape = None if isinstance(shaped, unranked) else tuple(shaped.get_shape())
-        message = shaped_type_error(shape, shaped.get_element_type())
+        # Element types that constrain their container (a per-axis quantized type
+        # needs its axis and one scale per entry) say so through `container_error`.
+        check = getattr(shaped.get_element_type(), "container_error", None)
+        message = check(shape) if check is not None else None
         if message is not None:
             # Point at the `tensor`/`memref`/`vector` keyword before the `<`.
             text = self.lexer.input.content

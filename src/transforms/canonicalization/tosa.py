@@ -30,17 +30,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
-
-
-def _const(value: SSAValue) -> np.ndarray | None:
-    owner = value.owner
-    if isinstance(owner, tosa.ConstOp) and isinstance(owner.values, DenseIntOrFPElementsAttr):
-        values = list(owner.values.get_values())
-        shape = ht.shape_of(owner.output.type) or ()
-        if len(values) == 1:
-            values = values * int(np.prod(shape, dtype=np.int64))
-        return np.array(values).reshape(shape)
-    return None
+from qdialect.ir.constants import constant_array
 
 
 def _width(value: SSAValue) -> int | None:
@@ -50,29 +40,29 @@ def _width(value: SSAValue) -> int | None:
 
 def _unit_scale(op: tosa.RescaleOp) -> bool:
     """Every channel's multiplier * 2^-shift is exactly 1."""
-    m, s = _const(op.operands[1]), _const(op.operands[2])
+    m, s = constant_array(op.multiplier), constant_array(op.shift)
     if m is None or s is None:
         return False
     return bool(np.all(m.astype(object) == [1 << int(k) for k in s.reshape(-1)]))
 
 
-def _zero_point(op: tosa.RescaleOp, index: int, unsigned: bool) -> int | None:
-    zp = _const(op.operands[index])
+def _zero_point(zp_value: SSAValue, unsigned: bool) -> int | None:
+    zp = constant_array(zp_value)
     if zp is None:
         return None
     value = int(zp.reshape(-1)[0])
-    width = _width(op.operands[index])
+    width = _width(zp_value)
     return value & ((1 << width) - 1) if unsigned and width else value
 
 
 class DropIdentityRescale(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.RescaleOp, rewriter: PatternRewriter) -> None:
-        x = op.operands[0]
+        x = op.input
         if x.type != op.output.type or op.flag("input_unsigned") != op.flag("output_unsigned"):
             return
         unsigned = op.flag("input_unsigned")
-        izp, ozp = _zero_point(op, 3, unsigned), _zero_point(op, 4, unsigned)
+        izp, ozp = _zero_point(op.input_zp, unsigned), _zero_point(op.output_zp, unsigned)
         if izp is None or izp != ozp or not _unit_scale(op):
             return
         rewriter.replace(op, [], [x])
@@ -83,21 +73,21 @@ class MergeCentringRescale(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.RescaleOp, rewriter: PatternRewriter) -> None:
-        first = op.operands[0].owner
+        first = op.input.owner
         if not isinstance(first, tosa.RescaleOp) or op.flag("input_unsigned"):
             return
         if first.flag("output_unsigned") or not _unit_scale(first):
             return
-        if _zero_point(first, 4, False) != 0 or _zero_point(op, 3, False) != 0:
+        if _zero_point(first.output_zp, False) != 0 or _zero_point(op.input_zp, False) != 0:
             return
-        x = first.operands[0]
+        x = first.input
         in_w, mid_w = _width(x), _width(first.output)
         if in_w is None or mid_w is None or in_w + 1 > mid_w:
             return  # x - zp might not fit the intermediate type: it clamps, not exact
         if in_w == 48 and op.flag("scale32"):
             return  # i48 input allows only 16-bit scaling
         merged = tosa.RescaleOp.create(
-            operands=[x, op.operands[1], op.operands[2], first.operands[3], op.operands[4]],
+            operands=[x, op.multiplier, op.shift, first.input_zp, op.output_zp],
             result_types=[op.output.type],
             properties={
                 **op.properties,
@@ -110,17 +100,13 @@ class MergeCentringRescale(RewritePattern):
 class DropFullRangeClamp(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.ClampOp, rewriter: PatternRewriter) -> None:
-        width = _width(op.operands[0])
+        width = _width(op.input)
         lo, hi = op.min_val, op.max_val
         if width is None or not isinstance(lo, IntegerAttr) or not isinstance(hi, IntegerAttr):
             return
         t_lo, t_hi = numerics.storage_range(width, signed=True)
-        if (
-            lo.value.data <= t_lo
-            and hi.value.data >= t_hi
-            and op.operands[0].type == op.output.type
-        ):
-            rewriter.replace(op, [], [op.operands[0]])
+        if lo.value.data <= t_lo and hi.value.data >= t_hi and op.input.type == op.output.type:
+            rewriter.replace(op, [], [op.input])
 
 
 def _replace_with_const(op: Operation, values: np.ndarray, rewriter: PatternRewriter) -> None:
@@ -133,7 +119,7 @@ def _replace_with_const(op: Operation, values: np.ndarray, rewriter: PatternRewr
 class FoldConstReshape(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.ReshapeOp, rewriter: PatternRewriter) -> None:
-        values = _const(op.operands[0])
+        values = constant_array(op.input1)
         if values is not None and ht.shape_of(op.output.type) is not None:
             _replace_with_const(op, values, rewriter)  # row-major order is unchanged
 
@@ -141,7 +127,7 @@ class FoldConstReshape(RewritePattern):
 class FoldConstTranspose(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.TransposeOp, rewriter: PatternRewriter) -> None:
-        values = _const(op.operands[0])
+        values = constant_array(op.input1)
         if values is not None:
             _replace_with_const(op, np.transpose(values, op.array("perms")), rewriter)
 
@@ -149,7 +135,7 @@ class FoldConstTranspose(RewritePattern):
 class FoldTransposeChain(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.TransposeOp, rewriter: PatternRewriter) -> None:
-        inner = op.operands[0].owner
+        inner = op.input1.owner
         if not isinstance(inner, tosa.TransposeOp):
             return
         # out[i] = mid[outer[i]] and mid[j] = x[first[j]], so out[i] = x[first[outer[i]]].
@@ -158,7 +144,7 @@ class FoldTransposeChain(RewritePattern):
         rewriter.replace(
             op,
             tosa.TransposeOp.create(
-                operands=[inner.operands[0]],
+                operands=[inner.input1],
                 result_types=[op.results[0].type],
                 properties={"perms": DenseArrayBase.from_list(i32, perms)},
             ),
@@ -169,5 +155,5 @@ class DropIdentityTranspose(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tosa.TransposeOp, rewriter: PatternRewriter) -> None:
         perms = op.array("perms")
-        if list(perms) == list(range(len(perms))) and op.operands[0].type == op.results[0].type:
-            rewriter.replace(op, [], [op.operands[0]])
+        if list(perms) == list(range(len(perms))) and op.input1.type == op.results[0].type:
+            rewriter.replace(op, [], [op.input1])

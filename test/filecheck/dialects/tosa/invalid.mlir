@@ -30,7 +30,7 @@ func.func @f() {
 
 // add with three operands
 func.func @f(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.add' takes 2 operands, got 3}}
+  // expected-error @+1 {{'tosa.add' takes 2 operands (input1, input2), got 3}}
   %0 = "tosa.add"(%a, %a, %a) : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   func.return
 }
@@ -106,7 +106,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // negate without zero points
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.negate' takes input, input1_zp and output_zp}}
+  // expected-error @+1 {{'tosa.negate' takes 3 operands (input1, input1_zp, output_zp), got 1}}
   %0 = "tosa.negate"(%a) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -164,7 +164,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // rescale missing operands
 func.func @f(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.rescale' takes input, multiplier, shift, input_zp and output_zp}}
+  // expected-error @+1 {{'tosa.rescale' takes 5 operands (input, multiplier, shift, input_zp, output_zp), got 1}}
   %r = "tosa.rescale"(%x) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>) -> tensor<4xi8>
   func.return
 }
@@ -394,7 +394,7 @@ func.func @f(%x: tensor<4xi32>) {
 
 // apply_scale missing the shift
 func.func @f(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.apply_scale' takes value, multiplier and shift}}
+  // expected-error @+1 {{'tosa.apply_scale' takes 3 operands (value, multiplier, shift), got 2}}
   %0 = "tosa.apply_scale"(%a, %a) <{rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>}> : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   func.return
 }
@@ -412,7 +412,7 @@ func.func @f(%a: tensor<4xi8>, %m: tensor<4xi32>) {
 
 // table without a table
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.table' takes input and table}}
+  // expected-error @+1 {{'tosa.table' takes 2 operands (input1, table), got 1}}
   %0 = "tosa.table"(%a) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -449,7 +449,7 @@ func.func @f(%a: tensor<4xi16>, %t: tensor<513xi16>) {
 // conv2d missing weight_zp
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' takes input, weight, bias, input_zp and weight_zp}}
+  // expected-error @+1 {{'tosa.conv2d' takes 5 operands (input, weight, bias, input_zp, weight_zp), got 4}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -528,7 +528,7 @@ func.func @f(%x: tensor<8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) 
 
 // matmul without zero points
 func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
-  // expected-error @+1 {{'tosa.matmul' takes a, b, a_zp and b_zp}}
+  // expected-error @+1 {{'tosa.matmul' takes 4 operands (a, b, a_zp, b_zp), got 2}}
   %0 = "tosa.matmul"(%a, %b) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>) -> tensor<1x4x5xi32>
   func.return
 }
@@ -594,7 +594,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 
 // avg_pool2d without zero points
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.avg_pool2d' takes input, input_zp and output_zp}}
+  // expected-error @+1 {{'tosa.avg_pool2d' takes 3 operands (input, input_zp, output_zp), got 1}}
   %0 = "tosa.avg_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, acc_type = i32}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
   func.return
 }
