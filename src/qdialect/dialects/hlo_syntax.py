@@ -19,6 +19,8 @@ from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
+from qdialect.ir import xdsl_private as xp
+
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """`%a, %b, ...` (at least one operand)."""
@@ -63,7 +65,7 @@ def parse_same_operands_and_result_type(
     parser: Parser, num_operands: int
 ) -> tuple[list[Attribute], Attribute]:
     """After `:`: one type for all, or `(T1, ...) -> R`."""
-    if parser._current_token.text == "(":
+    if xp.current_token(parser).text == "(":
         fn = parser.parse_function_type()
         if len(fn.outputs.data) != 1:
             parser.raise_error("expected a single result type")

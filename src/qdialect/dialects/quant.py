@@ -55,6 +55,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect import numerics
+from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import double_from_bits, format_mlir_double
 
 MIN_STORAGE_BITS = 2
@@ -410,14 +411,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         # Real modules repeat the same few types thousands of times: the body
         # text is looked up before it is tokenized (see _PARSE_CACHE).
-        token = parser._current_token
+        token = xp.current_token(parser)
         key = None
         if token.kind == MLIRTokenKind.LESS:
             start = token.span.start
-            end = parser._raw_scan_balanced(start + 1)
+            end = xp.scan_balanced(parser, start + 1)
             key = parser.lexer.input.content[start : end + 1]
             if (cached := _PARSE_CACHE.get(key)) is not None:
-                parser._resume_from(end + 1)
+                xp.resume_from(parser, end + 1)
                 return cached
         params = _UniformTypeParser(parser).parse()
         if key is not None and "!" not in key and "#" not in key:  # aliases are per file
@@ -482,7 +483,7 @@ class _UniformTypeParser:
         if axis == UniformQuantizedType.PER_TENSOR:
             self._parse_param(expressed_name, lo, hi, scales, zero_points)
         else:
-            if p._current_token.kind != MLIRTokenKind.L_BRACE:
+            if xp.current_token(p).kind != MLIRTokenKind.L_BRACE:
                 p.raise_error(
                     f"per-axis quantization (axis {axis}) expects '{{scale[:zero_point],...}}'"
                 )
@@ -503,13 +504,13 @@ class _UniformTypeParser:
 
     def _parse_storage(self) -> tuple[int, bool, int, int]:
         p = self.p
-        token = p._current_token
+        token = xp.current_token(p)
         match = (
             _STORAGE_RE.fullmatch(token.text) if token.kind == MLIRTokenKind.BARE_IDENT else None
         )
         if match is None:
             p.raise_error("illegal storage type prefix", token.span)
-        p._consume_token(MLIRTokenKind.BARE_IDENT)
+        xp.consume_token(p, MLIRTokenKind.BARE_IDENT)
         assert match is not None
         signed = match.group(1) == "i"
         width = int(match.group(2))
@@ -535,10 +536,10 @@ class _UniformTypeParser:
         if p.parse_optional_punctuation(":") is not None:
             start = p.pos
             negative = p.parse_optional_punctuation("-") is not None
-            token = p._current_token
+            token = xp.current_token(p)
             if token.kind != MLIRTokenKind.INTEGER_LIT or token.text.lower().startswith("0x"):
                 p.raise_error("expected a decimal integer zero point after ':'")
-            p._consume_token()
+            xp.consume_token(p)
             zero_point = -int(token.text) if negative else int(token.text)
         # An omitted zero point is 0, which a narrow range may exclude too.
         self._error(zero_point_error(zero_point, lo, hi), start, p.pos)
@@ -549,7 +550,7 @@ class _UniformTypeParser:
         """An MLIR float literal: decimal with a `.`, or the f64 bits in hex."""
         p = self.p
         negative = p.parse_optional_punctuation("-") is not None
-        token = p._current_token
+        token = xp.current_token(p)
         if token.kind == MLIRTokenKind.FLOAT_LIT:
             value = float(token.text)
         elif token.kind == MLIRTokenKind.INTEGER_LIT and token.text.lower().startswith("0x"):
@@ -560,7 +561,7 @@ class _UniformTypeParser:
             p.raise_error("unexpected decimal integer literal for a floating point value")
         else:
             p.raise_error("expected floating point literal")
-        p._consume_token()
+        xp.consume_token(p)
         return -value if negative else value
 
 

@@ -78,6 +78,7 @@ from qdialect.dialects.stablehlo_attrs import (
     parse_conv_dims,
 )
 from qdialect.dialects.window import window_output_size
+from qdialect.ir import xdsl_private as xp
 
 # ==========================================================================
 # Helpers
@@ -467,7 +468,7 @@ class SelectOp(IRDLOperation):
         operands = parse_operand_list(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        if parser._current_token.text == "(":
+        if xp.current_token(parser).text == "(":
             fn = parser.parse_function_type()
             types, result = list(fn.inputs.data), fn.outputs.data[0]
         else:
@@ -1852,7 +1853,7 @@ class ReduceOp(IRDLOperation):
         assert block is not None
         n = len(self.inputs)
         # Upstream's layout, stray spaces included: "\n<indent> reducer(%a: T, %b: T)  {".
-        printer._print_new_line()
+        xp.print_new_line(printer)
         printer.print_string(" reducer")
         for i in range(n):
             printer.print_string("(")

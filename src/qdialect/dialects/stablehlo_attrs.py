@@ -25,6 +25,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects.hlo_syntax import int_list_text
+from qdialect.ir import xdsl_private as xp
 
 
 class ComparisonDirection(StrEnum):
@@ -71,7 +72,7 @@ def _parse_field_list(
     """`<name = [..], name = N, ...>` with fields in any order, each optional."""
     values: dict[str, object] = {}
     with parser.in_angle_brackets():
-        if parser._current_token.kind == MLIRTokenKind.GREATER:
+        if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
             return values
 
         def entry() -> None:
@@ -191,7 +192,7 @@ def _parse_layout(parser: AttrParser, letters: tuple[str, str]) -> tuple[int, in
         parser.Delimiter.SQUARE,
         lambda: (
             str(parser.parse_optional_integer(allow_boolean=False, allow_negative=False))
-            if parser._current_token.kind == MLIRTokenKind.INTEGER_LIT
+            if xp.current_token(parser).kind == MLIRTokenKind.INTEGER_LIT
             else parser.parse_identifier()
         ),
     )

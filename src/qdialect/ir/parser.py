@@ -30,6 +30,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span
 
+from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
@@ -74,7 +75,7 @@ class QParser(Parser):
             for name, match in list(pending.items()):
                 sub = Parser(self.ctx, text, self.lexer.input.name)
                 sub.attribute_aliases.update(self.attribute_aliases)
-                sub._resume_from(match.start(2))
+                xp.resume_from(sub, match.start(2))
                 try:
                     loc = sub.parse_optional_location()
                 except ParseError:
@@ -89,10 +90,10 @@ class QParser(Parser):
                 return  # the normal parse reports what is wrong
 
     def _parse_alias_def(self):
-        token = self._current_token
+        token = xp.current_token(self)
         if token.text in getattr(self, "_predefined", ()):
             # Defined up front by _predefine_location_aliases: skip the text.
-            self._consume_token()
+            xp.consume_token(self)
             self.parse_punctuation("=")
             self.parse_attribute()
             return
@@ -118,12 +119,12 @@ class QParser(Parser):
         # real modules repeat a handful of tensor types thousands of times.
         start = self.pos
         try:
-            end = self._raw_scan_balanced(start)
+            end = xp.scan_balanced(self, start)
         except ParseError:
             end = None  # malformed: let the real parser report it
         key = (kind, self.lexer.input.content[start:end]) if end is not None else None
         if key is not None and (cached := self._shaped_cache.get(key)) is not None:
-            self._resume_from(end)
+            xp.resume_from(self, end)
             return cached
         shaped = parse_body()
         unranked = (UnrankedTensorType, UnrankedMemRefType)

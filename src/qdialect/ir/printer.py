@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
+from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, format_mlir_float
 
 
@@ -42,7 +43,7 @@ class QPrinter(Printer):
         rows = np.frombuffer(raw, np.uint8).reshape(-1, size)
         self.print_string("dense<")
         if (rows == rows[0]).all():
-            attr._print_one_elem(attr.get_element_type().unpack(raw[:size], 1)[0], self)
+            xp.print_dense_element(attr, attr.get_element_type().unpack(raw[:size], 1)[0], self)
         else:
             self.print_string(f'"0x{raw.hex().upper()}"')
         self.print_string("> : ")
@@ -59,10 +60,10 @@ class QPrinter(Printer):
     def _print_results(self, op: Operation) -> None:
         results = op.results
         if len(results) > 1 and not any(r.name_hint for r in results):
-            if not any(r in self._ssa_values for r in results):
-                base = self._get_new_valid_name_id()
+            if not any(r in xp.ssa_names(self) for r in results):
+                base = xp.new_ssa_name(self)
                 for index, result in enumerate(results):
-                    self._ssa_values[result] = f"{base}#{index}"
+                    xp.ssa_names(self)[result] = f"{base}#{index}"
                 self.print_string(f"%{base}:{len(results)} = ")
                 return
         super()._print_results(op)

@@ -1,0 +1,68 @@
+"""Every use of xDSL's private parser and printer API, in one place.
+
+xDSL's public parser API has no "peek at the next token", "rewind to an offset" or
+"scan a balanced `<...>` without parsing it", and its printer none for "start a new
+indented line" or "print one element of a dense attribute"; the dialects' custom
+syntax and the fast paths for large real modules need them. Calling them only through
+this module means an xDSL upgrade that renames them changes one file
+(docs/xdsl-upgrade.md records what each release changed).
+
+The `QParser`/`QPrinter` subclasses in `parser.py` and `printer.py` also override a
+few of xDSL's underscore hooks (alias definitions, tensor/memref/vector bodies, result
+naming); they are the only classes that do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.ir import SSAValue
+from xdsl.parser import BaseParser
+from xdsl.printer import Printer
+from xdsl.utils.lexer import Token
+
+
+def current_token(parser: BaseParser) -> Token:
+    """The next token, not consumed."""
+    return parser._current_token
+
+
+def consume_token(parser: BaseParser, kind: Any = None) -> Token:
+    """Consume the next token (checking its kind when given) and return it."""
+    token = parser._current_token
+    if kind is None:
+        parser._consume_token()
+    else:
+        parser._consume_token(kind)
+    return token
+
+
+def resume_from(parser: BaseParser, offset: int) -> None:
+    """Continue lexing at character `offset` of the input."""
+    parser._resume_from(offset)
+
+
+def scan_balanced(parser: BaseParser, start: int) -> int:
+    """The offset of the `>` closing the `<` just before `start`, without tokenizing."""
+    return parser._raw_scan_balanced(start)
+
+
+def print_new_line(printer: Printer) -> None:
+    """A new line at the printer's current indentation."""
+    printer._print_new_line()
+
+
+def print_dense_element(attr: DenseIntOrFPElementsAttr, value: Any, printer: Printer) -> None:
+    """One element of `attr` as xDSL prints its elements (floats exactly, ints, bools)."""
+    attr._print_one_elem(value, printer)
+
+
+def ssa_names(printer: Printer) -> dict[SSAValue, str]:
+    """The printer's SSA value -> name table."""
+    return printer._ssa_values
+
+
+def new_ssa_name(printer: Printer) -> str:
+    """A fresh numeric SSA name from the printer's counter."""
+    return printer._get_new_valid_name_id()
