@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -183,6 +185,31 @@ def test_shipped_machines_and_description_errors() -> None:
         MachineError, match=r"cannot read machine description 'nope'.*shipped: default, small"
     ):
         load_machine("nope")
+
+
+def test_machine_descriptions_are_read_once_per_file_version(tmp_path: Path) -> None:
+    """The verifier asks for its program's description once per instruction: an unchanged
+    description is remembered, an edited file is read again."""
+    assert load_machine("small") is load_machine("small")
+    path = tmp_path / "m.json"
+    text = (ROOT / "src" / "qdialect" / "npu" / "machines" / "small.json").read_text()
+    path.write_text(text)
+    first = load_machine(str(path))
+    assert load_machine(str(path)) is first
+    path.write_text(text.replace('"clock_mhz": ', '"clock_mhz": 1'))  # 200 -> 1200
+    assert load_machine(str(path)).clock_mhz == 1200
+
+
+def test_verifying_a_program_does_not_import_the_simulator() -> None:
+    probe = (
+        "import sys\n"
+        "from qdialect.context import make_context\n"
+        "from qdialect.ir.parser import QParser\n"
+        "QParser(make_context(), 'npu.program machine = \"small\" {\\n npu.halt\\n}')"
+        ".parse_module().verify()\n"
+        "assert 'qdialect.npu.simulator' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True)
 
 
 def test_isa_reference_in_docs_is_generated_from_the_table() -> None:
