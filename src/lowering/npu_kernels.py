@@ -27,10 +27,12 @@ from qdialect.lowering.npu_stream import (
     Stream,
     ceil_div,
     dma_load,
+    dma_store,
     epilogue,
     pad_rows,
     slot_count,
 )
+from qdialect.npu.encoding import Instruction
 
 # ---- fully connected ---------------------------------------------------------------
 
@@ -103,21 +105,30 @@ def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_tot
                                RECORD_BYTES, RECORD_BYTES)  # fmt: skip
         st.deliver(loads)
         acc = j * mt if groups > 1 else 0
-        st.lines.append(
-            f"matmul in={ib} w={wb} acc={acc} m={rows} k_tiles={tiles} accumulate={int(g > 0)} "
-            f"in_step=1 k_step={mt} buf=input"
+        st.code.append(
+            Instruction.of(
+                "matmul",
+                in_=ib,
+                w=wb,
+                acc=acc,
+                m=rows,
+                k_tiles=tiles,
+                accumulate=int(g > 0),
+                in_step=1,
+                k_step=mt,
+                buf="input",
+            )
         )
         last = g == groups - 1
         if last:
             ob = st.out_slot(out_count, mt)
-            epilogue(st.lines, layer.requant, 0, acc, rows, pb, ob, cols)
+            epilogue(st.code, layer.requant, 0, acc, rows, pb, ob, cols)
         release = st.release()
         in_slots.used(in_slot, release)
         w_slots.used(w_slot, release)
         p_slots.used(p_slot, release)
         if last:
-            st.store([f"store buf=output row={ob} dram={out + m0 * n + j * cols} rows={rows} "
-                      f"row_bytes={width} stride={n}"])  # fmt: skip
+            st.store([dma_store("output", ob, out + m0 * n + j * cols, rows, width, n)])
     st.end_layer()
 
 
@@ -196,10 +207,10 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
             width = min(cols, c - j * cols)
             in_slot, ib, _ = in_slots.get((chunk, j), st)
             loads = [
-                line
+                load
                 for i, a in enumerate(xs)
                 if i != chip_operand
-                for line in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
+                for load in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
             ]
             p_slot, pb, miss = p_slots.get(j, st)
             if miss:
@@ -211,23 +222,36 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
                 source, row = ("input", ib + i * mt)
                 if i == chip_operand:
                     source, row = "output", chip_in.base + j * chip_in.pixels + m0
-                st.lines.append(
-                    f"widen buf={source} in={row} acc={i * mt} rows={rows} "
-                    f"zp={operand.zp} shift={operand.shift}"
+                st.code.append(
+                    Instruction.of(
+                        "widen",
+                        buf=source,
+                        in_=row,
+                        acc=i * mt,
+                        rows=rows,
+                        zp=operand.zp,
+                        shift=operand.shift,
+                    )
                 )
                 for n, stage in enumerate(operand.stages):
-                    st.lines.append(
-                        f"scale acc={i * mt} rows={rows} params={pb + (first_set[i] + n) * cols} "
-                        f"double_round={int(stage.double_round)}"
+                    st.code.append(
+                        Instruction.of(
+                            "scale",
+                            acc=i * mt,
+                            rows=rows,
+                            params=pb + (first_set[i] + n) * cols,
+                            double_round=int(stage.double_round),
+                        )
                     )
             if layer.op is not None:
-                st.lines.append(f"alu op={layer.op} dst=0 src={mt} rows={rows} use_imm=0 imm=0")
-            epilogue(st.lines, layer.requant, k, 0, rows, pb, ob, cols)
+                st.code.append(
+                    Instruction.of("alu", op=layer.op, dst=0, src=mt, rows=rows, use_imm=0, imm=0)
+                )
+            epilogue(st.code, layer.requant, k, 0, rows, pb, ob, cols)
             release = st.release()
             in_slots.used(in_slot, release)
             p_slots.used(p_slot, release)
-            st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
-                      f"row_bytes={width} stride={c}"])  # fmt: skip
+            st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
     st.end_layer()
 
 
@@ -247,10 +271,9 @@ def emit_table(st: Stream, layer: TableLayer, x: int, table: int, out: int) -> N
             st.deliver([*first, *dma_load("input", ib, x + m0 * c + j * cols, rows, width, c)])
             first = []
             ob = st.out_slot(2, mt)
-            st.lines.append(f"lut buf=input in={ib} out={ob} rows={rows} table=0")
+            st.code.append(Instruction.of("lut", buf="input", in_=ib, out=ob, rows=rows, table=0))
             in_slots.used(in_slot, st.release())
-            st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
-                      f"row_bytes={width} stride={c}"])  # fmt: skip
+            st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
     st.end_layer()
 
 
@@ -338,16 +361,12 @@ def emit_move(st: Stream, layer: MoveLayer, xs: list[int], out: int) -> None:
                 loads += dma_load(
                     "input", row, xs[b.source] + b.src, b.rows, b.row_bytes, b.src_stride
                 )
-            stores.append(
-                f"store buf=input row={row} dram={out + b.dst} rows={b.rows} "
-                f"row_bytes={b.row_bytes} stride={b.dst_stride}"
-            )
+            stores.append(dma_store("input", row, out + b.dst, b.rows, b.row_bytes, b.dst_stride))
             row += b.rows
         st.deliver(loads)
         st.store(stores)
         if previous is not None:  # the previous batch's stores are done: its slot is free
-            st.lines.append("wait queue=st2cp")
-            st.pending -= 1
+            st.wait_store()
             in_slots.used(previous, st.release())
         previous = slot
     st.end_layer()

@@ -36,7 +36,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from qdialect.dialects import hlo_types as ht
-from qdialect.dialects.npu import INSTRUCTION_OPS, ProgramOp
+from qdialect.dialects.npu import ProgramOp, instruction_op
 from qdialect.ir.errors import OpError
 from qdialect.lowering import npu_kernels as kernels
 from qdialect.lowering import npu_window as window
@@ -54,12 +54,10 @@ from qdialect.lowering.npu_graph import (
     storage_i8,
 )
 from qdialect.lowering.npu_stream import Stream, param_bytes
-from qdialect.npu.encoding import assemble
 from qdialect.npu.machine import Machine, MachineError, load_machine
 
 ALIGN = 64
 SECTIONS = ("weights", "params", "luts")  # the binary's data sections, in this order
-_OPS_BY_NAME = {cls.OPCODE.mnemonic: cls for cls in INSTRUCTION_OPS}
 
 
 class DramPlan:
@@ -295,11 +293,7 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
             raise OpError(returned, f"{PASS_NAME}: result {i} is not computed on the NPU")
         io_outputs.append({"name": f"result{i}", "dram": address[source],
                            "shape": list(ht.shape_of(returned.operands[i].type)), "dtype": "int8"})  # fmt: skip
-    block = Block()
-    for inst in assemble(stream.finish(), f"<{PASS_NAME}>"):
-        block.add_op(_OPS_BY_NAME[inst.opcode.mnemonic].create(
-            properties={name: IntegerAttr(v, i64) for name, v in inst.values.items()}
-        ))  # fmt: skip
+    block = Block([instruction_op(inst) for inst in stream.finish()])
     program = ProgramOp(machine_name, Region(block))
     program.attributes["npu.sections"] = DictionaryAttr(
         {name: _section(blobs[name], bases[name]) for name in bases}

@@ -98,6 +98,22 @@ def test_every_opcode_round_trips_through_words_and_text(op) -> None:
         assert parsed.to_bytes() == original.to_bytes()
 
 
+def test_records_built_in_code_equal_parsed_ones() -> None:
+    """What the lowering builds (`Instruction.of`) is what the assembler reads."""
+    (parsed,) = assemble(
+        "matmul in=3 w=0 acc=0 m=2 k_tiles=1 accumulate=1 in_step=1 k_step=2 buf=output"
+    )
+    built = Instruction.of("matmul", in_=3, w=0, acc=0, m=2, k_tiles=1, accumulate=1, in_step=1,
+                           k_step=2, buf="output")  # fmt: skip
+    assert built == parsed and built.replace(m=5)["m"] == 5
+    with pytest.raises(EncodingError, match="'buf' has no value 'dram'"):
+        Instruction.of("fill", buf="dram", row=0, rows=1, value=0)
+    with pytest.raises(EncodingError, match="missing value"):
+        Instruction.of("fill", buf="input", row=0, rows=1)
+    with pytest.raises(EncodingError, match="'m' = 1024 does not fit"):
+        built.replace(m=1024)
+
+
 def test_assembly_text_is_a_fixed_point_after_one_round() -> None:
     text = (ROOT / "examples" / "npu_matmul.s").read_text()
     program = assemble(text)

@@ -131,6 +131,14 @@ def _op_class(opcode: Opcode) -> type[InstructionOp]:
 
 
 INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = tuple(_op_class(op) for op in OPCODES)
+_OP_CLASS = {cls.OPCODE.mnemonic: cls for cls in INSTRUCTION_OPS}
+
+
+def instruction_op(inst: Instruction) -> InstructionOp:
+    """The op of an instruction record (the inverse of `InstructionOp.instruction`)."""
+    return _OP_CLASS[inst.opcode.mnemonic].create(
+        properties={name: IntegerAttr(value, i64) for name, value in inst.values.items()}
+    )
 
 
 @irdl_op_definition
