@@ -156,14 +156,16 @@ def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
     ]  # fmt: skip
 
 
-def vector_shape(layer: VectorLayer, cols: int) -> tuple[int, int]:
+def vector_shape(layer: VectorLayer, cols: int, by_channel: bool = False) -> tuple[int, int]:
+    """(rows, row length) of the layer's stream; `by_channel` (an operand arrives on chip,
+    a pixel per row) forces one row per last-axis vector."""
     uniform = all(
         np.all(s.multiplier == s.multiplier[0])
         and np.all(s.shift == s.shift[0])
         and not np.any(s.bias)
         for s in vector_stages(layer)
     )
-    return _flat(layer.shape, uniform and not layer.by_channel, cols)
+    return _flat(layer.shape, uniform and not by_channel, cols)
 
 
 def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None = None) -> int:
@@ -179,13 +181,14 @@ def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None =
 
 def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
                 chip_in=None, chip_operand: int | None = None,
-                out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
+                out_area: tuple[int, int] | None = None,
+                by_channel: bool = False) -> None:  # fmt: skip
     """An elementwise layer. `chip_in` (an `OnChipRows`): operand `chip_operand` is already in
     the output buffer, left there by the layer before; `out_area` is the output-buffer space
-    its own results may use."""
+    its own results may use; `by_channel`: see `vector_shape` (the plan decides)."""
     mc = st.machine
     cols = mc.mac_cols
-    m_total, c = vector_shape(layer, cols)
+    m_total, c = vector_shape(layer, cols, by_channel)
     ni = len(layer.inputs)
     stages = vector_stages(layer)
     sets = len(stages)
