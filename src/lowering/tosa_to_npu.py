@@ -11,12 +11,15 @@
 4. assemble (`npu_assemble.assemble_program`): the records as one `npu.program`
    op carrying its constants and io manifest.
 
-The result replaces the module's functions with the program, so
-`qopt -p tosa-to-npu -t npu-bin -o model.npub` gives a binary `qsim` runs.
+Each stage's result can be printed (`npu_dump`; `tosa-to-npu{dump=plan}`), so
+each is tested with FileCheck. The result replaces the module's functions with
+the program, so `qopt -p tosa-to-npu -t npu-bin -o model.npub` gives a binary
+`qsim` runs.
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -28,6 +31,7 @@ from xdsl.rewriter import Rewriter
 from qdialect.dialects.npu import ProgramOp
 from qdialect.ir.errors import OpError
 from qdialect.lowering.npu_assemble import assemble_program
+from qdialect.lowering.npu_dump import STAGES, dump_code, dump_layers, dump_plan
 from qdialect.lowering.npu_emit import emit_program
 from qdialect.lowering.npu_graph import PASS_NAME, form_layers
 from qdialect.lowering.npu_plan import plan_program
@@ -35,11 +39,19 @@ from qdialect.npu.machine import Machine, MachineError, load_machine
 
 
 def compile_function(func: FuncOp, machine: Machine, machine_name: str,
-                     keep_on_chip: bool = True) -> ProgramOp:  # fmt: skip
-    """The four stages in order."""
+                     keep_on_chip: bool = True, dump: set[str] = frozenset()) -> ProgramOp:  # fmt: skip
+    """The four stages in order; those named in `dump` are printed on stderr."""
+
+    def show(stage: str, text: str) -> None:
+        if stage in dump:
+            sys.stderr.write(f"// -----// {PASS_NAME} stage: {stage} //----- //\n{text}")
+
     graph = form_layers(func)
+    show("layers", dump_layers(graph))
     plan = plan_program(graph, machine, keep_on_chip)
+    show("plan", dump_plan(graph, plan))
     emitted = emit_program(graph, plan, machine)
+    show("code", dump_code(graph, emitted))
     return assemble_program(emitted, plan, machine_name)
 
 
@@ -58,7 +70,12 @@ class TosaToNpu(ModulePass):
     keep_on_chip: bool = True
     """Keep a layer's output in the output buffer for the next layer when it fits."""
 
+    dump: str = ""
+    """Print a stage's result on stderr: `layers`, `plan`, `code` or `all`."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.dump not in ("", "all", *STAGES):
+            raise OpError(op, f"{PASS_NAME}: dump must be one of {', '.join(STAGES)} or all")
         try:
             machine = load_machine(self.machine)
         except MachineError as err:
@@ -67,8 +84,9 @@ class TosaToNpu(ModulePass):
         entry = next((f for f in funcs if f.sym_name.data == self.entry), None)
         if entry is None:
             raise OpError(op, f"{PASS_NAME}: no function '@{self.entry}' to compile")
+        dump = set(STAGES) if self.dump == "all" else {self.dump}
         try:
-            program = compile_function(entry, machine, self.machine, self.keep_on_chip)
+            program = compile_function(entry, machine, self.machine, self.keep_on_chip, dump)
         except ValueError as err:
             raise OpError(entry, f"{PASS_NAME}: {err}") from None
         for f in funcs:
