@@ -1,8 +1,12 @@
 """Quantized TOSA functions as a list of NPU layers: the pattern side of `tosa-to-npu`.
 
 A layer is one pass over the NPU: it reads int8 tensors from DRAM and writes
-one int8 tensor back. The recognizer walks the function in order and folds
-into each layer what the hardware does on the way out of the accumulator:
+one int8 tensor back. This is the first stage of the lowering (form layers ->
+plan -> emit -> assemble): `form_layers` turns the entry function into a
+`LayerGraph`, which the later stages only read — layers are frozen once formed,
+and decisions about them (DRAM, residency) are records of the plan. The
+recognizer walks the function in order and folds into each layer what the
+hardware does on the way out of the accumulator:
 
 * `tosa.matmul`, `tosa.conv2d`, `tosa.depthwise_conv2d` (constant weights) ->
   a MAC layer; input and weight zero points fold into the bias;
@@ -92,7 +96,7 @@ class Window:
     ow: int
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class MacLayer:
     """Fully connected (`window` None, weight K x N) or convolution (weight KH x KW x C x N;
     depthwise: KH x KW x C*M, output channel o reads input channel o // M only)."""
@@ -110,7 +114,7 @@ class MacLayer:
         return self.weight.shape[-1]
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class PoolLayer:
     """Max, average or sum pooling; average divides by the count of in-bounds taps (TOSA)."""
 
@@ -126,7 +130,7 @@ class PoolLayer:
         return self.window.c
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class VectorInput:
     """An elementwise operand: (x - zp) << shift, then each stage's scale, in int32."""
 
@@ -136,7 +140,7 @@ class VectorInput:
     stages: list[Stage] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class VectorLayer:
     """Elementwise: each input widened (minus its zero point) and scaled, combined by `op`."""
 
@@ -145,10 +149,9 @@ class VectorLayer:
     requant: Requant
     out: SSAValue
     shape: tuple[int, ...]
-    by_channel: bool = False  # process one row per last-axis vector (set when an input is on chip)
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class TableLayer:
     x: SSAValue
     out: SSAValue
@@ -156,7 +159,7 @@ class TableLayer:
     shape: tuple[int, ...]
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class MoveLayer:
     """Transpose, slice, pad or concat: output byte i is byte `code[i] & (2**40 - 1)`
     of input `code[i] >> 40`, or the pad value where code[i] is -1."""
@@ -177,6 +180,11 @@ def sources(layer: Layer) -> list[SSAValue]:
     if isinstance(layer, MoveLayer):
         return layer.inputs
     return [layer.x]
+
+
+def nbytes(v: SSAValue) -> int:
+    """Bytes of an int8 tensor of static shape (its size in DRAM)."""
+    return int(np.prod(ht.shape_of(v.type), dtype=np.int64))
 
 
 def storage_i8(t) -> bool:
@@ -637,3 +645,34 @@ def layers_of(func: FuncOp) -> list[Layer]:
             op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub, mul or reduce_sum"
         )
     return walk.layers
+
+
+@dataclass(frozen=True)
+class LayerGraph:
+    """The first stage's result: the entry function's layers in program order, its
+    arguments (the program's inputs) and the values it returns (its outputs)."""
+
+    func: FuncOp  # for diagnostics
+    layers: tuple[Layer, ...]
+    args: tuple[SSAValue, ...]
+    results: tuple[SSAValue, ...]  # as returned; `alias` gives the tensor in DRAM
+
+    @property
+    def returned(self) -> Operation:
+        return self.func.body.block.last_op
+
+
+def form_layers(func: FuncOp) -> LayerGraph:
+    """Stage 1: the function as NPU layers; an op or argument the NPU cannot take is an
+    OpError."""
+    layers = layers_of(func)
+    if not layers:
+        raise OpError(func, f"{PASS_NAME}: '@{func.sym_name.data}' has no layer to run")
+    args = tuple(func.body.block.args)
+    for i, arg in enumerate(args):
+        shape = ht.shape_of(arg.type)
+        if shape is None or any(d < 0 for d in shape) or not storage_i8(arg.type):
+            raise OpError(func, f"{PASS_NAME}: argument {i} must be an i8 tensor of static shape")
+    returned = func.body.block.last_op
+    results = tuple(returned.operands) if isinstance(returned, ReturnOp) else ()
+    return LayerGraph(func, tuple(layers), args, results)

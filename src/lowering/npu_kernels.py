@@ -27,10 +27,12 @@ from qdialect.lowering.npu_stream import (
     Stream,
     ceil_div,
     dma_load,
+    dma_store,
     epilogue,
     pad_rows,
     slot_count,
 )
+from qdialect.npu.encoding import Instruction
 
 # ---- fully connected ---------------------------------------------------------------
 
@@ -103,21 +105,30 @@ def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_tot
                                RECORD_BYTES, RECORD_BYTES)  # fmt: skip
         st.deliver(loads)
         acc = j * mt if groups > 1 else 0
-        st.lines.append(
-            f"matmul in={ib} w={wb} acc={acc} m={rows} k_tiles={tiles} accumulate={int(g > 0)} "
-            f"in_step=1 k_step={mt} buf=input"
+        st.code.append(
+            Instruction.of(
+                "matmul",
+                in_=ib,
+                w=wb,
+                acc=acc,
+                m=rows,
+                k_tiles=tiles,
+                accumulate=int(g > 0),
+                in_step=1,
+                k_step=mt,
+                buf="input",
+            )
         )
         last = g == groups - 1
         if last:
             ob = st.out_slot(out_count, mt)
-            epilogue(st.lines, layer.requant, 0, acc, rows, pb, ob, cols)
+            epilogue(st.code, layer.requant, 0, acc, rows, pb, ob, cols)
         release = st.release()
         in_slots.used(in_slot, release)
         w_slots.used(w_slot, release)
         p_slots.used(p_slot, release)
         if last:
-            st.store([f"store buf=output row={ob} dram={out + m0 * n + j * cols} rows={rows} "
-                      f"row_bytes={width} stride={n}"])  # fmt: skip
+            st.store([dma_store("output", ob, out + m0 * n + j * cols, rows, width, n)])
     st.end_layer()
 
 
@@ -145,14 +156,16 @@ def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
     ]  # fmt: skip
 
 
-def vector_shape(layer: VectorLayer, cols: int) -> tuple[int, int]:
+def vector_shape(layer: VectorLayer, cols: int, by_channel: bool = False) -> tuple[int, int]:
+    """(rows, row length) of the layer's stream; `by_channel` (an operand arrives on chip,
+    a pixel per row) forces one row per last-axis vector."""
     uniform = all(
         np.all(s.multiplier == s.multiplier[0])
         and np.all(s.shift == s.shift[0])
         and not np.any(s.bias)
         for s in vector_stages(layer)
     )
-    return _flat(layer.shape, uniform and not layer.by_channel, cols)
+    return _flat(layer.shape, uniform and not by_channel, cols)
 
 
 def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None = None) -> int:
@@ -168,13 +181,14 @@ def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None =
 
 def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
                 chip_in=None, chip_operand: int | None = None,
-                out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
+                out_area: tuple[int, int] | None = None,
+                by_channel: bool = False) -> None:  # fmt: skip
     """An elementwise layer. `chip_in` (an `OnChipRows`): operand `chip_operand` is already in
     the output buffer, left there by the layer before; `out_area` is the output-buffer space
-    its own results may use."""
+    its own results may use; `by_channel`: see `vector_shape` (the plan decides)."""
     mc = st.machine
     cols = mc.mac_cols
-    m_total, c = vector_shape(layer, cols)
+    m_total, c = vector_shape(layer, cols, by_channel)
     ni = len(layer.inputs)
     stages = vector_stages(layer)
     sets = len(stages)
@@ -196,10 +210,10 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
             width = min(cols, c - j * cols)
             in_slot, ib, _ = in_slots.get((chunk, j), st)
             loads = [
-                line
+                load
                 for i, a in enumerate(xs)
                 if i != chip_operand
-                for line in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
+                for load in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
             ]
             p_slot, pb, miss = p_slots.get(j, st)
             if miss:
@@ -211,23 +225,36 @@ def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
                 source, row = ("input", ib + i * mt)
                 if i == chip_operand:
                     source, row = "output", chip_in.base + j * chip_in.pixels + m0
-                st.lines.append(
-                    f"widen buf={source} in={row} acc={i * mt} rows={rows} "
-                    f"zp={operand.zp} shift={operand.shift}"
+                st.code.append(
+                    Instruction.of(
+                        "widen",
+                        buf=source,
+                        in_=row,
+                        acc=i * mt,
+                        rows=rows,
+                        zp=operand.zp,
+                        shift=operand.shift,
+                    )
                 )
                 for n, stage in enumerate(operand.stages):
-                    st.lines.append(
-                        f"scale acc={i * mt} rows={rows} params={pb + (first_set[i] + n) * cols} "
-                        f"double_round={int(stage.double_round)}"
+                    st.code.append(
+                        Instruction.of(
+                            "scale",
+                            acc=i * mt,
+                            rows=rows,
+                            params=pb + (first_set[i] + n) * cols,
+                            double_round=int(stage.double_round),
+                        )
                     )
             if layer.op is not None:
-                st.lines.append(f"alu op={layer.op} dst=0 src={mt} rows={rows} use_imm=0 imm=0")
-            epilogue(st.lines, layer.requant, k, 0, rows, pb, ob, cols)
+                st.code.append(
+                    Instruction.of("alu", op=layer.op, dst=0, src=mt, rows=rows, use_imm=0, imm=0)
+                )
+            epilogue(st.code, layer.requant, k, 0, rows, pb, ob, cols)
             release = st.release()
             in_slots.used(in_slot, release)
             p_slots.used(p_slot, release)
-            st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
-                      f"row_bytes={width} stride={c}"])  # fmt: skip
+            st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
     st.end_layer()
 
 
@@ -247,10 +274,9 @@ def emit_table(st: Stream, layer: TableLayer, x: int, table: int, out: int) -> N
             st.deliver([*first, *dma_load("input", ib, x + m0 * c + j * cols, rows, width, c)])
             first = []
             ob = st.out_slot(2, mt)
-            st.lines.append(f"lut buf=input in={ib} out={ob} rows={rows} table=0")
+            st.code.append(Instruction.of("lut", buf="input", in_=ib, out=ob, rows=rows, table=0))
             in_slots.used(in_slot, st.release())
-            st.store([f"store buf=output row={ob} dram={out + m0 * c + j * cols} rows={rows} "
-                      f"row_bytes={width} stride={c}"])  # fmt: skip
+            st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
     st.end_layer()
 
 
@@ -338,16 +364,12 @@ def emit_move(st: Stream, layer: MoveLayer, xs: list[int], out: int) -> None:
                 loads += dma_load(
                     "input", row, xs[b.source] + b.src, b.rows, b.row_bytes, b.src_stride
                 )
-            stores.append(
-                f"store buf=input row={row} dram={out + b.dst} rows={b.rows} "
-                f"row_bytes={b.row_bytes} stride={b.dst_stride}"
-            )
+            stores.append(dma_store("input", row, out + b.dst, b.rows, b.row_bytes, b.dst_stride))
             row += b.rows
         st.deliver(loads)
         st.store(stores)
         if previous is not None:  # the previous batch's stores are done: its slot is free
-            st.lines.append("wait queue=st2cp")
-            st.pending -= 1
+            st.wait_store()
             in_slots.used(previous, st.release())
         previous = slot
     st.end_layer()

@@ -1,7 +1,10 @@
 """The instruction stream of `tosa-to-npu`: token protocol, buffer slots, DMA helpers.
 
-Every emitter writes assembly text (`qasm` syntax) into one `Stream`. The
-stream owns the token protocol that orders the engines:
+Every emitter appends instruction records (`Instruction`, one generic record
+keyed by the ISA table) to one `Stream`; nothing is written as assembly text
+and parsed back, so a field out of range fails where it is built and text
+exists only when a program is printed. The stream owns the token protocol
+that orders the engines:
 
 * a *delivery* is a group of loads the load engine finishes with
   `signal ld2cp`, which the compute engine waits for before using them;
@@ -22,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from qdialect.lowering.npu_graph import Requant, Stage
+from qdialect.npu.encoding import Instruction
 from qdialect.npu.machine import Machine
 
 RECORD_BYTES = 16
@@ -32,12 +36,16 @@ def ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+def _token(mnemonic: str, queue: str) -> Instruction:
+    return Instruction.of(mnemonic, queue=queue)
+
+
 class Stream:
-    """The program text and the token counts that keep its engines in step."""
+    """The program's instruction records and the token counts that keep its engines in step."""
 
     def __init__(self, machine: Machine):
         self.machine = machine
-        self.lines: list[str] = []
+        self.code: list[Instruction] = []
         self.released = 0  # cp2ld tokens compute has signalled, in program order
         self.taken = 0  # cp2ld tokens the load engine has waited for
         self.pending = 0  # store groups whose st2cp compute has not taken back
@@ -46,48 +54,52 @@ class Stream:
     def load_after(self, release: int) -> None:
         """Make the load engine wait until release number `release` has been signalled."""
         while self.taken < release:
-            self.lines.append("wait queue=cp2ld")
+            self.code.append(_token("wait", "cp2ld"))
             self.taken += 1
 
     def begin_layer(self) -> None:
         self.load_after(self.released)
 
-    def deliver(self, loads: list[str]) -> None:
+    def deliver(self, loads: list[Instruction]) -> None:
         if loads:
-            self.lines += [*coalesce(loads), "signal queue=ld2cp", "wait queue=ld2cp"]
+            self.code += [*coalesce(loads), _token("signal", "ld2cp"), _token("wait", "ld2cp")]
 
     def release(self) -> int:
-        self.lines.append("signal queue=cp2ld")
+        self.code.append(_token("signal", "cp2ld"))
         self.released += 1
         return self.released
 
     def out_slot(self, slots: int, rows: int) -> int:
         """First output row of the next store group's slot, once its last store is done."""
         if self.pending >= slots:
-            self.lines.append("wait queue=st2cp")
-            self.pending -= 1
+            self.wait_store()
         slot = self.out_groups % slots
         self.out_groups += 1
         return slot * rows
 
-    def store(self, stores: list[str]) -> None:
-        self.lines += [
-            "signal queue=cp2st",
-            "wait queue=cp2st",
+    def wait_store(self) -> None:
+        """Compute takes back the oldest pending store group's slot."""
+        self.code.append(_token("wait", "st2cp"))
+        self.pending -= 1
+
+    def store(self, stores: list[Instruction]) -> None:
+        self.code += [
+            _token("signal", "cp2st"),
+            _token("wait", "cp2st"),
             *coalesce(stores),
-            "signal queue=st2cp",
+            _token("signal", "st2cp"),
         ]
         self.pending += 1
 
     def end_layer(self) -> None:
-        self.lines += ["wait queue=st2cp"] * self.pending
-        self.pending = 0
+        while self.pending:
+            self.wait_store()
         self.out_groups = 0
         self.release()
 
-    def finish(self) -> str:
+    def finish(self) -> list[Instruction]:
         self.load_after(self.released)
-        return "\n".join([*self.lines, "halt"])
+        return [*self.code, Instruction.of("halt")]
 
 
 class Slots:
@@ -118,74 +130,82 @@ class Slots:
 MAX_DMA_ROWS = 1023  # the load's rows field
 
 
-def dma_load(buf, row, dram, rows, row_bytes, stride, pad=0, top=0, bottom=0) -> list[str]:
+def dma_load(buf: str, row: int, dram: int, rows: int, row_bytes: int, stride: int,
+             pad: int = 0, top: int = 0, bottom: int = 0) -> list[Instruction]:  # fmt: skip
     """One DMA, split into several when it moves more rows than the field holds."""
-    lines = []
+    loads = []
     start = 0
     while True:
         count = min(MAX_DMA_ROWS, rows - start)
         last = start + count == rows
-        lines.append(
-            f"load buf={buf} row={row + (top if start else 0) + start} dram={dram + start * stride} "
-            f"rows={count} row_bytes={row_bytes} stride={stride} pad={pad} "
-            f"pad_top={0 if start else top} pad_bottom={bottom if last else 0} pad_left=0"
+        loads.append(
+            Instruction.of(
+                "load",
+                buf=buf,
+                row=row + (top if start else 0) + start,
+                dram=dram + start * stride,
+                rows=count,
+                row_bytes=row_bytes,
+                stride=stride,
+                pad=pad,
+                pad_top=0 if start else top,
+                pad_bottom=bottom if last else 0,
+                pad_left=0,
+            )
         )
         start += count
         if last:
-            return lines
+            return loads
 
 
-def _fields(line: str) -> dict[str, str]:
-    return dict(part.split("=", 1) for part in line.split()[1:])
+def dma_store(buf: str, row: int, dram: int, rows: int, row_bytes: int,
+              stride: int) -> Instruction:  # fmt: skip
+    return Instruction.of(
+        "store", buf=buf, row=row, dram=dram, rows=rows, row_bytes=row_bytes, stride=stride
+    )
 
 
-def coalesce(dmas: list[str]) -> list[str]:
+def _continues(p: Instruction, n: Instruction) -> bool:
+    """`n` moves the next buffer rows and DRAM rows after `p`, the same way."""
+    pv, nv = p.values, n.values
+
+    def same(name: str) -> bool:
+        return pv.get(name, 0) == nv.get(name, 0)
+
+    return (
+        p.opcode is n.opcode
+        and all(map(same, ("buf", "row_bytes", "stride", "pad", "pad_left")))
+        and pv.get("pad_bottom", 0) == 0
+        and nv.get("pad_top", 0) == 0
+        and pv["rows"] > 0
+        and nv["rows"] > 0
+        and nv["row"] == pv["row"] + pv.get("pad_top", 0) + pv["rows"]
+        and nv["dram"] == pv["dram"] + pv["rows"] * pv["stride"]
+        and pv["rows"] + nv["rows"] <= MAX_DMA_ROWS
+    )
+
+
+def coalesce(dmas: list[Instruction]) -> list[Instruction]:
     """Merge each load or store into the one before it when it continues it: the next
     buffer row and the next DRAM row at the same stride, no padding between (a DMA's
     latency is paid once per instruction, so unpadded image rows go in one)."""
-    out: list[str] = []
-    previous: dict[str, str] | None = None
-    for line in dmas:
-        kind = line.split(" ", 1)[0]
-        f = _fields(line)
-        f.setdefault("pad_top", "0")
-        f.setdefault("pad_bottom", "0")
-        f.setdefault("pad", "0")
-        if previous is not None and out[-1].startswith(kind + " "):
-            p = {k: int(v) for k, v in previous.items() if k != "buf"}
-            n = {k: int(v) for k, v in f.items() if k != "buf"}
-            if (
-                f["buf"] == previous["buf"]
-                and p["pad_bottom"] == 0
-                and n["pad_top"] == 0
-                and p["rows"] > 0
-                and n["rows"] > 0
-                and (n["row_bytes"], n["stride"], n["pad"])
-                == (p["row_bytes"], p["stride"], p["pad"])
-                and n["row"] == p["row"] + p["pad_top"] + p["rows"]
-                and n["dram"] == p["dram"] + p["rows"] * p["stride"]
-                and p["rows"] + n["rows"] <= MAX_DMA_ROWS
-            ):
-                previous["rows"] = str(p["rows"] + n["rows"])
-                previous["pad_bottom"] = f["pad_bottom"]
-                out[-1] = _dma_text(kind, previous)
-                continue
-        out.append(line)
-        previous = f
+    out: list[Instruction] = []
+    for dma in dmas:
+        if out and _continues(out[-1], dma):
+            merged = {"rows": out[-1]["rows"] + dma["rows"]}
+            if "pad_bottom" in dma.values:
+                merged["pad_bottom"] = dma["pad_bottom"]
+            out[-1] = out[-1].replace(**merged)
+        else:
+            out.append(dma)
     return out
 
 
-def _dma_text(kind: str, f: dict[str, str]) -> str:
-    if kind == "store":  # stores have no padding fields
-        f = {k: v for k, v in f.items() if k not in ("pad", "pad_top", "pad_bottom", "pad_left")}
-    return f"{kind} " + " ".join(f"{k}={v}" for k, v in f.items())
-
-
-def pad_rows(row: int, count: int, pad: int) -> list[str]:
+def pad_rows(row: int, count: int, pad: int) -> list[Instruction]:
     return [
-        line
+        load
         for s in range(0, count, 15)
-        for line in dma_load("input", row + s, 0, 0, 0, 0, pad, min(15, count - s))
+        for load in dma_load("input", row + s, 0, 0, 0, 0, pad, min(15, count - s))
     ]
 
 
@@ -214,22 +234,36 @@ def param_bytes(stages: list[Stage], n: int, cols: int) -> bytes:
     return np.ascontiguousarray(np.stack(blocks, axis=1)).tobytes()
 
 
-def epilogue(lines, requant: Requant, first_set: int, acc: int, rows: int, params: int,
-              out: int, cols: int, pieces: list[tuple[int, int, int]] | None = None) -> None:  # fmt: skip
+def epilogue(code: list[Instruction], requant: Requant, first_set: int, acc: int, rows: int,
+             params: int, out: int, cols: int,
+             pieces: list[tuple[int, int, int]] | None = None) -> None:  # fmt: skip
     """`scale` for every stage but the last (identity ones skipped), then `requant` of the
     rows to `out`, or of each (accumulator offset, output row, rows) piece."""
     *middle, last = requant.stages
     for i, stage in enumerate(middle):
         if not stage.is_identity():
-            lines.append(
-                f"scale acc={acc} rows={rows} params={params + (first_set + i) * cols} "
-                f"double_round={int(stage.double_round)}"
+            code.append(
+                Instruction.of(
+                    "scale",
+                    acc=acc,
+                    rows=rows,
+                    params=params + (first_set + i) * cols,
+                    double_round=int(stage.double_round),
+                )
             )
     for offset, row, count in pieces or [(0, out, rows)]:
-        lines.append(
-            f"requant acc={acc + offset} out={row} rows={count} "
-            f"params={params + (first_set + len(middle)) * cols} zp={requant.zp} "
-            f"lo={requant.lo} hi={requant.hi} double_round={int(last.double_round)}"
+        code.append(
+            Instruction.of(
+                "requant",
+                acc=acc + offset,
+                out=row,
+                rows=count,
+                params=params + (first_set + len(middle)) * cols,
+                zp=requant.zp,
+                lo=requant.lo,
+                hi=requant.hi,
+                double_round=int(last.double_round),
+            )
         )
 
 

@@ -25,10 +25,12 @@ from qdialect.lowering.npu_stream import (
     Stream,
     ceil_div,
     dma_load,
+    dma_store,
     epilogue,
     pad_rows,
     slot_count,
 )
+from qdialect.npu.encoding import Instruction
 from qdialect.npu.machine import Machine
 
 
@@ -349,12 +351,14 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
     runs = tap_runs(g)
     loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
     if chip_out is not None and chip_out.pad is not None:  # padding first, then the pixels
-        st.lines.append(
-            f"fill buf=output row={chip_out.base} rows={chip_out.rows} value={chip_out.pad}"
+        st.code.append(
+            Instruction.of(
+                "fill", buf="output", row=chip_out.base, rows=chip_out.rows, value=chip_out.pad
+            )
         )
 
     def band(t: int, j: int, gi: int, key_tiles: list[int], in_slot: int | None, ib: int,
-             wb: int, pb: int, s0: int, s1: int, loads: list[str]) -> None:  # fmt: skip
+             wb: int, pb: int, s0: int, s1: int, loads: list[Instruction]) -> None:  # fmt: skip
         """Output rows [s0, s1) of block j (group gi): missing input rows, matmuls or pool
         taps, and (after the last group) requantization and stores."""
         o0 = t * tile_rows
@@ -378,43 +382,53 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                     row = base + ph * phase + offset
                     if pool:
                         first = kh == 0 and tap == 0
-                        _pool_taps(st.lines, layer.kind, source, row, m, count, step, first)
+                        _pool_taps(st.code, layer.kind, source, row, m, count, step, first)
                     else:
                         w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
                         accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
-                        st.lines.append(
-                            f"matmul in={row} w={w_row} acc=0 m={m} k_tiles={count} "
-                            f"accumulate={accumulate} in_step=1 k_step={step} buf={source}"
+                        st.code.append(
+                            Instruction.of(
+                                "matmul",
+                                in_=row,
+                                w=w_row,
+                                acc=0,
+                                m=m,
+                                k_tiles=count,
+                                accumulate=accumulate,
+                                in_step=1,
+                                k_step=step,
+                                buf=source,
+                            )
                         )
                     tap += count
         if gi < len(groups_of[j]) - 1:
             return
         if chip_out is not None:
             if count_set:
-                _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+                _average(st.code, layer, count_set, s0, s1, pitch, pb,
                          lambda oh, ow: chip_out.pixel(j, oh, ow), cols)  # fmt: skip
             else:
                 pieces = [
                     ((oh - s0) * pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
                 ]
-                epilogue(st.lines, layer.requant, 0, 0, m, pb, 0, cols, pieces)
+                epilogue(st.code, layer.requant, 0, 0, m, pb, 0, cols, pieces)
             return
         ob = out_base + st.out_slot(out_count, out_size)
         if count_set:
-            _average(st.lines, layer, count_set, s0, s1, pitch, pb,
+            _average(st.code, layer, count_set, s0, s1, pitch, pb,
                      lambda oh, ow: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
         else:
-            epilogue(st.lines, layer.requant, 0, 0, m, pb, ob, cols)
+            epilogue(st.code, layer.requant, 0, 0, m, pb, ob, cols)
         width = min(cols, n - j * cols)
         st.store([
-            f"store buf=output row={ob + (oh - s0) * pitch} "
-            f"dram={out + oh * g.ow * n + j * cols} rows={g.ow} row_bytes={width} stride={n}"
+            dma_store("output", ob + (oh - s0) * pitch, out + oh * g.ow * n + j * cols, g.ow,
+                      width, n)
             for oh in range(s0, s1)
         ])  # fmt: skip
 
     def acquire(t: int, j: int, gi: int, key_tiles: list[int]):
         """The slots step (t, j, gi) uses, and the loads of those that miss."""
-        loads: list[str] = []
+        loads: list[Instruction] = []
         if chip_in is not None:
             in_slot, ib = None, chip_in.base + key_tiles[0] * chip_in.tile_rows
         else:
@@ -441,9 +455,12 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
 
     quarter = max(1, min(band_cap, ceil_div(tile_rows, 4)))
     band_major = (
-        tiles == 1 and not split and nb > 1 and chip_in is None
+        tiles == 1
+        and not split
+        and nb > 1
+        and chip_in is None
         and nb <= min(w_count if block else nb, p_count)
-    )  # fmt: skip
+    )
     if band_major:
         # The whole image and every block's weights fit: go band by band across all blocks,
         # so compute starts after the first quarter of the rows while the rest loads.
@@ -473,7 +490,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
 
 
 def _image_row(geo: _Geometry, row: int, x: int, h: int, ci: int, ph: int, pad: int,
-               cols: int) -> list[str]:  # fmt: skip
+               cols: int) -> list[Instruction]:  # fmt: skip
     """Column phase `ph` of image row h, channel tile ci: its pixels at `row` on, padding around."""
     g = geo.g
     sw, left = g.stride[1], g.pad[2]
@@ -488,19 +505,29 @@ def _image_row(geo: _Geometry, row: int, x: int, h: int, ci: int, ph: int, pad: 
                  pad, first, geo.pitch - first - valid)  # fmt: skip
 
 
-def _pool_taps(lines, kind: str, source: str, row: int, m: int, taps: int, step: int,
-               first: bool) -> None:  # fmt: skip
+def _pool_taps(code: list[Instruction], kind: str, source: str, row: int, m: int, taps: int,
+               step: int, first: bool) -> None:  # fmt: skip
     op = "max" if kind == "max" else "sum"
-    lines.append(
-        f"pool op={op} buf={source} in={row} acc={0 if first else m} rows={m} taps={taps} "
-        f"row_step=1 tap_step={step}"
+    code.append(
+        Instruction.of(
+            "pool",
+            op=op,
+            buf=source,
+            in_=row,
+            acc=0 if first else m,
+            rows=m,
+            taps=taps,
+            row_step=1,
+            tap_step=step,
+        )
     )
     if not first:
         alu = "max" if kind == "max" else "add"
-        lines.append(f"alu op={alu} dst=0 src={m} rows={m} use_imm=0 imm=0")
+        code.append(Instruction.of("alu", op=alu, dst=0, src=m, rows=m, use_imm=0, imm=0))
 
 
-def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, out_row, cols) -> None:
+def _average(code: list[Instruction], layer: PoolLayer, count_set, s0, s1, pitch, pb, out_row,
+             cols) -> None:  # fmt: skip
     """One requant per run of output columns with the same count of in-bounds taps;
     `out_row(oh, ow)` is where output pixel (oh, ow) goes."""
     rows, columns = _count_map(layer.window)
@@ -513,9 +540,17 @@ def _average(lines, layer: PoolLayer, count_set, s0, s1, pitch, pb, out_row, col
             while end < layer.window.ow and int(rows[oh] * columns[end]) == count:
                 end += 1
             r = (oh - s0) * pitch + start
-            lines.append(
-                f"requant acc={r} out={out_row(oh, start)} rows={end - start} "
-                f"params={pb + count_set[count] * cols} zp={requant.zp} lo={requant.lo} "
-                f"hi={requant.hi} double_round=0"
+            code.append(
+                Instruction.of(
+                    "requant",
+                    acc=r,
+                    out=out_row(oh, start),
+                    rows=end - start,
+                    params=pb + count_set[count] * cols,
+                    zp=requant.zp,
+                    lo=requant.lo,
+                    hi=requant.hi,
+                    double_round=0,
+                )
             )
             start = end

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -96,6 +98,22 @@ def test_every_opcode_round_trips_through_words_and_text(op) -> None:
         assert parsed.to_bytes() == original.to_bytes()
 
 
+def test_records_built_in_code_equal_parsed_ones() -> None:
+    """What the lowering builds (`Instruction.of`) is what the assembler reads."""
+    (parsed,) = assemble(
+        "matmul in=3 w=0 acc=0 m=2 k_tiles=1 accumulate=1 in_step=1 k_step=2 buf=output"
+    )
+    built = Instruction.of("matmul", in_=3, w=0, acc=0, m=2, k_tiles=1, accumulate=1, in_step=1,
+                           k_step=2, buf="output")  # fmt: skip
+    assert built == parsed and built.replace(m=5)["m"] == 5
+    with pytest.raises(EncodingError, match="'buf' has no value 'dram'"):
+        Instruction.of("fill", buf="dram", row=0, rows=1, value=0)
+    with pytest.raises(EncodingError, match="missing value"):
+        Instruction.of("fill", buf="input", row=0, rows=1)
+    with pytest.raises(EncodingError, match="'m' = 1024 does not fit"):
+        built.replace(m=1024)
+
+
 def test_assembly_text_is_a_fixed_point_after_one_round() -> None:
     text = (ROOT / "examples" / "npu_matmul.s").read_text()
     program = assemble(text)
@@ -183,6 +201,31 @@ def test_shipped_machines_and_description_errors() -> None:
         MachineError, match=r"cannot read machine description 'nope'.*shipped: default, small"
     ):
         load_machine("nope")
+
+
+def test_machine_descriptions_are_read_once_per_file_version(tmp_path: Path) -> None:
+    """The verifier asks for its program's description once per instruction: an unchanged
+    description is remembered, an edited file is read again."""
+    assert load_machine("small") is load_machine("small")
+    path = tmp_path / "m.json"
+    text = (ROOT / "src" / "qdialect" / "npu" / "machines" / "small.json").read_text()
+    path.write_text(text)
+    first = load_machine(str(path))
+    assert load_machine(str(path)) is first
+    path.write_text(text.replace('"clock_mhz": ', '"clock_mhz": 1'))  # 200 -> 1200
+    assert load_machine(str(path)).clock_mhz == 1200
+
+
+def test_verifying_a_program_does_not_import_the_simulator() -> None:
+    probe = (
+        "import sys\n"
+        "from qdialect.context import make_context\n"
+        "from qdialect.ir.parser import QParser\n"
+        "QParser(make_context(), 'npu.program machine = \"small\" {\\n npu.halt\\n}')"
+        ".parse_module().verify()\n"
+        "assert 'qdialect.npu.simulator' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", probe], check=True)
 
 
 def test_isa_reference_in_docs_is_generated_from_the_table() -> None:

@@ -17,7 +17,8 @@ from qdialect.dialects.npu import ProgramOp, program_binary
 from qdialect.interpreter import Interpreter
 from qdialect.ir.errors import OpError
 from qdialect.ir.parser import QParser
-from qdialect.lowering.tosa_to_npu import DramPlan, TosaToNpu
+from qdialect.lowering.npu_plan import DramAllocator
+from qdialect.lowering.tosa_to_npu import TosaToNpu
 from qdialect.models import networks
 from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, check_synchronization
@@ -341,7 +342,7 @@ def test_matmul_by_a_runtime_operand_is_an_error() -> None:
 
 
 def test_dram_plan_reuses_freed_intermediates() -> None:
-    plan = DramPlan(load_machine("small"))
+    plan = DramAllocator(load_machine("small"))
     a, b = plan.take(100), plan.take(64)
     assert (a, b) == (0, 128)  # 64-byte aligned, first fit
     plan.give(a, 100)

@@ -27,6 +27,7 @@ from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.npu.encoding import EncodingError, Instruction
+from qdialect.npu.footprint import ACCESS, accesses, check, engine_of
 from qdialect.npu.isa import OPCODES, Opcode
 from qdialect.npu.machine import MachineError, load_machine
 
@@ -51,16 +52,13 @@ class InstructionOp(IRDLOperation):
             ) from None
 
     def verify_(self) -> None:
-        from qdialect.npu.footprint import ACCESS, accesses, check
-        from qdialect.npu.simulator import engine_of
-
         inst = self.instruction()
         engine = engine_of(inst)
         program = self.parent_op()
         machine = None
         if isinstance(program, ProgramOp):
             try:
-                machine = load_machine(program.machine.data)
+                machine = load_machine(program.machine.data)  # cached: read once, not per op
             except MachineError:
                 pass  # the program reports it
         # Permissions need no machine: any shipped one gives the access list.
@@ -133,6 +131,14 @@ def _op_class(opcode: Opcode) -> type[InstructionOp]:
 
 
 INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = tuple(_op_class(op) for op in OPCODES)
+_OP_CLASS = {cls.OPCODE.mnemonic: cls for cls in INSTRUCTION_OPS}
+
+
+def instruction_op(inst: Instruction) -> InstructionOp:
+    """The op of an instruction record (the inverse of `InstructionOp.instruction`)."""
+    return _OP_CLASS[inst.opcode.mnemonic].create(
+        properties={name: IntegerAttr(value, i64) for name, value in inst.values.items()}
+    )
 
 
 @irdl_op_definition

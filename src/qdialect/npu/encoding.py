@@ -69,6 +69,26 @@ class Instruction:
                     f"'{self.opcode.mnemonic}' field '{f.name}' = {v} names no {f.name}"
                 )
 
+    @classmethod
+    def of(cls, mnemonic: str, **fields: int | str) -> Instruction:
+        """A record built in code: enumerated fields by name (`buf="input"`) or code, and a
+        trailing underscore for a field named like a Python keyword (`in_=` for `in`)."""
+        opcode = BY_MNEMONIC[mnemonic]
+        names = {f.name: f.names for f in opcode.fields}
+        values = {}
+        for key, value in fields.items():
+            name = key.removesuffix("_") if key.removesuffix("_") in names else key
+            if isinstance(value, str):
+                if value not in names.get(name, ()):
+                    raise EncodingError(f"'{mnemonic}' field '{name}' has no value '{value}'")
+                value = names[name].index(value)
+            values[name] = value
+        return cls(opcode, values)
+
+    def replace(self, **changes: int) -> Instruction:
+        """The same instruction with some fields changed (checked again)."""
+        return Instruction(self.opcode, {**self.values, **changes})
+
     def __getitem__(self, name: str) -> int:
         return self.values[name]
 

@@ -2,7 +2,8 @@
 
 Used by the static verifier (`npu.program` checks every access against the
 machine description before anything runs); the simulator traps the same
-faults dynamically.
+faults dynamically. Both need to know which engine runs an instruction
+(`engine_of`), so it lives here, and the verifier never imports the simulator.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qdialect.npu.encoding import Instruction
-from qdialect.npu.isa import POOL_OPS
+from qdialect.npu.isa import POOL_OPS, QUEUES
 from qdialect.npu.machine import BUFFERS, Machine
 
 ACCESS = {
@@ -22,6 +23,19 @@ ACCESS = {
     },
 }
 """Which engine may read and write which buffer."""
+
+QUEUE_ENDS = {"ld2cp": ("load", "compute"), "cp2ld": ("compute", "load"),
+              "cp2st": ("compute", "store"), "st2cp": ("store", "compute")}  # fmt: skip
+"""Each token queue's (producing, consuming) engine."""
+
+
+def engine_of(inst: Instruction) -> str:
+    """The engine that runs `inst`: a queue's producer signals, its consumer waits."""
+    mnemonic = inst.opcode.mnemonic
+    if mnemonic in ("signal", "wait"):
+        producer, consumer = QUEUE_ENDS[QUEUES[inst["queue"]]]
+        return producer if mnemonic == "signal" else consumer
+    return inst.opcode.engine
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,21 @@
 """The NPU machine description: one JSON file read by the compiler, encoder and simulator.
 
 A description names the MAC array, the on-chip buffers (size and row width in
-bytes), the DRAM (size, bus width, latency) and the clock. `load_machine`
-validates every field with a message naming it; `Machine.digest` is what a
-binary records so the simulator refuses code built for another machine.
+bytes), the DRAM (size, bus width, latency) and the clock. `read_machine`
+validates every field with a message naming it; `load_machine` remembers what
+it read for as long as the file is unchanged, so the verifier can ask for its
+program's description once per instruction without re-reading it each time.
+`Machine.digest` is what a binary records so the simulator refuses code built
+for another machine.
 Shipped descriptions live in `qdialect/npu/machines/` (`default`, `small`).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -109,16 +114,49 @@ def parse_machine(text: str, where: str = "<machine>") -> Machine:
     )
 
 
-def load_machine(name_or_path: str = "default") -> Machine:
-    """A shipped description by name (`default`, `small`) or a JSON file by path."""
+def _path(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if not path.suffix and (SHIPPED / f"{name_or_path}.json").exists():
-        path = SHIPPED / f"{name_or_path}.json"
+        return SHIPPED / f"{name_or_path}.json"
+    return path
+
+
+def _unreadable(name_or_path: str, err: OSError) -> MachineError:
+    shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.json")))
+    return MachineError(
+        f"cannot read machine description '{name_or_path}': {err.strerror} (shipped: {shipped})"
+    )
+
+
+def read_machine(name_or_path: str = "default") -> Machine:
+    """A shipped description by name (`default`, `small`) or a JSON file by path, read now."""
+    path = _path(name_or_path)
     try:
         text = path.read_text()
     except OSError as err:
-        shipped = ", ".join(sorted(p.stem for p in SHIPPED.glob("*.json")))
-        raise MachineError(
-            f"cannot read machine description '{name_or_path}': {err.strerror} (shipped: {shipped})"
-        ) from None
+        raise _unreadable(name_or_path, err) from None
     return parse_machine(text, str(path))
+
+
+def load_machine(name_or_path: str = "default") -> Machine:
+    """`read_machine`, remembered: a shipped description (package data, never edited) by
+    its name, a file by its version (modification time and size), so a changed file is
+    read again and an unchanged one costs one `stat`."""
+    if name_or_path in _shipped_names():
+        return _cached(name_or_path, 0, 0)
+    try:
+        stat = os.stat(name_or_path)
+    except OSError:
+        return read_machine(name_or_path)  # raises the error naming the description
+    return _cached(name_or_path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.cache
+def _shipped_names() -> frozenset[str]:
+    return frozenset(p.stem for p in SHIPPED.glob("*.json"))
+
+
+@functools.lru_cache(maxsize=16)
+def _cached(name_or_path: str, mtime_ns: int, size: int) -> Machine:
+    """Keyed by the file's version as well as its name; errors are not cached."""
+    return read_machine(name_or_path)

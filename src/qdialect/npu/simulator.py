@@ -26,13 +26,11 @@ import numpy as np
 
 from qdialect import numerics
 from qdialect.npu.encoding import Binary, Instruction
-from qdialect.npu.footprint import ACCESS
+from qdialect.npu.footprint import ACCESS, engine_of
 from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES
 from qdialect.npu.machine import BUFFERS, Machine
 
 ENGINES = ("load", "compute", "store")
-_QUEUE_ENDS = {"ld2cp": ("load", "compute"), "cp2ld": ("compute", "load"),
-               "cp2st": ("compute", "store"), "st2cp": ("store", "compute")}  # fmt: skip
 
 
 class SimulatorError(RuntimeError):
@@ -51,14 +49,6 @@ class Stats:
     def mac_utilization(self, machine: Machine) -> float:
         peak = self.cycles * machine.mac_rows * machine.mac_cols
         return self.macs / peak if peak else 0.0
-
-
-def engine_of(inst: Instruction) -> str:
-    mnemonic = inst.opcode.mnemonic
-    if mnemonic in ("signal", "wait"):
-        producer, consumer = _QUEUE_ENDS[QUEUES[inst["queue"]]]
-        return producer if mnemonic == "signal" else consumer
-    return inst.opcode.engine
 
 
 class _Memory:

@@ -1,0 +1,38 @@
+// Stage 3 of tosa-to-npu (src/lowering/npu_emit.py): the instruction records,
+// printed by `tosa-to-npu{dump=code}` on stderr as assembly with a comment where
+// each layer starts. It is the program stage 4 assembles: qasm reads it (after
+// the stage header), and without the comments it is what `-t npu-asm` prints.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: qopt %S/Inputs/npu-layer-kinds.mlir -p 'tosa-to-npu{machine=small dump=code}' -o /dev/null 2> %t/code.s
+// RUN: FileCheck %s < %t/code.s
+// RUN: grep -v '^//' %t/code.s > %t/code.asm
+// RUN: qasm %t/code.asm --machine small -o %t/code.npub
+// RUN: qopt %S/Inputs/npu-layer-kinds.mlir -p 'tosa-to-npu{machine=small}' -t npu-asm -o %t/asm.s
+// RUN: grep -v '^#' %t/code.asm > %t/code.plain
+// RUN: grep -v '^#' %t/asm.s > %t/asm.plain
+// RUN: diff %t/code.plain %t/asm.plain
+
+// CHECK: // -----// tosa-to-npu stage: code //----- //
+// CHECK-NEXT: # layer 0: pool
+// CHECK-NEXT: load buf=params row=0 dram=64 rows=4 row_bytes=16 stride=16
+// CHECK: pool op=max buf=input in=0 acc=0 rows=2 taps=1 row_step=1 tap_step=1
+// CHECK: alu op=max dst=0 src=2 rows=2 use_imm=0 imm=0
+// CHECK: requant acc=0 out=0 rows=2 params=0 zp=0 lo=-128 hi=127 double_round=0
+// A layer ends by taking back its two store groups and releasing; the next
+// layer's first load waits for every release.
+// CHECK: wait queue=st2cp
+// CHECK-NEXT: wait queue=st2cp
+// CHECK-NEXT: signal queue=cp2ld
+// CHECK-NEXT: # layer 1: table
+// CHECK-NEXT: wait queue=cp2ld
+// CHECK-NEXT: wait queue=cp2ld
+// CHECK: load buf=lut row=0 dram=192 rows=1 row_bytes=256 stride=256
+// CHECK: lut buf=input in=0 out=0 rows=4 table=0
+// CHECK: # layer 2: move
+// A padding-only load (rows=0) for the pad value, then the data: DMA only.
+// CHECK: load buf=input row=0 dram=0 rows=0 row_bytes=0 stride=0 pad=-5 pad_top=1
+// CHECK: store buf=input
+// CHECK: # layer 3: vector
+// CHECK: widen buf=input in=0 acc=0 rows={{[0-9]+}} zp=-5 shift=0
+// CHECK: requant {{.*}} zp=2 lo=0 hi=100
+// CHECK: halt
