@@ -86,7 +86,7 @@ def run_pyright() -> tuple[str, list[dict]]:
     for d in report["generalDiagnostics"]:
         if d["severity"] != "error":
             continue
-        real = Path(os.path.realpath(d["file"]))
+        real = Path(os.path.realpath(d.get("file") or "<pyright>"))
         d["file"] = real.relative_to(ROOT).as_posix() if real.is_relative_to(ROOT) else str(real)
         errors.append(d)
     return report["version"], errors
