@@ -110,7 +110,7 @@ def tensor_type(shape: Sequence[int], elem: str) -> TensorType:
     return TensorType(ELEMENT_TYPES[elem], list(shape))
 
 
-def dense(array: np.ndarray, elem: str) -> DenseIntOrFPElementsAttr:
+def dense(array: np.ndarray | np.generic, elem: str) -> DenseIntOrFPElementsAttr:
     """A dense elements attribute of `array`'s values as `elem`, from its bytes.
 
     Integers must fit the element type (a wider value is a bug in the caller, not
@@ -219,7 +219,7 @@ class Emitter:
 
     # ---- StableHLO --------------------------------------------------------------------
 
-    def const(self, array: np.ndarray, elem: str) -> Value:
+    def const(self, array: np.ndarray | np.generic, elem: str) -> Value:
         """`stablehlo.constant` of `array` (its shape) as `elem`."""
         attr = dense(array, elem)
         op = self.insert(hlo.ConstantOp(attr))

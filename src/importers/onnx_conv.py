@@ -16,12 +16,17 @@ for a transposed convolution, the input spread by the strides), then two arithme
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXImportError
+
+if TYPE_CHECKING:
+    from qdialect.importers.onnx_host import ImporterLike
+else:
+    ImporterLike = object  # only the type checker sees the mixin as an ImporterLike
 
 
 class ConvGeometry(NamedTuple):
@@ -35,7 +40,7 @@ class ConvGeometry(NamedTuple):
     shape: tuple[int, int, int, int]  # NCHW result
 
 
-class ConvOps:
+class ConvOps(ImporterLike):
     def _op_Conv(self, node) -> None:
         if self._fused_conv(node):
             self._conv_group(node, 0)

@@ -6,14 +6,20 @@ the imported program equals ONNX Runtime exactly.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError
 
+if TYPE_CHECKING:
+    from qdialect.importers.onnx_host import ImporterLike
+else:
+    ImporterLike = object  # only the type checker sees the mixin as an ImporterLike
 
-class FloatOps:
+
+class FloatOps(ImporterLike):
     def _op_DynamicQuantizeLinear(self, node) -> None:
         """uint8 quantization with parameters from the data, as ONNX Runtime computes them:
         the range [min(x, 0), max(x, 0)], scale (max - min) / 255 in float32 (1 when the

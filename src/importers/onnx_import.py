@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Container
+from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
@@ -46,6 +47,9 @@ from qdialect.importers.onnx_float_ops import FloatOps
 from qdialect.importers.onnx_fold import FOLDABLE, fold
 from qdialect.importers.onnx_ort_kernels import OrtKernels
 from qdialect.importers.onnx_resize import ResizeOps
+
+if TYPE_CHECKING:
+    from onnx import NodeProto
 
 _TYPES = {1: ("f32", np.float32), 2: ("ui8", np.uint8), 3: ("i8", np.int8), 6: ("i32", np.int32),
           9: ("i1", np.bool_),
@@ -81,7 +85,8 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         self.values: dict[str, Value] = {}
         self.e = Emitter()
         self.target = "stablehlo"
-        self.dq: dict[str, tuple[str, np.ndarray, np.ndarray]] = {}  # DequantizeLinear outputs
+        # DequantizeLinear outputs: (source, scale, zero point, axis)
+        self.dq: dict[str, tuple[str, np.ndarray, np.ndarray, int]] = {}
         self.fused: set[int] = set()  # nodes already imported as part of a QDQ group
 
     def _widen(self, x: Value, zp, dim: int | None = None) -> Value:
@@ -192,7 +197,7 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
     def run(self) -> ModuleOp:
         g = self.graph
         self.consumers: dict[str, list] = {}
-        self.producers: dict[str, object] = {}
+        self.producers: dict[str, NodeProto] = {}
         for index, node in enumerate(g.node):
             if not node.name:  # messages name every node
                 node.name = f"{node.op_type}_{index}"
@@ -334,7 +339,7 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         "Resize",
     )
 
-    def _quantize_after(self, node) -> tuple[object, bool]:
+    def _quantize_after(self, node) -> tuple[NodeProto, bool]:
         """The QuantizeLinear that ends `node`'s QDQ group (through an optional Relu)."""
         relu = False
         out = node.output[0]
@@ -352,7 +357,9 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         self.fused.add(id(users[0]))
         return users[0], relu
 
-    def _dequantized(self, node, i: int, what: str) -> tuple[object, np.ndarray, np.ndarray]:
+    def _dequantized(
+        self, node, i: int, what: str
+    ) -> tuple[Value | np.ndarray, np.ndarray, np.ndarray]:
         """(int8 value or constant array, scale, zero point) behind input i's DequantizeLinear."""
         name = node.input[i]
         if name not in self.dq:
@@ -367,7 +374,7 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
             raise ONNXImportError(f"node '{node.name}' reads '{source}' before anything defines it")
         return self.values[source], scale, zp
 
-    def _dequantized_bias(self, node, s_x, s_w):
+    def _dequantized_bias(self, node, s_x, s_w) -> Value | np.ndarray | None:
         """The int32 bias behind input 2's DequantizeLinear (None without one), its scale
         checked to be input scale x weight scale rather than assumed."""
         if len(node.input) <= 2 or not node.input[2]:

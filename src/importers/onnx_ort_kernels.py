@@ -9,6 +9,7 @@ docs/onnx.md records each kernel's arithmetic and how it was measured.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,8 +17,13 @@ from qdialect.importers import ort_float
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import EIGHT_BIT, RANGE, ONNXImportError
 
+if TYPE_CHECKING:
+    from qdialect.importers.onnx_host import ImporterLike
+else:
+    ImporterLike = object  # only the type checker sees the mixin as an ImporterLike
 
-class OrtKernels:
+
+class OrtKernels(ImporterLike):
     # ---- com.microsoft QLinear ops, and the QDQ groups ONNX Runtime fuses into them -------
     # Their arithmetic is MLAS's on x86-64 (docs/onnx.md): measured equal to ONNX Runtime on
     # every input pair, and different from the ONNX float formula in rare elements.

@@ -20,13 +20,18 @@ window in its own order, so results are compared with a tolerance (docs/onnx.md)
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from qdialect import numerics
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import MAX_ELEMENTS, ONNXImportError
+
+if TYPE_CHECKING:
+    from qdialect.importers.onnx_host import ImporterLike
+else:
+    ImporterLike = object  # only the type checker sees the mixin as an ImporterLike
 
 F32 = np.float32
 
@@ -38,7 +43,7 @@ class Tap(NamedTuple):
     weight: np.ndarray
 
 
-class ResizeOps:
+class ResizeOps(ImporterLike):
     def _op_Resize(self, node) -> None:
         """Resize (opset 10 and later): scales or sizes, optional `axes`; coordinate
         transformations half_pixel, half_pixel_symmetric, pytorch_half_pixel, asymmetric,

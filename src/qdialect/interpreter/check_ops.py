@@ -15,12 +15,12 @@ interpreter records failures against the function being run.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 
 from qdialect.dialects import check
 from qdialect.dialects.check import DEFAULT_TOLERANCE, _tolerance
 from qdialect.interpreter import values as v
-from qdialect.interpreter.core import Interpreter, implements
+from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
 
 
 def _where(mask: np.ndarray, actual: np.ndarray, expected: np.ndarray) -> str:
@@ -113,23 +113,25 @@ CUSTOM_CALL_CHECKS = {
 
 
 @implements(check.ExpectEqOp, quantized="none")
-def _eq(interp: Interpreter, op: Operation, args, types):
-    interp.record_check(op, expect_eq(*args))
+def _eq(interp: Interpreter, op: check.ExpectEqOp, args: Arrays, types: Types) -> None:
+    interp.record_check(op, expect_eq(args[0], args[1]))
 
 
 @implements(check.ExpectEqConstOp, quantized="none")
-def _eq_const(interp: Interpreter, op: Operation, args, types):
+def _eq_const(interp: Interpreter, op: check.ExpectEqConstOp, args: Arrays, types: Types) -> None:
     expected = v.from_dense(op.value, op.operands[0].type)
     interp.record_check(op, expect_eq(args[0], expected))
 
 
 @implements(check.ExpectAlmostEqOp, quantized="none")
-def _almost_eq(interp: Interpreter, op: Operation, args, types):
+def _almost_eq(interp: Interpreter, op: check.ExpectAlmostEqOp, args: Arrays, types: Types) -> None:
     interp.record_check(op, expect_almost_eq(args[0], args[1], _tolerance(op), op.operands[0].type))
 
 
 @implements(check.ExpectAlmostEqConstOp, quantized="none")
-def _almost_eq_const(interp: Interpreter, op: Operation, args, types):
+def _almost_eq_const(
+    interp: Interpreter, op: check.ExpectAlmostEqConstOp, args: Arrays, types: Types
+) -> None:
     t = op.operands[0].type
     actual = v.dequantize(args[0], t)
     expected = v.from_dense(op.value, v.expressed_type(t))
@@ -137,7 +139,7 @@ def _almost_eq_const(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(check.ExpectCloseOp, quantized="none")
-def _close(interp: Interpreter, op: Operation, args, types):
+def _close(interp: Interpreter, op: check.ExpectCloseOp, args: Arrays, types: Types) -> None:
     min_ulp = 0 if op.min_ulp_difference is None else op.min_ulp_difference.value.data
     interp.record_check(
         op, expect_close(args[0], args[1], op.max_ulp_difference.value.data, min_ulp)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
@@ -23,22 +24,28 @@ from qdialect.interpreter import values as v
 from qdialect.interpreter.values import InterpreterError
 from qdialect.numerics import QuantizationError
 
-Impl = Callable[
-    ["Interpreter", Operation, list[np.ndarray], list[Attribute]], list[np.ndarray] | None
-]
+Arrays = list[np.ndarray]
+Types = list[Attribute]
+OpT = TypeVar("OpT", bound=Operation)
+# An op's semantics: (interpreter, op, operand arrays, result types) -> result arrays.
+Impl = Callable[["Interpreter", OpT, Arrays, Types], "Arrays | None"]
 
 
 @dataclass(frozen=True)
 class _Entry:
-    impl: Impl
+    impl: Impl[Any]  # called only with ops of the types it was registered for
     quantized: str  # "dqq": dequantize-op-quantize; "storage": acts on storage values; "none"
 
 
 _IMPLS: dict[type[Operation], _Entry] = {}
 
 
-def implements(*op_types: type[Operation], quantized: str = "dqq") -> Callable[[Impl], Impl]:
+def implements(*op_types: type[OpT], quantized: str = "dqq") -> Callable[[Impl[OpT]], Impl[OpT]]:
     """Register `impl` as the semantics of `op_types`.
+
+    The implementation's `op` parameter is typed with the registered class (or, for
+    several, their union): `@implements(sh.AddOp)` then `def _add(interp, op: sh.AddOp,
+    args, types)`, and the type checker holds the two together.
 
     quantized="dqq": quantized operands are dequantized and results quantized
     around a float implementation (StableHLO's dequantize_op_quantize);
@@ -46,7 +53,7 @@ def implements(*op_types: type[Operation], quantized: str = "dqq") -> Callable[[
     movement ops); "none": the implementation handles quantized types itself.
     """
 
-    def register(impl: Impl) -> Impl:
+    def register(impl: Impl[OpT]) -> Impl[OpT]:
         for t in op_types:
             _IMPLS[t] = _Entry(impl, quantized)
         return impl

@@ -8,6 +8,8 @@ implementation are listed in docs/interpreter.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from xdsl.ir import Attribute, Operation
 
@@ -17,12 +19,9 @@ from qdialect.dialects import stablehlo as sh
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.stablehlo_attrs import ComparisonDirection, ComparisonType
 from qdialect.interpreter import values as v
-from qdialect.interpreter.core import Interpreter, implements
+from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
 from qdialect.interpreter.values import InterpreterError
 from qdialect.interpreter.windows import convolution, magnitude, reduce_windows
-
-Arrays = list[np.ndarray]
-Types = list[Attribute]
 
 
 def _dtype(t: Attribute) -> np.dtype:
@@ -37,7 +36,7 @@ def _is_int(a: np.ndarray) -> bool:
 # Elementwise
 # --------------------------------------------------------------------------
 
-_FLOAT_UNARY = {
+_FLOAT_UNARY: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
     sh.TanhOp: np.tanh,
     sh.ExpOp: np.exp,
     sh.Expm1Op: np.expm1,
@@ -90,7 +89,7 @@ def _sign(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arr
     ]
 
 
-_BINARY = {
+_BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     sh.AddOp: np.add,
     sh.SubtractOp: np.subtract,
     sh.MultiplyOp: np.multiply,
@@ -109,10 +108,16 @@ def _binary(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> A
     return [_BINARY[type(op)](a, b).astype(_dtype(types[0]))]
 
 
-@implements(sh.AndOp, sh.OrOp, sh.XorOp)
+_BITWISE: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    sh.AndOp: np.bitwise_and,
+    sh.OrOp: np.bitwise_or,
+    sh.XorOp: np.bitwise_xor,
+}
+
+
+@implements(*_BITWISE)
 def _bitwise(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    fn = {sh.AndOp: np.bitwise_and, sh.OrOp: np.bitwise_or, sh.XorOp: np.bitwise_xor}[type(op)]
-    return [fn(*args)]
+    return [_BITWISE[type(op)](*args)]
 
 
 @implements(sh.NotOp)
@@ -121,7 +126,12 @@ def _not(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arra
 
 
 @implements(sh.ShiftLeftOp, sh.ShiftRightArithmeticOp, sh.ShiftRightLogicalOp)
-def _shift(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _shift(
+    interp: Interpreter,
+    op: Operation,
+    args: Arrays,
+    types: Types,
+) -> Arrays:
     """The spec's shifts: a shift amount outside [0, bit width) gives 0, or the
     sign fill for shift_right_arithmetic, instead of C's undefined behaviour."""
     x, amount = args
@@ -203,13 +213,13 @@ def _power(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Ar
 
 
 @implements(sh.ClampOp)
-def _clamp(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _clamp(interp: Interpreter, op: sh.ClampOp, args: Arrays, types: Types) -> Arrays:
     lo, x, hi = args
     return [np.minimum(np.maximum(x, lo), hi).astype(_dtype(types[0]))]
 
 
 @implements(sh.SelectOp)
-def _select(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _select(interp: Interpreter, op: sh.SelectOp, args: Arrays, types: Types) -> Arrays:
     pred, a, b = args
     return [np.where(pred, a, b).astype(_dtype(types[0]))]
 
@@ -221,8 +231,7 @@ def _total_order_key(x: np.ndarray) -> np.ndarray:
 
 
 @implements(sh.CompareOp)
-def _compare(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.CompareOp)
+def _compare(interp: Interpreter, op: sh.CompareOp, args: Arrays, types: Types) -> Arrays:
     a, b = args
     if (
         op.compare_type is not None
@@ -242,7 +251,7 @@ def _compare(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> 
 
 
 @implements(sh.ConvertOp, quantized="none")
-def _convert(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _convert(interp: Interpreter, op: sh.ConvertOp, args: Arrays, types: Types) -> Arrays:
     x = args[0]
     dtype = _dtype(types[0])
     if dtype == np.bool_:
@@ -257,7 +266,7 @@ def _convert(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> 
 
 
 @implements(sh.BitcastConvertOp, quantized="none")
-def _bitcast(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _bitcast(interp: Interpreter, op: sh.BitcastConvertOp, args: Arrays, types: Types) -> Arrays:
     x = np.ascontiguousarray(args[0])
     dtype = _dtype(types[0])
     shape = ht.shape_of(types[0])
@@ -271,13 +280,17 @@ def _bitcast(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> 
 
 
 @implements(sh.UniformQuantizeOp, quantized="none")
-def _uniform_quantize(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _uniform_quantize(
+    interp: Interpreter, op: sh.UniformQuantizeOp, args: Arrays, types: Types
+) -> Arrays:
     x = v.dequantize(args[0], op.operands[0].type)  # requantize = quantize(dequantize(x))
     return [v.quantize(x, types[0])]
 
 
 @implements(sh.UniformDequantizeOp, quantized="none")
-def _uniform_dequantize(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _uniform_dequantize(
+    interp: Interpreter, op: sh.UniformDequantizeOp, args: Arrays, types: Types
+) -> Arrays:
     return [v.dequantize(args[0], op.operands[0].type)]
 
 
@@ -287,8 +300,7 @@ def _uniform_dequantize(interp: Interpreter, op: Operation, args: Arrays, types:
 
 
 @implements(sh.ConstantOp, quantized="none")
-def _constant(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.ConstantOp)
+def _constant(interp: Interpreter, op: sh.ConstantOp, args: Arrays, types: Types) -> Arrays:
     from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
     if not isinstance(op.value, DenseIntOrFPElementsAttr):
@@ -297,8 +309,7 @@ def _constant(interp: Interpreter, op: Operation, args: Arrays, types: Types) ->
 
 
 @implements(sh.IotaOp)
-def _iota(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.IotaOp)
+def _iota(interp: Interpreter, op: sh.IotaOp, args: Arrays, types: Types) -> Arrays:
     shape = ht.shape_of(types[0])
     assert shape is not None
     dim = op.iota_dimension.value.data
@@ -307,7 +318,7 @@ def _iota(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arr
 
 
 @implements(sh.ReshapeOp, quantized="storage")
-def _reshape(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _reshape(interp: Interpreter, op: sh.ReshapeOp, args: Arrays, types: Types) -> Arrays:
     shape = ht.shape_of(types[0])
     if shape is None or any(d < 0 for d in shape):
         raise InterpreterError("reshape to a dynamic shape")
@@ -315,14 +326,14 @@ def _reshape(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> 
 
 
 @implements(sh.TransposeOp, quantized="storage")
-def _transpose(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.TransposeOp)
+def _transpose(interp: Interpreter, op: sh.TransposeOp, args: Arrays, types: Types) -> Arrays:
     return [np.transpose(args[0], dense_values(op.permutation))]
 
 
 @implements(sh.BroadcastInDimOp, quantized="storage")
-def _broadcast_in_dim(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.BroadcastInDimOp)
+def _broadcast_in_dim(
+    interp: Interpreter, op: sh.BroadcastInDimOp, args: Arrays, types: Types
+) -> Arrays:
     x = args[0]
     out_shape = ht.shape_of(types[0])
     if out_shape is None or any(d < 0 for d in out_shape):
@@ -335,14 +346,12 @@ def _broadcast_in_dim(interp: Interpreter, op: Operation, args: Arrays, types: T
 
 
 @implements(sh.ConcatenateOp, quantized="storage")
-def _concatenate(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.ConcatenateOp)
+def _concatenate(interp: Interpreter, op: sh.ConcatenateOp, args: Arrays, types: Types) -> Arrays:
     return [np.concatenate(args, axis=op.dimension.value.data)]
 
 
 @implements(sh.SliceOp, quantized="storage")
-def _slice(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.SliceOp)
+def _slice(interp: Interpreter, op: sh.SliceOp, args: Arrays, types: Types) -> Arrays:
     index = tuple(
         slice(s, e, st)
         for s, e, st in zip(
@@ -356,8 +365,9 @@ def _slice(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Ar
 
 
 @implements(sh.DynamicSliceOp, quantized="storage")
-def _dynamic_slice(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.DynamicSliceOp)
+def _dynamic_slice(
+    interp: Interpreter, op: sh.DynamicSliceOp, args: Arrays, types: Types
+) -> Arrays:
     x, *starts = args
     sizes = dense_values(op.slice_sizes)
     index = []
@@ -368,8 +378,7 @@ def _dynamic_slice(interp: Interpreter, op: Operation, args: Arrays, types: Type
 
 
 @implements(sh.PadOp, quantized="storage")
-def _pad(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.PadOp)
+def _pad(interp: Interpreter, op: sh.PadOp, args: Arrays, types: Types) -> Arrays:
     x, value = args
     low, high, interior = (
         dense_values(a) for a in (op.edge_padding_low, op.edge_padding_high, op.interior_padding)
@@ -393,8 +402,7 @@ def _pad(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arra
 
 
 @implements(sh.GatherOp, quantized="storage")
-def _gather(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.GatherOp)
+def _gather(interp: Interpreter, op: sh.GatherOp, args: Arrays, types: Types) -> Arrays:
     operand, indices = args
     d = op.dimension_numbers.data
     sizes = dense_values(op.slice_sizes)
@@ -445,7 +453,9 @@ def _gather(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> A
 
 
 @implements(sh.OptimizationBarrierOp, quantized="storage")
-def _barrier(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _barrier(
+    interp: Interpreter, op: sh.OptimizationBarrierOp, args: Arrays, types: Types
+) -> Arrays:
     return list(args)
 
 
@@ -489,11 +499,12 @@ def dot_general(lhs: np.ndarray, rhs: np.ndarray, lb, rb, lc, rc) -> np.ndarray:
 
 
 @implements(sh.DotGeneralOp)
-def _dot_general(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.DotGeneralOp)
+def _dot_general(interp: Interpreter, op: sh.DotGeneralOp, args: Arrays, types: Types) -> Arrays:
     d = op.dot_dimension_numbers.data
+    lhs, rhs = args
     out = dot_general(
-        *args,
+        lhs,
+        rhs,
         d.lhs_batching_dimensions,
         d.rhs_batching_dimensions,
         d.lhs_contracting_dimensions,
@@ -503,15 +514,14 @@ def _dot_general(interp: Interpreter, op: Operation, args: Arrays, types: Types)
 
 
 @implements(sh.DotOp)
-def _dot(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
+def _dot(interp: Interpreter, op: sh.DotOp, args: Arrays, types: Types) -> Arrays:
     lhs, rhs = args
     out = dot_general(lhs, rhs, (), (), (lhs.ndim - 1,), (0,))
     return [out.astype(_dtype(types[0]))]
 
 
 @implements(sh.ConvolutionOp)
-def _convolution(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.ConvolutionOp)
+def _convolution(interp: Interpreter, op: sh.ConvolutionOp, args: Arrays, types: Types) -> Arrays:
     out = convolution(op, args[0], args[1], exact_matmul)
     return [out.astype(_dtype(types[0]))]
 
@@ -522,8 +532,7 @@ def _convolution(interp: Interpreter, op: Operation, args: Arrays, types: Types)
 
 
 @implements(sh.ReduceOp, quantized="none")
-def _reduce(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.ReduceOp)
+def _reduce(interp: Interpreter, op: sh.ReduceOp, args: Arrays, types: Types) -> Arrays:
     n = len(op.inputs)
     inputs, inits = args[:n], args[n:]
     dims = dense_values(op.dimensions)
@@ -567,7 +576,7 @@ def reduce_last_axis(interp: Interpreter, op: Operation, flat: Arrays, inits: Ar
     return acc
 
 
-def _fast_reducer(op: Operation):
+def _fast_reducer(op: Operation) -> np.ufunc | None:
     block = op.regions[0].blocks.first
     if block is None or any(ht.is_quantized(a.type) for a in block.args):
         return None
@@ -580,7 +589,7 @@ def _fast_reducer(op: Operation):
     ) != [inner.results[0]]:
         return None
     bool_type = ht.is_bool(ht.element_type(block.args[0].type))
-    table = {
+    table: dict[type[Operation], np.ufunc] = {
         sh.AddOp: np.logical_or if bool_type else np.add,
         sh.MultiplyOp: np.logical_and if bool_type else np.multiply,
         sh.MaximumOp: np.maximum,
@@ -590,8 +599,9 @@ def _fast_reducer(op: Operation):
 
 
 @implements(sh.ReduceWindowOp, quantized="none")
-def _reduce_window(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.ReduceWindowOp)
+def _reduce_window(
+    interp: Interpreter, op: sh.ReduceWindowOp, args: Arrays, types: Types
+) -> Arrays:
     n = len(op.inputs)
     windows = reduce_windows(op, args[:n], args[n:])  # each: out_shape + (window elements,)
     return reduce_last_axis(interp, op, windows, args[n:])
@@ -603,8 +613,7 @@ def _reduce_window(interp: Interpreter, op: Operation, args: Arrays, types: Type
 
 
 @implements(sh.CustomCallOp, quantized="none")
-def _custom_call(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
-    assert isinstance(op, sh.CustomCallOp)
+def _custom_call(interp: Interpreter, op: sh.CustomCallOp, args: Arrays, types: Types) -> Arrays:
     from qdialect.interpreter.check_ops import CUSTOM_CALL_CHECKS
 
     target = op.call_target_name.data

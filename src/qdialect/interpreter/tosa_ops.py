@@ -9,13 +9,12 @@ error, not a silent wrap. docs/tosa.md lists the choices.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.ir import Operation
 
 from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
 from qdialect.interpreter import values as v
-from qdialect.interpreter.core import Interpreter, implements
+from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
 from qdialect.interpreter.stablehlo_ops import exact_matmul
 from qdialect.interpreter.values import InterpreterError
 from qdialect.interpreter.windows import pad_array, windows
@@ -35,29 +34,33 @@ def _scalar(a: np.ndarray) -> int:
 
 
 @implements(tosa.ConstOp, quantized="none")
-def _const(interp: Interpreter, op: Operation, args, types):
+def _const(interp: Interpreter, op: tosa.ConstOp, args: Arrays, types: Types) -> Arrays:
     return [v.from_dense(op.values, types[0])]
 
 
 @implements(tosa.ConstShapeOp, quantized="none")
-def _const_shape(interp: Interpreter, op: Operation, args, types):
+def _const_shape(interp: Interpreter, op: tosa.ConstShapeOp, args: Arrays, types: Types) -> Arrays:
     return [np.array(op.shape(), np.int64)]
 
 
 @implements(tosa.AddOp, tosa.SubOp, quantized="none")
-def _add_sub(interp: Interpreter, op: Operation, args, types):
+def _add_sub(
+    interp: Interpreter, op: tosa.AddOp | tosa.SubOp, args: Arrays, types: Types
+) -> Arrays:
     a, b = (x.astype(np.int64) if x.dtype.kind in "iu" else x for x in args)
     out = a + b if isinstance(op, tosa.AddOp) else a - b
     return [_wrap(out, v.dtype_of(types[0])) if out.dtype.kind in "iu" else out]
 
 
 @implements(tosa.MaximumOp, tosa.MinimumOp, quantized="none")
-def _max_min(interp: Interpreter, op: Operation, args, types):
+def _max_min(
+    interp: Interpreter, op: tosa.MaximumOp | tosa.MinimumOp, args: Arrays, types: Types
+) -> Arrays:
     return [(np.maximum if isinstance(op, tosa.MaximumOp) else np.minimum)(*args)]
 
 
 @implements(tosa.MulOp, quantized="none")
-def _mul(interp: Interpreter, op: Operation, args, types):
+def _mul(interp: Interpreter, op: tosa.MulOp, args: Arrays, types: Types) -> Arrays:
     a, b, shift = args
     s = _scalar(shift)
     product = a.astype(np.int64) * b.astype(np.int64)
@@ -70,7 +73,9 @@ def _mul(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.ArithmeticRightShiftOp, quantized="none")
-def _shift(interp: Interpreter, op: Operation, args, types):
+def _shift(
+    interp: Interpreter, op: tosa.ArithmeticRightShiftOp, args: Arrays, types: Types
+) -> Arrays:
     a, b = (x.astype(np.int64) for x in args)
     bits = args[0].dtype.itemsize * 8
     if b.size and (b.min() < 0 or b.max() > bits - 1):
@@ -82,7 +87,9 @@ def _shift(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.LogicalLeftShiftOp, quantized="none")
-def _left_shift(interp: Interpreter, op: Operation, args, types):
+def _left_shift(
+    interp: Interpreter, op: tosa.LogicalLeftShiftOp, args: Arrays, types: Types
+) -> Arrays:
     a, b = (x.astype(np.int64) for x in args)
     bits = args[0].dtype.itemsize * 8
     if b.size and (b.min() < 0 or b.max() > bits - 1):
@@ -91,7 +98,7 @@ def _left_shift(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.ClzOp, quantized="none")
-def _clz(interp: Interpreter, op: Operation, args, types):
+def _clz(interp: Interpreter, op: tosa.ClzOp, args: Arrays, types: Types) -> Arrays:
     bits = np.asarray(args[0], np.int64) & 0xFFFFFFFF
     lengths = np.zeros(bits.shape, np.int64)
     for k in range(32):  # bit_length by counting the bits below each set top bit
@@ -100,7 +107,7 @@ def _clz(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.NegateOp, quantized="none")
-def _negate(interp: Interpreter, op: Operation, args, types):
+def _negate(interp: Interpreter, op: tosa.NegateOp, args: Arrays, types: Types) -> Arrays:
     x, izp, ozp = args
     dtype = v.dtype_of(types[0])
     out = -(x.astype(np.int64) - _scalar(izp)) + _scalar(ozp)
@@ -109,14 +116,14 @@ def _negate(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.ClampOp, quantized="none")
-def _clamp(interp: Interpreter, op: Operation, args, types):
+def _clamp(interp: Interpreter, op: tosa.ClampOp, args: Arrays, types: Types) -> Arrays:
     lo = op.min_val.value.data
     hi = op.max_val.value.data
     return [np.clip(args[0], lo, hi).astype(args[0].dtype)]
 
 
 @implements(tosa.CastOp, quantized="none")
-def _cast(interp: Interpreter, op: Operation, args, types):
+def _cast(interp: Interpreter, op: tosa.CastOp, args: Arrays, types: Types) -> Arrays:
     x = args[0]
     dtype = v.dtype_of(types[0])
     if dtype == np.bool_:
@@ -133,7 +140,7 @@ def _cast(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.RescaleOp, quantized="none")
-def _rescale(interp: Interpreter, op: Operation, args, types):
+def _rescale(interp: Interpreter, op: tosa.RescaleOp, args: Arrays, types: Types) -> Arrays:
     x, multiplier, shift, izp, ozp = args
     out_dtype = v.dtype_of(types[0])
     # Unsigned data and its zero point are zero-extended (the signless storage holds their bits).
@@ -163,14 +170,14 @@ def _rescale(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.ApplyScaleOp, quantized="none")
-def _apply_scale(interp: Interpreter, op: Operation, args, types):
+def _apply_scale(interp: Interpreter, op: tosa.ApplyScaleOp, args: Arrays, types: Types) -> Arrays:
     value, multiplier, shift = args
     double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
     return [numerics.apply_scale_32(value, multiplier, shift, double)]
 
 
 @implements(tosa.TableOp, quantized="none")
-def _table(interp: Interpreter, op: Operation, args, types):
+def _table(interp: Interpreter, op: tosa.TableOp, args: Arrays, types: Types) -> Arrays:
     x, table = args
     t = table.astype(np.int64)
     if x.dtype.itemsize == 1:
@@ -183,7 +190,7 @@ def _table(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.GatherOp, quantized="none")
-def _gather(interp: Interpreter, op: Operation, args, types):
+def _gather(interp: Interpreter, op: tosa.GatherOp, args: Arrays, types: Types) -> Arrays:
     values, indices = args
     k = values.shape[1]
     if indices.size and (indices.min() < 0 or indices.max() >= k):
@@ -228,7 +235,7 @@ def _finish_conv(acc: np.ndarray, bias: np.ndarray, out_type) -> np.ndarray:
 
 
 @implements(tosa.Conv2DOp, quantized="none")
-def _conv2d(interp: Interpreter, op: Operation, args, types):
+def _conv2d(interp: Interpreter, op: tosa.Conv2DOp, args: Arrays, types: Types) -> Arrays:
     x, w, bias, izp, wzp = args
     w_hwio = _centered(w, wzp).transpose(1, 2, 3, 0)  # OHWI -> HWIO
     acc = _conv_nhwc(
@@ -238,7 +245,9 @@ def _conv2d(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.DepthwiseConv2DOp, quantized="none")
-def _depthwise(interp: Interpreter, op: Operation, args, types):
+def _depthwise(
+    interp: Interpreter, op: tosa.DepthwiseConv2DOp, args: Arrays, types: Types
+) -> Arrays:
     x, w, bias, izp, wzp = args
     kh, kw, c, m = w.shape
     w_hwio = _centered(w, wzp).reshape(
@@ -251,13 +260,16 @@ def _depthwise(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.TransposeConv2DOp, quantized="none")
-def _transpose_conv(interp: Interpreter, op: Operation, args, types):
+def _transpose_conv(
+    interp: Interpreter, op: tosa.TransposeConv2DOp, args: Arrays, types: Types
+) -> Arrays:
     x, w, bias, izp, wzp = args
     xc, wc = _centered(x, izp), _centered(w, wzp)  # wc: O, KH, KW, I
     n, ih, iw, _ = x.shape
     oc, kh, kw, _ = w.shape
     pad, (sy, sx) = op.array("out_pad"), op.array("stride")
     out_shape = ht.shape_of(types[0])
+    assert out_shape is not None  # the verifier requires a ranked result
     acc = np.zeros(out_shape, np.int64)
     for ky in range(kh):  # a loop over kernel taps, each a whole-tensor matmul
         for kx in range(kw):
@@ -272,7 +284,7 @@ def _transpose_conv(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.MatMulOp, quantized="none")
-def _matmul(interp: Interpreter, op: Operation, args, types):
+def _matmul(interp: Interpreter, op: tosa.MatMulOp, args: Arrays, types: Types) -> Arrays:
     a, b, azp, bzp = args
     return [exact_matmul(_centered(a, azp), _centered(b, bzp)).astype(v.dtype_of(types[0]))]
 
@@ -287,14 +299,14 @@ def _pool_windows(x: np.ndarray, op, fill) -> np.ndarray:
 
 
 @implements(tosa.MaxPool2dOp, quantized="none")
-def _max_pool(interp: Interpreter, op: Operation, args, types):
+def _max_pool(interp: Interpreter, op: tosa.MaxPool2dOp, args: Arrays, types: Types) -> Arrays:
     x = args[0]
     fill = np.iinfo(x.dtype).min if x.dtype.kind in "iu" else -np.inf
     return [_pool_windows(x, op, fill).max(axis=-1)]
 
 
 @implements(tosa.AvgPool2dOp, quantized="none")
-def _avg_pool(interp: Interpreter, op: Operation, args, types):
+def _avg_pool(interp: Interpreter, op: tosa.AvgPool2dOp, args: Arrays, types: Types) -> Arrays:
     x, izp, ozp = args
     if x.dtype.kind == "f":
         valid = _pool_windows(np.ones(x.shape, np.float64), op, 0.0).sum(axis=-1)
@@ -314,35 +326,35 @@ def _avg_pool(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.ReshapeOp, quantized="none")
-def _reshape(interp: Interpreter, op: Operation, args, types):
+def _reshape(interp: Interpreter, op: tosa.ReshapeOp, args: Arrays, types: Types) -> Arrays:
     return [args[0].reshape([int(d) for d in args[1]])]
 
 
 @implements(tosa.TransposeOp, quantized="none")
-def _transpose(interp: Interpreter, op: Operation, args, types):
+def _transpose(interp: Interpreter, op: tosa.TransposeOp, args: Arrays, types: Types) -> Arrays:
     return [np.transpose(args[0], op.array("perms"))]
 
 
 @implements(tosa.ConcatOp, quantized="none")
-def _concat(interp: Interpreter, op: Operation, args, types):
+def _concat(interp: Interpreter, op: tosa.ConcatOp, args: Arrays, types: Types) -> Arrays:
     return [np.concatenate(args, axis=op.int_prop("axis"))]
 
 
 @implements(tosa.PadOp, quantized="none")
-def _pad(interp: Interpreter, op: Operation, args, types):
+def _pad(interp: Interpreter, op: tosa.PadOp, args: Arrays, types: Types) -> Arrays:
     x, padding, value = args
     pairs = [(int(padding[2 * i]), int(padding[2 * i + 1])) for i in range(x.ndim)]
     return [np.pad(x, pairs, mode="constant", constant_values=np.asarray(value).reshape(-1)[0])]
 
 
 @implements(tosa.SliceOp, quantized="none")
-def _slice(interp: Interpreter, op: Operation, args, types):
+def _slice(interp: Interpreter, op: tosa.SliceOp, args: Arrays, types: Types) -> Arrays:
     x, start, size = args
     return [x[tuple(slice(int(s), int(s) + int(n)) for s, n in zip(start, size, strict=True))]]
 
 
 @implements(tosa.ReduceSumOp, quantized="none")
-def _reduce_sum(interp: Interpreter, op: Operation, args, types):
+def _reduce_sum(interp: Interpreter, op: tosa.ReduceSumOp, args: Arrays, types: Types) -> Arrays:
     x = args[0]
     total = (
         x.astype(np.int64).sum(axis=op.int_prop("axis"), keepdims=True)
@@ -353,5 +365,5 @@ def _reduce_sum(interp: Interpreter, op: Operation, args, types):
 
 
 @implements(tosa.ReduceMaxOp, quantized="none")
-def _reduce_max(interp: Interpreter, op: Operation, args, types):
+def _reduce_max(interp: Interpreter, op: tosa.ReduceMaxOp, args: Arrays, types: Types) -> Arrays:
     return [args[0].max(axis=op.int_prop("axis"), keepdims=True)]

@@ -98,7 +98,7 @@ def from_dense(attr: DenseIntOrFPElementsAttr, result_type: Attribute) -> np.nda
     xDSL keeps the elements as little-endian bytes; those are read directly
     (vectorized) whenever the element width is a whole number of bytes.
     """
-    value_type = attr.get_type()
+    value_type = attr.type
     shape = tuple(value_type.get_shape())
     count = int(np.prod(shape))
     dtype = dtype_of(result_type)

@@ -44,8 +44,15 @@ import functools
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+
+if TYPE_CHECKING:  # imported in the functions at run time (see _run_in_worker's note)
+    from ai_edge_litert.schema_py_generated import (
+        ResizeBilinearOptionsT,
+        ResizeNearestNeighborOptionsT,
+    )
 
 # Builders run TensorFlow in one worker process of their own. TensorFlow's converter and
 # ai-edge-litert each register a pybind11 type named CalibrationWrapper; in one process
@@ -481,7 +488,8 @@ def resize_options(model: bytes) -> list[tuple[str, bool, bool]]:
     for op in m.subgraphs[0].operators or []:
         name = names.get(codes[op.opcodeIndex], "")
         if name.startswith("RESIZE_"):
-            o = op.builtinOptions
+            # a RESIZE_* operator's options; the field's type is the union of all options
+            o = cast("ResizeBilinearOptionsT | ResizeNearestNeighborOptionsT", op.builtinOptions)
             found.append((name, bool(o.alignCorners), bool(o.halfPixelCenters)))
     return found
 
