@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
+from xdsl.dialects.builtin import IntegerType
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
 
@@ -41,6 +41,7 @@ from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
+from qdialect.ir.constants import constant_array
 from qdialect.ir.errors import OpError
 
 PASS_NAME = "tosa-to-npu"
@@ -194,36 +195,26 @@ def storage_i8(t) -> bool:
 
 
 def const_array(v: SSAValue) -> np.ndarray | None:
-    """The integer values of a TOSA or (quantized) StableHLO constant, seen through
-    storage bitcasts, reshapes and transposes (weights are laid out at compile time)."""
+    """The integer values of a constant (`qdialect.ir.constants`), seen through storage
+    bitcasts, reshapes and transposes (weights are laid out at compile time)."""
     owner = v.owner
-    if isinstance(owner, tosa.ReshapeOp | sh.BitcastConvertOp | tosa.TransposeOp):
-        inner = const_array(owner.operands[0])
-        if inner is None:
-            return None
-        if isinstance(owner, tosa.TransposeOp):
-            return np.transpose(inner, owner.array("perms"))
-        return inner.reshape(ht.shape_of(owner.results[0].type))
-    dense = (
-        owner.values
-        if isinstance(owner, tosa.ConstOp)
-        else owner.value
-        if isinstance(owner, sh.ConstantOp)
-        else None
-    )
-    if isinstance(dense, DenseIntOrFPElementsAttr):
-        shape = ht.shape_of(owner.results[0].type) or ()
-        values = [int(x) for x in dense.get_values()]
-        if len(values) == 1:
-            values = values * int(np.prod(shape, dtype=np.int64))
-        return np.array(values, np.int64).reshape(shape)
-    return None
+    if isinstance(owner, tosa.ReshapeOp | tosa.TransposeOp):
+        inner = const_array(owner.input1)
+    elif isinstance(owner, sh.BitcastConvertOp):
+        inner = const_array(owner.operand)
+    else:
+        return constant_array(v)
+    if inner is None:
+        return None
+    if isinstance(owner, tosa.TransposeOp):
+        return np.transpose(inner, owner.array("perms"))
+    return inner.reshape(ht.shape_of(owner.results[0].type))
 
 
 def alias(v: SSAValue) -> SSAValue:
     """The tensor `v` names in DRAM: reshapes and storage bitcasts move no bytes."""
-    while isinstance(v.owner, tosa.ReshapeOp | sh.BitcastConvertOp):
-        v = v.owner.operands[0]
+    while isinstance(owner := v.owner, tosa.ReshapeOp | sh.BitcastConvertOp):
+        v = owner.input1 if isinstance(owner, tosa.ReshapeOp) else owner.operand
     return v
 
 
@@ -255,7 +246,7 @@ class _Walk:
 
 def _rescale_params(op: tosa.RescaleOp, n: int) -> tuple[Stage, int, int]:
     """(stage, input zero point, output zero point) of a constant 32-bit rescale."""
-    m, s, izp, ozp = (const_array(v) for v in op.operands[1:])
+    m, s, izp, ozp = (const_array(v) for v in (op.multiplier, op.shift, op.input_zp, op.output_zp))
     if m is None or s is None or izp is None or ozp is None or not op.flag("scale32"):
         raise OpError(op, f"{PASS_NAME}: 'tosa.rescale' needs constant 32-bit scaling parameters")
     if op.flag("input_unsigned") or op.flag("output_unsigned"):
@@ -342,7 +333,7 @@ def _window(op: Operation, x_shape, kernel, stride, dilation, pad, out_shape) ->
 
 
 def _matmul(walk: _Walk, op: tosa.MatMulOp) -> None:
-    a, b, a_zp, b_zp = op.operands
+    a, b, a_zp, b_zp = op.a, op.b, op.a_zp, op.b_zp
     w = const_array(b)
     a_shape, b_shape = ht.shape_of(a.type), ht.shape_of(b.type)
     if w is None:
@@ -357,7 +348,7 @@ def _matmul(walk: _Walk, op: tosa.MatMulOp) -> None:
 
 
 def _conv(walk: _Walk, op: tosa.Conv2DOp | tosa.DepthwiseConv2DOp) -> None:
-    x, w_v, b_v, zp_x_v, zp_w_v = op.operands
+    x, w_v, b_v, zp_x_v, zp_w_v = op.input, op.weight, op.bias, op.input_zp, op.weight_zp
     w, b = const_array(w_v), const_array(b_v)
     if w is None or b is None:
         raise OpError(op, f"{PASS_NAME}: '{op.name}' needs constant weights and bias")
@@ -386,7 +377,7 @@ def _conv(walk: _Walk, op: tosa.Conv2DOp | tosa.DepthwiseConv2DOp) -> None:
 
 
 def _pool(walk: _Walk, op: tosa.MaxPool2dOp | tosa.AvgPool2dOp) -> None:
-    x = op.operands[0]
+    x = op.input
     x_shape = _check_i8_batch1(op, x)
     out_shape = ht.shape_of(op.output.type)
     window = _window(op, x_shape, op.array("kernel"), op.array("stride"), (1, 1),
@@ -396,16 +387,16 @@ def _pool(walk: _Walk, op: tosa.MaxPool2dOp | tosa.AvgPool2dOp) -> None:
         walk.layers.append(PoolLayer(alias(x), _fold_clamps(walk, op.output, requant), window,
                                      "max", 0, requant))  # fmt: skip
         return
-    zp_in = _scalar(op, op.operands[1], "input zero point")
-    requant = Requant([], _scalar(op, op.operands[2], "output zero point"))
+    zp_in = _scalar(op, op.input_zp, "input zero point")
+    requant = Requant([], _scalar(op, op.output_zp, "output zero point"))
     out = _fold_clamps(walk, op.output, requant)
     walk.layers.append(PoolLayer(alias(x), out, window, "avg", zp_in, requant))
 
 
 def _elementwise(walk: _Walk, op: tosa.AddOp | tosa.SubOp | tosa.MulOp) -> None:
     shape = ht.shape_of(op.output.type)
-    inputs = [_vector_input(walk, op, v, shape) for v in op.operands[:2]]
-    if isinstance(op, tosa.MulOp) and _scalar(op, op.operands[2], "shift") != 0:
+    inputs = [_vector_input(walk, op, v, shape) for v in (op.input1, op.input2)]
+    if isinstance(op, tosa.MulOp) and _scalar(op, op.shift, "shift") != 0:
         raise OpError(op, f"{PASS_NAME}: 'tosa.mul' with a shift is not supported on the NPU")
     kind = {tosa.AddOp: "add", tosa.SubOp: "sub", tosa.MulOp: "mul"}[type(op)]
     requant, out = _epilogue(walk, op, op.output, shape[-1])
@@ -416,13 +407,13 @@ def _vector_input(walk: _Walk, op: Operation, v: SSAValue, shape) -> VectorInput
     """An operand built as rescale(i8 -> i32) then any i32 -> i32 rescales. A first rescale
     that only shifts left (TFLite's `<< 20` before an add) becomes the widen's shift."""
     chain: list[tosa.RescaleOp] = []
-    while isinstance(v.owner, tosa.RescaleOp) and ht.element_type(v.owner.operands[0].type) != I8:
-        chain.append(v.owner)
-        v = v.owner.operands[0]
+    while isinstance(owner := v.owner, tosa.RescaleOp) and ht.element_type(owner.input.type) != I8:
+        chain.append(owner)
+        v = owner.input
     first = v.owner
     if (
         not isinstance(first, tosa.RescaleOp)
-        or ht.element_type(first.operands[0].type) != I8
+        or ht.element_type(first.input.type) != I8
         or ht.shape_of(first.output.type) != shape
     ):
         raise OpError(
@@ -448,7 +439,7 @@ def _vector_input(walk: _Walk, op: Operation, v: SSAValue, shape) -> VectorInput
             raise OpError(rescale, f"{PASS_NAME}: an i32 -> i32 rescale must have zero points 0")
         walk.folded.add(rescale)
         stages.append(later)
-    return VectorInput(alias(first.operands[0]), zp, left if pure_shift else 0,
+    return VectorInput(alias(first.input), zp, left if pure_shift else 0,
                        [s for s in stages if not s.is_identity()])  # fmt: skip
 
 
@@ -466,9 +457,9 @@ def _widened_user(v: SSAValue, op: Operation) -> Operation:
 def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
     """reduce_sum over H and/or W of a centred NHWC i8 tensor: a sum pool over the whole
     extent of those axes, the zero point folded into the bias as -zp x count."""
-    rescale = op.operands[0].owner
-    x_shape = ht.shape_of(rescale.operands[0].type) if isinstance(rescale, tosa.RescaleOp) else None
-    if x_shape is None or ht.element_type(rescale.operands[0].type) != I8 or len(x_shape) != 4:
+    rescale = op.input.owner
+    x_shape = ht.shape_of(rescale.input.type) if isinstance(rescale, tosa.RescaleOp) else None
+    if x_shape is None or ht.element_type(rescale.input.type) != I8 or len(x_shape) != 4:
         raise OpError(
             op, f"{PASS_NAME}: 'tosa.reduce_sum' must sum a rescaled i8 NHWC tensor over H and W"
         )
@@ -491,7 +482,7 @@ def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
     requant.stages[0].bias = requant.stages[0].bias + np.full(
         x_shape[3], -zp * kernel[0] * kernel[1]
     )
-    walk.layers.append(PoolLayer(alias(rescale.operands[0]), out, window, "sum", zp, requant))
+    walk.layers.append(PoolLayer(alias(rescale.input), out, window, "sum", zp, requant))
 
 
 def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
@@ -504,28 +495,26 @@ def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
             )
         walk.widened.add(op)
         return
-    if ht.element_type(op.operands[0].type) != I8:
+    if ht.element_type(op.input.type) != I8:
         raise OpError(
             op,
             f"{PASS_NAME}: a rescale of an i32 value must follow tosa.matmul, a convolution "
             "or tosa.add, sub or mul",
         )
     if op.flag("input_unsigned") or op.flag("output_unsigned"):
-        walk.layers.append(TableLayer(alias(op.operands[0]), op.output, _byte_table(op), shape))
+        walk.layers.append(TableLayer(alias(op.input), op.output, _byte_table(op), shape))
         return
     stage, izp, ozp = _rescale_params(op, shape[-1])
     requant = Requant([stage], ozp)
     out = _fold_clamps(walk, op.output, requant)
-    walk.layers.append(
-        VectorLayer([VectorInput(alias(op.operands[0]), izp)], None, requant, out, shape)
-    )
+    walk.layers.append(VectorLayer([VectorInput(alias(op.input), izp)], None, requant, out, shape))
 
 
 def _byte_table(op: tosa.RescaleOp) -> np.ndarray:
     """A per-tensor 8-bit rescale with an unsigned side (uint8 model boundaries) as the
     256-entry table the `lut` instruction applies: entry v + 128 is the result's bits for
     the byte whose int8 view is v, computed with TOSA's rescale arithmetic."""
-    m, s, izp, ozp = (const_array(v) for v in op.operands[1:])
+    m, s, izp, ozp = (const_array(v) for v in (op.multiplier, op.shift, op.input_zp, op.output_zp))
     if m is None or s is None or izp is None or ozp is None or m.size != 1 or s.size != 1:
         raise OpError(
             op, f"{PASS_NAME}: an unsigned 'tosa.rescale' needs constant per-tensor parameters"
@@ -550,29 +539,27 @@ def _lone_clamp(walk: _Walk, op: tosa.ClampOp) -> None:
         raise OpError(op, f"{PASS_NAME}: 'tosa.clamp' on the NPU must be on i8")
     requant = Requant([Stage.identity(shape[-1])], 0, op.min_val.value.data, op.max_val.value.data)
     out = _fold_clamps(walk, op.output, requant)
-    walk.layers.append(
-        VectorLayer([VectorInput(alias(op.operands[0]), 0)], None, requant, out, shape)
-    )
+    walk.layers.append(VectorLayer([VectorInput(alias(op.input), 0)], None, requant, out, shape))
 
 
 def _table(walk: _Walk, op: tosa.TableOp) -> None:
-    table = const_array(op.operands[1])
-    if ht.element_type(op.operands[0].type) != I8 or table is None:
+    table = const_array(op.table)
+    if ht.element_type(op.input1.type) != I8 or table is None:
         raise OpError(op, f"{PASS_NAME}: 'tosa.table' needs an i8 input and a constant table")
     shape = ht.shape_of(op.output.type)
-    walk.layers.append(TableLayer(alias(op.operands[0]), op.output, table.astype(np.int8), shape))
+    walk.layers.append(TableLayer(alias(op.input1), op.output, table.astype(np.int8), shape))
 
 
 def _shape_values(op: Operation, v: SSAValue, what: str) -> list[int]:
-    owner = v.owner
-    if not isinstance(owner, tosa.ConstShapeOp):
+    values = constant_array(v)
+    if values is None:
         raise OpError(op, f"{PASS_NAME}: '{op.name}' needs a constant {what}")
-    return [int(x) for x in owner.values.get_values()]
+    return [int(x) for x in values.reshape(-1)]
 
 
 def _move(walk: _Walk, op: Operation) -> None:
     """Data movement as a byte gather, worked out on element numbers at compile time."""
-    inputs = list(op.operands) if isinstance(op, tosa.ConcatOp) else [op.operands[0]]
+    inputs = list(op.input1) if isinstance(op, tosa.ConcatOp) else [op.input1]
     ids = []
     for i, v in enumerate(inputs):
         shape = ht.shape_of(v.type)
@@ -586,12 +573,12 @@ def _move(walk: _Walk, op: Operation) -> None:
     elif isinstance(op, tosa.ConcatOp):
         code = np.concatenate(ids, axis=op.axis.value.data)
     elif isinstance(op, tosa.SliceOp):
-        start = _shape_values(op, op.operands[1], "start")
-        size = _shape_values(op, op.operands[2], "size")
+        start = _shape_values(op, op.start, "start")
+        size = _shape_values(op, op.size, "size")
         code = ids[0][tuple(slice(a, a + n) for a, n in zip(start, size, strict=True))]
     else:
-        amounts = _shape_values(op, op.operands[1], "padding")
-        pad = _scalar(op, op.operands[2], "pad value")
+        amounts = _shape_values(op, op.padding, "padding")
+        pad = _scalar(op, op.pad_const, "pad value")
         pairs = [(amounts[2 * i], amounts[2 * i + 1]) for i in range(ids[0].ndim)]
         code = np.pad(ids[0], pairs, constant_values=-1)
     walk.layers.append(MoveLayer([alias(v) for v in inputs], op.results[0], code.reshape(-1), pad))

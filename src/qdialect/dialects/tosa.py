@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, TypeVar
 
+import numpy as np
 from xdsl.dialects.builtin import (
     BoolAttr,
     DenseArrayBase,
@@ -430,7 +431,7 @@ class ConstShapeOp(TosaOp):
             )
 
     def shape(self) -> list[int]:
-        return [int(v) for v in self.values.get_values()]
+        return [int(v) for v in np.asarray(self.values.get_values()).reshape(-1)]
 
 
 def _shape_values(value: SSAValue) -> list[int] | None:
@@ -958,8 +959,8 @@ class _Pool(TosaOp):
     pad = prop_def(DenseArrayBase)
     traits = traits_def(Pure())
 
-    def verify_pool(self) -> None:
-        x = _require_rank(self, self.input.type, 4, "input")
+    def verify_pool(self, input_: SSAValue) -> None:
+        x = _require_rank(self, input_.type, 4, "input")
         out = ht.shape_of(self.output.type)
         kernel, stride, pad = self.array("kernel"), self.array("stride"), self.array("pad")
         if any(k < 1 for k in kernel) or any(s < 1 for s in stride) or any(p < 0 for p in pad):
@@ -996,7 +997,7 @@ class MaxPool2dOp(_Pool):
     )
 
     def verify_(self) -> None:
-        self.verify_pool()
+        self.verify_pool(self.input)
 
 
 @tosa_op
@@ -1016,7 +1017,7 @@ class AvgPool2dOp(_Pool):
     )
 
     def verify_(self) -> None:
-        self.verify_pool()
+        self.verify_pool(self.input)
         width = _int_width(self.input.type)
         if width is not None and self.acc_type != IntegerType(32):
             raise VerifyException("'tosa.avg_pool2d' on integers accumulates in i32")

@@ -27,7 +27,7 @@ def constant_array(value: SSAValue, *, integer: bool = True) -> np.ndarray | Non
     attr = constant_attr(value)
     if attr is None:
         return None
-    shaped = attr.get_type()
+    shaped = attr.type
     is_int = isinstance(shaped.get_element_type(), IntegerType | IndexType)
     if integer and not is_int:
         return None
@@ -35,11 +35,7 @@ def constant_array(value: SSAValue, *, integer: bool = True) -> np.ndarray | Non
     shape = tuple(
         result_type.get_shape() if isinstance(result_type, ShapedType) else shaped.get_shape()
     )
-    values = attr.get_values()
-    array = np.array(
-        [int(v) for v in values] if is_int else [float(v) for v in values],
-        np.int64 if is_int else np.float64,
-    )
+    array = np.asarray(attr.get_values(), np.int64 if is_int else np.float64).reshape(-1)
     if array.size == 1 and int(np.prod(shape, dtype=np.int64)) != 1:
         return np.full(shape, array[0], array.dtype)
     return array.reshape(shape)

@@ -18,7 +18,7 @@ from typing import Any
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import SSAValue
-from xdsl.parser import BaseParser
+from xdsl.parser import AttrParser, BaseParser
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Token
 
@@ -43,7 +43,7 @@ def resume_from(parser: BaseParser, offset: int) -> None:
     parser._resume_from(offset)
 
 
-def scan_balanced(parser: BaseParser, start: int) -> int:
+def scan_balanced(parser: AttrParser, start: int) -> int:
     """The offset of the `>` closing the `<` just before `start`, without tokenizing."""
     return parser._raw_scan_balanced(start)
 
