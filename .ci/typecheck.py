@@ -28,10 +28,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / "build" / "pyright"

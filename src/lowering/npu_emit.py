@@ -46,16 +46,17 @@ def emit_program(graph: LayerGraph, plan: Plan, machine: Machine) -> Emitted:
         stream.begin_layer()
         if isinstance(layer, MacLayer) and layer.window is None:
             rows = nbytes(alias(layer.x)) // layer.weight.shape[0]
-            kernels.emit_fc(stream, layer, xs[0], lp.weights, lp.params, out, rows)
+            kernels.emit_fc(stream, layer, xs[0], lp.address("weights"), lp.address("params"), out,
+                            rows)  # fmt: skip
         elif isinstance(layer, MacLayer | PoolLayer):
-            window.emit_window(stream, layer, xs[0], lp.weights or 0, lp.params, out,
+            window.emit_window(stream, layer, xs[0], lp.weights or 0, lp.address("params"), out,
                                where.chip_in, where.chip_out, where.out_area)  # fmt: skip
         elif isinstance(layer, VectorLayer):
             chip_operand = xs.index(ON_CHIP) if where.chip_in is not None else None
-            kernels.emit_vector(stream, layer, xs, lp.params, out, where.chip_in, chip_operand,
-                                where.out_area, where.by_channel)  # fmt: skip
+            kernels.emit_vector(stream, layer, xs, lp.address("params"), out, where.chip_in,
+                                chip_operand, where.out_area, where.by_channel)  # fmt: skip
         elif isinstance(layer, MoveLayer):
             kernels.emit_move(stream, layer, xs, out)
         else:
-            kernels.emit_table(stream, layer, xs[0], lp.table, out)
+            kernels.emit_table(stream, layer, xs[0], lp.address("table"), out)
     return Emitted(tuple(stream.finish()), tuple(starts))

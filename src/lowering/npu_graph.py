@@ -458,7 +458,11 @@ def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
     """reduce_sum over H and/or W of a centred NHWC i8 tensor: a sum pool over the whole
     extent of those axes, the zero point folded into the bias as -zp x count."""
     rescale = op.input.owner
-    x_shape = ht.shape_of(rescale.input.type) if isinstance(rescale, tosa.RescaleOp) else None
+    if not isinstance(rescale, tosa.RescaleOp):
+        raise OpError(
+            op, f"{PASS_NAME}: 'tosa.reduce_sum' must sum a rescaled i8 NHWC tensor over H and W"
+        )
+    x_shape = ht.shape_of(rescale.input.type)
     if x_shape is None or ht.element_type(rescale.input.type) != I8 or len(x_shape) != 4:
         raise OpError(
             op, f"{PASS_NAME}: 'tosa.reduce_sum' must sum a rescaled i8 NHWC tensor over H and W"
@@ -557,7 +561,7 @@ def _shape_values(op: Operation, v: SSAValue, what: str) -> list[int]:
     return [int(x) for x in values.reshape(-1)]
 
 
-def _move(walk: _Walk, op: Operation) -> None:
+def _move(walk: _Walk, op: tosa.TransposeOp | tosa.ConcatOp | tosa.SliceOp | tosa.PadOp) -> None:
     """Data movement as a byte gather, worked out on element numbers at compile time."""
     inputs = list(op.input1) if isinstance(op, tosa.ConcatOp) else [op.input1]
     ids = []
@@ -576,7 +580,7 @@ def _move(walk: _Walk, op: Operation) -> None:
         start = _shape_values(op, op.start, "start")
         size = _shape_values(op, op.size, "size")
         code = ids[0][tuple(slice(a, a + n) for a, n in zip(start, size, strict=True))]
-    else:
+    else:  # tosa.PadOp
         amounts = _shape_values(op, op.padding, "padding")
         pad = _scalar(op, op.pad_const, "pad value")
         pairs = [(amounts[2 * i], amounts[2 * i + 1]) for i in range(ids[0].ndim)]

@@ -20,6 +20,7 @@ step, so each emitter keeps its own (`npu_stream.Slots`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import numpy as np
 from xdsl.ir import SSAValue
@@ -110,6 +111,14 @@ class LayerPlan:
     params: int | None
     table: int | None
 
+    def address(self, what: str) -> int:
+        """The DRAM address of this layer's `weights`, `params` or `table`: the planner
+        gives one to every layer whose kind needs it."""
+        value = getattr(self, what)
+        if value is None:
+            raise AssertionError(f"the plan gives this layer no {what}")
+        return value
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -122,13 +131,13 @@ class Plan:
     dram_high: int = 0  # first DRAM byte never used
 
 
-def _window_layer(layer: Layer) -> bool:
+def _window_layer(layer: Layer | None) -> TypeGuard[MacLayer | PoolLayer]:
     return isinstance(layer, PoolLayer) or (
         isinstance(layer, MacLayer) and layer.window is not None
     )
 
 
-def _slots_fit(layer: Layer, machine: Machine, rows: int) -> bool:
+def _slots_fit(layer: MacLayer | PoolLayer, machine: Machine, rows: int) -> bool:
     try:
         window.plan_window(layer, machine, rows)
     except ValueError:
