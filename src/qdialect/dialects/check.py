@@ -23,7 +23,8 @@ from qdialect.dialects.hlo_syntax import print_extra_attrs, split_attr_dict
 DEFAULT_TOLERANCE = 1e-4
 
 
-def _tolerance(op: IRDLOperation) -> float:
+def tolerance_of(op: IRDLOperation) -> float:
+    """A check op's `tolerance` property, or the default (the interpreter reads it too)."""
     attr = op.properties.get("tolerance")
     return DEFAULT_TOLERANCE if attr is None else attr.value.data  # type: ignore[attr-defined]
 
@@ -38,7 +39,7 @@ def _parse_tolerance(parser: Parser, props: dict[str, Attribute]) -> None:
 def _print_tolerance(printer: Printer, op: IRDLOperation) -> None:
     if "tolerance" in op.properties:
         printer.print_string(", tolerance = ")
-        printer.print_float(_tolerance(op), f64)
+        printer.print_float(tolerance_of(op), f64)
 
 
 class _TwoOperandCheck(IRDLOperation):

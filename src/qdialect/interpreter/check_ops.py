@@ -18,7 +18,7 @@ import numpy as np
 from xdsl.ir import Attribute
 
 from qdialect.dialects import check
-from qdialect.dialects.check import DEFAULT_TOLERANCE, _tolerance
+from qdialect.dialects.check import DEFAULT_TOLERANCE, tolerance_of
 from qdialect.interpreter import values as v
 from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
 
@@ -125,7 +125,9 @@ def _eq_const(interp: Interpreter, op: check.ExpectEqConstOp, args: Arrays, type
 
 @implements(check.ExpectAlmostEqOp, quantized="none")
 def _almost_eq(interp: Interpreter, op: check.ExpectAlmostEqOp, args: Arrays, types: Types) -> None:
-    interp.record_check(op, expect_almost_eq(args[0], args[1], _tolerance(op), op.operands[0].type))
+    interp.record_check(
+        op, expect_almost_eq(args[0], args[1], tolerance_of(op), op.operands[0].type)
+    )
 
 
 @implements(check.ExpectAlmostEqConstOp, quantized="none")
@@ -135,7 +137,7 @@ def _almost_eq_const(
     t = op.operands[0].type
     actual = v.dequantize(args[0], t)
     expected = v.from_dense(op.value, v.expressed_type(t))
-    interp.record_check(op, expect_almost_eq(actual, expected, _tolerance(op)))
+    interp.record_check(op, expect_almost_eq(actual, expected, tolerance_of(op)))
 
 
 @implements(check.ExpectCloseOp, quantized="none")
