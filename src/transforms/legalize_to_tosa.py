@@ -58,11 +58,8 @@ from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.quant import UniformQuantizedType
 from qdialect.ir.constants import constant_array
-from qdialect.transforms.quant_legalize_to_tosa_rescale import (
-    LegalizeQuantizedElementwise,
-    RescaleRoundingPass,
-    emit_rescale,
-)
+from qdialect.transforms.quant_legalize_to_tosa_rescale import LegalizeQuantizedElementwise
+from qdialect.transforms.rescale_utils import RescaleRoundingPass, emit_rescale
 
 PASS_NAME = "stablehlo-legalize-to-tosa"
 

@@ -30,13 +30,10 @@ the measured fraction.
 
 from __future__ import annotations
 
-from abc import ABC
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
-    BoolAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -46,7 +43,6 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -55,7 +51,6 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
@@ -66,7 +61,7 @@ from qdialect.dialects.stablehlo_attrs import (
     ComparisonType,
     ComparisonTypeAttr,
 )
-from qdialect.ir.errors import OpError
+from qdialect.transforms.rescale_utils import RescaleRoundingPass, emit_rescale
 
 PASS_NAME = "stablehlo-quant-legalize-to-tosa-rescale"
 
@@ -187,59 +182,6 @@ class _Builder:
         return self.select(is_zero, special, y)
 
 
-def emit_rescale(
-    emit: Callable[[Operation], SSAValue],
-    op: Operation,
-    pass_name: str,
-    v: SSAValue,
-    scales: list[float],
-    input_zp: int,
-    output_zp: int,
-    out: IntegerType,
-    double_round: bool,
-) -> SSAValue:
-    """`tosa.rescale` of `v` by `scales` with 32-bit multipliers (per channel along the
-    last axis when there is more than one), its parameters as `tosa.const`s, all built
-    through `emit` (inserts an op, returns its result). A scale no multiplier with a
-    shift in 2..62 can express is an error at `op` naming `pass_name`."""
-    pairs = []
-    for scale in scales:
-        try:
-            pairs.append(numerics.quantize_multiplier(scale, 32))
-        except numerics.QuantizationError as err:
-            raise OpError(
-                op, f"{pass_name}: '{op.name}' needs a rescale by {scale!r} ({err})"
-            ) from None
-    n = len(pairs)
-    in_element = ht.element_type(v.type)
-
-    def const(values: list[int], element: Attribute) -> SSAValue:
-        t = TensorType(element, [len(values)])
-        return emit(tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(t, values)))
-
-    mode = tosa.RoundingMode.DOUBLE_ROUND if double_round else tosa.RoundingMode.SINGLE_ROUND
-    false = BoolAttr.from_bool(False)
-    return emit(
-        tosa.RescaleOp.create(
-            operands=[
-                v,
-                const([m for m, _ in pairs], i32),
-                const([s for _, s in pairs], IntegerType(8)),
-                const([input_zp], in_element),
-                const([output_zp], out),
-            ],
-            result_types=[TensorType(out, ht.shape_of(v.type))],
-            properties={
-                "scale32": BoolAttr.from_bool(True),
-                "rounding_mode": tosa.RoundingModeAttr(mode),
-                "per_channel": BoolAttr.from_bool(n > 1),
-                "input_unsigned": false,
-                "output_unsigned": false,
-            },
-        )
-    )
-
-
 def _i32(t: Attribute) -> TensorType:
     return TensorType(i32, ht.shape_of(t))
 
@@ -303,22 +245,6 @@ class LegalizeQuantizedElementwise(RewritePattern):
         y = b.emit(type(op)(a, c, _i32(result_type)))
         scale = grid / (result_q.scales[0] * (1 << k))
         rewriter.replace(op, [], [b.from_i32(y, scale, result_q, result_type)])
-
-
-@dataclass(frozen=True)
-class RescaleRoundingPass(ModulePass, ABC):
-    """A pass that emits rescales, with the `rounding` option they all share."""
-
-    rounding: str = "double"
-    """`double` (DOUBLE_ROUND, TFLite's reference kernels) or `single` (SINGLE_ROUND)."""
-
-    def __post_init__(self) -> None:
-        if self.rounding not in ("double", "single"):
-            raise ValueError(f"rounding must be 'double' or 'single', not '{self.rounding}'")
-
-    @property
-    def double_round(self) -> bool:
-        return self.rounding == "double"
 
 
 @dataclass(frozen=True)
