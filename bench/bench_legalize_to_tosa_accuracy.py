@@ -1,6 +1,6 @@
 """How often `stablehlo-legalize-to-tosa` differs from the spec's float semantics, per layer.
 
-Runs the random one-layer programs of test/unit/test_legalize_to_tosa.py (the
+Runs the random one-layer programs of test/unit/transforms/test_legalize_to_tosa.py (the
 same generator, so the figures describe what the tests check) for many seeds,
 with double and single rounding, and prints the fraction of outputs that are
 exact and that differ by one storage unit.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test" / "unit"))
-from test_legalize_to_tosa import KINDS, compare
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "test"))
+from unit.transforms.test_legalize_to_tosa import KINDS, compare
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ export PATH="$PWD/$venv/bin:$PATH"
 lit -v test/filecheck > "$venv/trial-lit.log" 2>&1
 echo "lit exit $?"; tail -n 6 "$venv/trial-lit.log"
 pytest -q -x --maxfail=50 -p no:cacheprovider test/unit \
-  --ignore=test/unit/test_keras_import.py --ignore=test/unit/test_keras_zoo.py \
-  --ignore=test/unit/test_onnx_zoo.py --ignore=test/unit/test_onnx_zoo_import.py \
+  --ignore=test/unit/importers/test_tflite_keras.py --ignore=test/unit/models/test_keras_zoo.py \
+  --ignore=test/unit/models/test_onnx_zoo.py --ignore=test/unit/importers/test_onnx_import_zoo.py \
   > "$venv/trial-pytest.log" 2>&1
 echo "pytest exit $?"; tail -n 3 "$venv/trial-pytest.log"

@@ -35,7 +35,7 @@ AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, SUB, MUL and 
 Each builder's docstring ends its description with "Ops: ...": the exact set of builtin
 operators in its model with default arguments, read from the converted flatbuffers
 (TensorFlow 2.21, Keras 3.15; the applications' sets are the same at 96, 128 and 224) and
-checked by test/unit/test_keras_zoo.py. `BUILDERS` maps a name to each builder.
+checked by test/unit/models/test_keras_zoo.py. `BUILDERS` maps a name to each builder.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 // RUN: qopt %s --split-input-file -p stablehlo-legalize-quantized-op-to-qdq | FileCheck %s
 // (Folding back with stablehlo-legalize-qdq-to-quantized-op restores every op
 // whose operands are all quantized and whose result is: compare, select and the
-// hybrid dot_general stay expanded. test_quant_passes.py checks the numbers.)
+// hybrid dot_general stay expanded. test/unit/transforms/test_legalize_quantized_op_to_qdq.py checks the numbers.)
 
 !q = !quant.uniform<i8:f32, 0.1:-3>
 !r = !quant.uniform<i8:f32, 0.2:4>

@@ -1,7 +1,7 @@
 // Quantized StableHLO inference layers become TOSA integer programs.
 // RUN: qopt %s --split-input-file -p stablehlo-legalize-to-tosa | FileCheck %s
 // RUN: qopt %s --split-input-file -p 'stablehlo-legalize-to-tosa{rounding=single}' | FileCheck %s --check-prefix=SINGLE
-// Numbers: test/unit/test_legalize_to_tosa.py runs random layers against the
+// Numbers: test/unit/transforms/test_legalize_to_tosa.py runs random layers against the
 // interpreter on the StableHLO program.
 
 !act = !quant.uniform<i8:f32, 0.02:-5>

@@ -1,6 +1,6 @@
 // canonicalize on TOSA ops: identity rescales and full-range clamps go, a
 // centring rescale merges into the next one, constants fold through
-// reshape/transpose. test_tosa_canonicalize.py checks that no bit changes.
+// reshape/transpose. test/unit/transforms/canonicalization/test_tosa.py checks that no bit changes.
 // RUN: qopt %s --split-input-file -p canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @identity_rescale

@@ -1,7 +1,7 @@
 // tosa.rescale becomes i64 StableHLO arithmetic exact to TOSA's apply_scale.
 // RUN: qopt %s --split-input-file -p tosa-rescale-legalize-to-stablehlo | FileCheck %s
 // Bit-exactness against the spec's pseudocode is tested on random rescales in
-// test/unit/test_tosa_rescale_to_stablehlo.py.
+// test/unit/transforms/test_tosa_rescale_legalize_to_stablehlo.py.
 
 // Single rounding, per tensor, i32 -> i8 with an output zero point: the
 // rounding constant and every parameter fold; no compare/select is needed.

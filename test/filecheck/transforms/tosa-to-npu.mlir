@@ -1,6 +1,6 @@
 // tosa-to-npu: a fully connected layer becomes loads, one matmul over the K
 // tiles, a requant with the rescale's parameters and the clamp's bounds, and a
-// store, ordered by tokens. test_tosa_to_npu.py checks the numbers against the
+// store, ordered by tokens. test/unit/lowering/test_tosa_to_npu.py checks the numbers against the
 // TOSA interpreter on both machines.
 // RUN: qopt %S/Inputs/tosa-to-npu-fc.mlir -p 'tosa-to-npu{machine=small}' -t npu-asm | FileCheck %s
 // RUN: qopt %s --verify-diagnostics -p 'tosa-to-npu{machine=small}' -t npu-asm > /dev/null

@@ -311,7 +311,7 @@ def test_cycle_model_arithmetic() -> None:
 
 
 def test_qsim_cli_runs_the_shipped_example(tmp_path, capsys) -> None:
-    example = Path(__file__).resolve().parents[2] / "examples" / "npu_matmul.s"
+    example = Path(__file__).resolve().parents[3] / "examples" / "npu_matmul.s"
     rng = np.random.default_rng(3)
     x = rng.integers(-128, 128, (4, 16)).astype(np.int8)
     w = rng.integers(-128, 128, (16, 16)).astype(np.int8)
@@ -342,7 +342,7 @@ def test_sections_and_io_manifest_drive_qsim(tmp_path, capsys) -> None:
     w = rng.integers(-128, 128, (n, n)).astype(np.int8)
     mult, shift = numerics.quantize_multiplier(0.003)
     records = params_records(np.arange(n) * 10, [mult] * n, [shift] * n, n)
-    code = assemble((Path(__file__).resolve().parents[2] / "examples" / "npu_matmul.s").read_text())
+    code = assemble((Path(__file__).resolve().parents[3] / "examples" / "npu_matmul.s").read_text())
     binary = Binary(
         DEFAULT.digest(),
         code,

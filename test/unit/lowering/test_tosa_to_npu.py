@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import test_legalize_to_tosa as legalize_cases
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 from qdialect import numerics
@@ -23,6 +22,7 @@ from qdialect.models import networks
 from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, check_synchronization
 from qdialect.transforms.legalize_to_tosa import LegalizeToTosa
+from unit.transforms import test_legalize_to_tosa as legalize_cases
 
 
 def dense(a: np.ndarray) -> str:

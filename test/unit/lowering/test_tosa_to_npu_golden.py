@@ -7,7 +7,7 @@ The bit-exactness tests say a program is *correct*; this one says it is the *sam
 After a deliberate change of the emitted code, rewrite the file and say why in
 the commit:
 
-    python test/unit/test_npu_golden.py --write
+    PYTHONPATH=test python -m unit.lowering.test_tosa_to_npu_golden --write
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import test_legalize_to_tosa as legalize_cases
-import test_tosa_to_npu as cases
 from xdsl.transforms.canonicalize import CanonicalizePass
 
 from qdialect.context import make_context
@@ -31,9 +29,11 @@ from qdialect.lowering.tosa_to_npu import TosaToNpu
 from qdialect.models import networks
 from qdialect.npu.machine import load_machine
 from qdialect.transforms.legalize_to_tosa import LegalizeToTosa
+from unit.lowering import test_tosa_to_npu as cases
+from unit.transforms import test_legalize_to_tosa as legalize_cases
 
 GOLDEN = Path(__file__).with_name("npu_golden.json")
-EXAMPLES = Path(__file__).parents[2] / "examples"
+EXAMPLES = Path(__file__).parents[3] / "examples"
 
 
 def _tosa(stablehlo: str, canonicalize: bool = False) -> str:

@@ -24,7 +24,7 @@ from qdialect.npu.isa import BY_MNEMONIC, OPCODES, reference_markdown
 from qdialect.npu.machine import MachineError, load_machine, parse_machine
 from qdialect.tools import qasm
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def inst(mnemonic: str, **values: int) -> Instruction:

@@ -28,8 +28,8 @@ from qdialect.models import keras_zoo as kz  # noqa: E402
 ALL = bool(os.environ.get("QDIALECT_KERAS_ZOO_ALL"))
 slow = pytest.mark.skipif(
     not ALL,
-    reason="a full-size Keras application converts in 20-60 s; test_keras_import converts and "
-    "checks all five at 96 px (set QDIALECT_KERAS_ZOO_ALL=1 for their op lists at full size)",
+    reason="a full-size Keras application converts in 20-60 s; importers/test_tflite_keras converts "
+    "and checks all five at 96 px (set QDIALECT_KERAS_ZOO_ALL=1 for their op lists at full size)",
 )
 QDQ = {"QUANTIZE", "DEQUANTIZE"}
 

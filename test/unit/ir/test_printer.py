@@ -11,7 +11,7 @@ from qdialect.ir.parser import QParser
 from qdialect.ir.printer import QPrinter
 from qdialect.tools.qopt import split_chunks
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _has_ir(text: str) -> bool:

@@ -2,7 +2,7 @@
 
 The reference is the interpreter's `tosa.rescale`, which follows the TOSA
 spec's apply_scale pseudocode (itself pinned by hand-computed cases in
-test_tosa.py); the lowered program runs only StableHLO integer ops.
+test/unit/interpreter/test_tosa_ops.py); the lowered program runs only StableHLO integer ops.
 """
 
 from __future__ import annotations
