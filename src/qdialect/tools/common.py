@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from dataclasses import dataclass, field
@@ -109,3 +110,15 @@ def verify_module(
         except DiagnosticException as err:
             return locator.locate(op, "error", first_line(err) + suffix, file)
     return Diagnostic("error", whole_module_error + suffix)
+
+
+def seed_argument(text: str) -> int:
+    """argparse type of a random seed: a non-negative integer (numpy's generators refuse
+    negative ones)."""
+    try:
+        seed = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got '{text}'") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {seed}")
+    return seed

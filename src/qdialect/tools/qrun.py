@@ -31,11 +31,13 @@ from qdialect.tools.common import (
     first_line,
     parse_chunk,
     read_text,
+    seed_argument,
     split_chunks,
     verify_module,
 )
 from qdialect.tools.compare import Thresholds, compare_npz, format_report
 from qdialect.tools.diagnostics import Diagnostic
+from qdialect.tools.npz import NpzError, read_npz, write_npz
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -64,7 +66,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--random-inputs",
         metavar="SEED",
-        type=int,
+        type=seed_argument,
         help="random arguments for --entry from this seed",
     )
     p.add_argument(
@@ -107,19 +109,16 @@ def build_arg_parser() -> argparse.ArgumentParser:
 
 def _load_npz(path: str) -> dict[str, np.ndarray]:
     try:
-        with np.load(path, allow_pickle=False) as data:
-            return {k: data[k] for k in data.files}
-    except FileNotFoundError:
-        raise UserError(f"cannot read '{path}': No such file or directory") from None
-    except (OSError, ValueError) as err:
-        raise UserError(f"'{path}' is not a readable .npz file ({first_line(err)})") from None
+        return read_npz(path)
+    except NpzError as err:
+        raise UserError(str(err)) from None
 
 
 def _save_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     try:
-        np.savez(path, **arrays)
-    except OSError as err:
-        raise UserError(f"cannot write '{path}': {err.strerror}") from None
+        write_npz(path, arrays)
+    except NpzError as err:
+        raise UserError(str(err)) from None
 
 
 class QRun:

@@ -28,6 +28,8 @@ import numpy as np
 from qdialect.npu.encoding import EncodingError, load_binary
 from qdialect.npu.machine import MachineError, load_machine
 from qdialect.npu.simulator import ENGINES, Simulator, SimulatorError, check_synchronization
+from qdialect.tools.common import seed_argument
+from qdialect.tools.npz import NpzError, read_npz, write_npz
 
 
 def _region(text: str) -> tuple[int, int]:
@@ -45,7 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("binary", help="an .npub file")
     p.add_argument("--machine", default="default", help="machine description (name or JSON file)")
     p.add_argument("--inputs", help=".npz of arrays by input name (or by DRAM address)")
-    p.add_argument("--random-inputs", type=int, metavar="SEED", help="random manifest inputs")
+    p.add_argument(
+        "--random-inputs", type=seed_argument, metavar="SEED", help="random manifest inputs"
+    )
     p.add_argument("--read", type=_region, action="append", default=[], metavar="ADDR:BYTES")
     p.add_argument("--outputs", help=".npz to write the --read regions to")
     p.add_argument("--stats", action="store_true", help="print cycle and traffic figures")
@@ -55,10 +59,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _inputs(path: str | None) -> dict[str, np.ndarray]:
-    if path is None:
-        return {}
-    with np.load(path) as data:
-        return {name: data[name] for name in data.files}
+    return {} if path is None else read_npz(path)
 
 
 def _by_address(arrays: dict[str, np.ndarray], path: str | None) -> dict[int, bytes]:
@@ -118,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             regions = {
                 f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read
             }
-            np.savez(args.outputs, **named, **regions)
+            write_npz(args.outputs, {**named, **regions})
         elif manifest:
             for name, value in sim.get_outputs(binary).items():
                 print(f"{name}: {value.dtype}{list(value.shape)}")
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"MAC utilization: {stats.mac_utilization(machine):.1%} ({stats.macs} MACs)")
             print(f"DRAM read {stats.dram_read} bytes, written {stats.dram_written} bytes")
         return 0
-    except (EncodingError, MachineError, SimulatorError) as err:
+    except (EncodingError, MachineError, SimulatorError, NpzError) as err:
         print(f"qsim: error: {err}", file=sys.stderr)
     except OSError as err:
         print(f"qsim: error: {err.filename}: {err.strerror}", file=sys.stderr)
