@@ -60,14 +60,22 @@ class Machine:
         return int.from_bytes(hashlib.sha256(self.source.encode()).digest()[:8], "little")
 
 
+LIMIT = 1 << 32
+"""The largest size or count a description may give (4 GiB of DRAM, say): the simulator
+allocates what a description declares, so a larger one is refused, not attempted."""
+
+
 def _field(data: dict, path: str, where: str, minimum: int = 1) -> int:
     node = data
     for key in path.split("."):
         if not isinstance(node, dict) or key not in node:
             raise MachineError(f"{where}: missing field '{path}'")
         node = node[key]
-    if isinstance(node, bool) or not isinstance(node, int) or node < minimum:
-        raise MachineError(f"{where}: '{path}' must be an integer >= {minimum}, got {node!r}")
+    if isinstance(node, bool) or not isinstance(node, int) or not minimum <= node <= LIMIT:
+        shown = repr(node) if not isinstance(node, int) or node < LIMIT else "a larger value"
+        raise MachineError(
+            f"{where}: '{path}' must be an integer in {minimum}..{LIMIT}, got {shown}"
+        )
     return node
 
 
@@ -76,6 +84,10 @@ def parse_machine(text: str, where: str = "<machine>") -> Machine:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise MachineError(f"{where}: not JSON: {err}") from None
+    except RecursionError:
+        raise MachineError(f"{where}: not a machine description (nested too deeply)") from None
+    except ValueError as err:  # e.g. an integer literal of thousands of digits
+        raise MachineError(f"{where}: not a machine description ({err})") from None
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise MachineError(f"{where}: expected an object with a string 'name'")
     rows, cols = _field(data, "mac_array.rows", where), _field(data, "mac_array.cols", where)
@@ -132,9 +144,11 @@ def read_machine(name_or_path: str = "default") -> Machine:
     """A shipped description by name (`default`, `small`) or a JSON file by path, read now."""
     path = _path(name_or_path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise _unreadable(name_or_path, err) from None
+    except UnicodeDecodeError:
+        raise MachineError(f"{path}: not a machine description (not UTF-8 text)") from None
     return parse_machine(text, str(path))
 
 

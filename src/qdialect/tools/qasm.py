@@ -32,7 +32,14 @@ def _read(path: str, binary: bool):
     if path == "-":
         return sys.stdin.buffer.read() if binary else sys.stdin.read()
     p = Path(path)
-    return p.read_bytes() if binary else p.read_text()
+    if binary:
+        return p.read_bytes()
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise EncodingError(
+            f"{path}: not assembly text (not UTF-8; to disassemble a binary, use -d)"
+        ) from None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,56 @@
+"""Hostile machine descriptions: each is one MachineError naming the file and what is
+wrong, never a RecursionError, a digit-limit ValueError or an attempt to allocate what
+the description declares."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qdialect.npu.machine import LIMIT, MachineError, read_machine
+
+SHIPPED = Path(__file__).resolve().parents[3] / "src" / "qdialect" / "npu" / "machines"
+
+
+def _with_dram(bytes_: int) -> str:
+    data = json.loads((SHIPPED / "default.json").read_text())
+    data["dram"]["bytes"] = bytes_
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("[" * 100_000, "nested too deeply"),
+     ('{"name": "x", "dram": {"bytes": ' + "9" * 5000 + "}}", "not a machine description"),
+     (_with_dram(1 << 60), rf"'dram.bytes' must be an integer in 1..{LIMIT}, got a larger value"),
+     (_with_dram(-5), r"'dram.bytes' must be an integer in 1..\d+, got -5"),
+     (_with_dram(True), "got True"),
+     ("\x00\xff binary", "not JSON")],
+    ids=["deep", "digits", "huge-dram", "negative", "bool", "binary-as-text"],
+)  # fmt: skip
+def test_hostile_descriptions_are_one_error(tmp_path, text, message) -> None:
+    path = tmp_path / "m.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MachineError, match=message) as err:
+        read_machine(str(path))
+    assert str(path) in str(err.value)
+
+
+def test_a_file_that_is_not_utf8_is_named(tmp_path) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(b"\xd6\xff\x00" * 10)
+    with pytest.raises(MachineError, match="not UTF-8 text"):
+        read_machine(str(path))
+
+
+def test_qasm_given_a_binary_says_so(tmp_path, capsys) -> None:
+    from qdialect.tools import qasm
+
+    source = tmp_path / "prog.s"
+    source.write_bytes(bytes(range(256)) * 4)
+    assert qasm.main([str(source), "-o", str(tmp_path / "o.npub")]) == 1
+    assert (
+        "not assembly text (not UTF-8; to disassemble a binary, use -d)" in capsys.readouterr().err
+    )
