@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from qdialect.importers import ort_float
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXImportError
 
@@ -110,9 +111,7 @@ class ConvOps(ImporterLike):
             acc = self.e.binary(
                 "add", acc, self.e.splat(bias.astype(np.int64), out_shape, "i32", 1)
             )
-        scale = (
-            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
+        scale = ort_float.requant_scale(s_x, s_w, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
     def _op_ConvInteger(self, node) -> None:
@@ -139,9 +138,9 @@ class ConvOps(ImporterLike):
         begin, end = [], []
         for n, k, st, d in zip(size, kernel, strides, dilations, strict=True):
             total = max((-(-n // st) - 1) * st + (k - 1) * d + 1 - n, 0)
-            small, large = total // 2, total - total // 2
-            begin.append(small if auto == "SAME_UPPER" else large)
-            end.append(large if auto == "SAME_UPPER" else small)
+            low, high = _split_padding(total, auto)
+            begin.append(low)
+            end.append(high)
         return [begin[0], begin[1], end[0], end[1]]
 
     def _geometry(self, node, x_shape, w_shape) -> ConvGeometry:
@@ -215,9 +214,9 @@ class ConvOps(ImporterLike):
             total = st * (n - 1) + ex + span + 1 - out
             if total < 0:
                 raise ONNXImportError(f"node '{node.name}': output_shape {wanted} is too large")
-            small, large = total // 2, total - total // 2
-            begin.append(small if auto == "SAME_UPPER" else large)
-            end.append(large if auto == "SAME_UPPER" else small)
+            low, high = _split_padding(total, auto)
+            begin.append(low)
+            end.append(high)
         return [begin[0], begin[1], end[0], end[1]]
 
     # ---- integer arithmetic --------------------------------------------------------------
@@ -294,6 +293,13 @@ def _forward_kernel(w: np.ndarray, group: int) -> np.ndarray:
     return np.ascontiguousarray(
         grouped.transpose(0, 2, 1, 3, 4).reshape(group * c_out, c_in // group, kh, kw)
     )
+
+
+def _split_padding(total: int, auto: str) -> tuple[int, int]:
+    """ONNX's split of a total padding: the odd unit at the end for SAME_UPPER, at the
+    beginning otherwise (SAME_LOWER, and ConvTranspose's output_shape without auto_pad)."""
+    small, large = total // 2, total - total // 2
+    return (small, large) if auto == "SAME_UPPER" else (large, small)
 
 
 def _text(v) -> str:

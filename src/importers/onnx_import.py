@@ -548,9 +548,7 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
                  out: str = "i8") -> Value:  # fmt: skip
         """ONNX Runtime's QLinearMatMul; `b` a constant int8 array or a runtime value."""
         acc = self._matmul_acc(node, a, z_a, b, z_b)
-        scale = (
-            np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
+        scale = ort_float.requant_scale(s_a, s_b, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
     def _op_Relu(self, node) -> None:

@@ -184,9 +184,7 @@ class OrtKernels(ImporterLike):
                 acc,
                 self._broadcast_to(node, self.e.const(bias.astype(np.int64), "i32"), acc.shape),
             )
-        scale = (
-            np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
+        scale = ort_float.requant_scale(s_a, s_b, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
     # ---- 8-bit activations: a float function of one 8-bit value is a 256-entry table ------

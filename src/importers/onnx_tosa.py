@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, f32, i32, i
 from xdsl.ir import Attribute, SSAValue
 
 from qdialect import numerics
+from qdialect.importers import ort_float
 from qdialect.importers.emitter import ELEMENT_TYPES, Value, i64_array
 from qdialect.importers.onnx_common import ONNXImportError
 from qdialect.importers.onnx_import import Importer
@@ -137,9 +138,7 @@ class TosaImporter(Importer):
         acc = self.e.tosa(op, [xh, wt, b, zx, zw], (n, oh, ow, k_out), "i32",
                           pad=i64_array([top, bottom, left, right]), stride=i64_array(strides),
                           dilation=i64_array(dil), acc_type=ELEMENT_TYPES["i32"])  # fmt: skip
-        scale = (
-            np.float32(s_x.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
+        scale = ort_float.requant_scale(s_x, s_w, s_y)
         y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
         return self._transpose(y, [0, 3, 1, 2])
 
@@ -165,9 +164,7 @@ class TosaImporter(Importer):
         if bias is not None:
             c = self._tconst(np.broadcast_to(bias, (n,)).reshape(1, 1, n), "i32")
             acc = self.e.tosa("add", [acc, c], acc.shape, "i32")
-        scale = (
-            np.float32(s_a.reshape(-1)[0]) * s_b.reshape(-1) / np.float32(s_y.reshape(-1)[0])
-        ).astype(np.float32)
+        scale = ort_float.requant_scale(s_a, s_b, s_y)
         y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
         return self._reshaped(node, y, (m, n))
 

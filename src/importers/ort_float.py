@@ -123,3 +123,12 @@ def hard_sigmoid(x: np.ndarray, alpha: float, beta: float) -> np.ndarray:
 def hard_swish(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, np.float32)
     return x * hard_sigmoid(x, 1.0 / 6.0, 0.5)
+
+
+def requant_scale(s_in: np.ndarray, s_w: np.ndarray, s_out: np.ndarray) -> np.ndarray:
+    """The float32 multiplier ONNX Runtime's QLinearConv / QLinearMatMul / QGemm apply to
+    an int32 sum: `(s_in * s_w[c]) / s_out`, computed in that order in float32 (one
+    entry per output channel for per-channel weights)."""
+    return (
+        np.float32(s_in.reshape(-1)[0]) * s_w.reshape(-1) / np.float32(s_out.reshape(-1)[0])
+    ).astype(np.float32)

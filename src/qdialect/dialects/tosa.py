@@ -447,7 +447,8 @@ class _Elementwise(TosaOp):
     traits = traits_def(Pure())
 
     def inputs(self) -> tuple[SSAValue, ...]:
-        raise NotImplementedError
+        """The data operands (all of them; `mul` leaves out its shift)."""
+        return tuple(self.operands)
 
     def verify_(self) -> None:
         ins = [o.type for o in self.inputs()]
@@ -461,9 +462,6 @@ class _Elementwise(TosaOp):
 class _Binary(_Elementwise):
     input1 = operand_def(TENSOR)
     input2 = operand_def(TENSOR)
-
-    def inputs(self) -> tuple[SSAValue, ...]:
-        return (self.input1, self.input2)
 
 
 @tosa_op
@@ -522,9 +520,6 @@ class ClzOp(_Elementwise):
     name = "tosa.clz"
     input1 = operand_def(TENSOR)
 
-    def inputs(self) -> tuple[SSAValue, ...]:
-        return (self.input1,)
-
     def verify_(self) -> None:
         super().verify_()
         if _element(self.output.type) != IntegerType(32):
@@ -540,6 +535,9 @@ class MulOp(_Binary):
     input1 = operand_def(TENSOR)
     input2 = operand_def(TENSOR)
     shift = operand_def(TENSOR)
+
+    def inputs(self) -> tuple[SSAValue, ...]:
+        return (self.input1, self.input2)
 
     def verify_(self) -> None:
         super().verify_()
