@@ -14,13 +14,22 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
 
 from qdialect.ir.parser import QParser, location_of
+from qdialect.tools.boundary import UserError, first_line
 from qdialect.tools.diagnostics import Diagnostic
 
+__all__ = [
+    "Chunk",
+    "Locator",
+    "UserError",
+    "first_line",
+    "parse_chunk",
+    "read_text",
+    "seed_argument",
+    "split_chunks",
+    "verify_module",
+]
+
 SPLIT_MARKER = re.compile(r"^// -----", re.MULTILINE)
-
-
-class UserError(Exception):
-    """A one-line user-facing error (bad file, bad option): printed as `error: ...`, exit 1."""
 
 
 def read_text(path: str) -> str:
@@ -76,11 +85,6 @@ class Locator:
                 return Diagnostic(severity, message, file, where.line, where.col)
             op = op.parent_op()
         return Diagnostic(severity, message, None)
-
-
-def first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
 
 
 def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locator] | Diagnostic:

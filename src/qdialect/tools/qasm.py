@@ -15,10 +15,11 @@ from pathlib import Path
 
 from qdialect.npu.encoding import Binary, EncodingError, assemble, disassemble, load_binary
 from qdialect.npu.machine import MachineError, load_machine
+from qdialect.tools.boundary import ToolArgumentParser, run_tool
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="qasm", description=__doc__.splitlines()[0])
+    p = ToolArgumentParser(prog="qasm", description=__doc__.splitlines()[0])
     p.add_argument("input", help="assembly file, or a binary with --disassemble ('-' = stdin)")
     p.add_argument("-o", "--output", help="output file (default: stdout for text)")
     p.add_argument("-d", "--disassemble", action="store_true", help="binary -> assembly")
@@ -44,27 +45,25 @@ def _read(path: str, binary: bool):
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        machine = load_machine(args.machine)
-        if args.disassemble:
-            binary = load_binary(_read(args.input, True), machine, args.input)
-            text = disassemble(binary.code)
-            if args.output:
-                Path(args.output).write_text(text)
-            else:
-                sys.stdout.write(text)
-            return 0
-        program = assemble(_read(args.input, False), args.input)
-        data = Binary(machine.digest(), program).to_bytes()
-        if not args.output:
-            raise EncodingError("assembling needs -o FILE.npub")
-        Path(args.output).write_bytes(data)
+    return run_tool("qasm", lambda: _run(args), (EncodingError, MachineError))
+
+
+def _run(args: argparse.Namespace) -> int:
+    machine = load_machine(args.machine)
+    if args.disassemble:
+        binary = load_binary(_read(args.input, True), machine, args.input)
+        text = disassemble(binary.code)
+        if args.output:
+            Path(args.output).write_text(text)
+        else:
+            sys.stdout.write(text)
         return 0
-    except (EncodingError, MachineError) as err:
-        print(f"qasm: error: {err}", file=sys.stderr)
-    except OSError as err:
-        print(f"qasm: error: {err.filename}: {err.strerror}", file=sys.stderr)
-    return 1
+    program = assemble(_read(args.input, False), args.input)
+    data = Binary(machine.digest(), program).to_bytes()
+    if not args.output:
+        raise EncodingError("assembling needs -o FILE.npub")
+    Path(args.output).write_bytes(data)
+    return 0
 
 
 if __name__ == "__main__":

@@ -22,18 +22,17 @@ import sys
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from qdialect.importers.emitter import InvalidIRError
 from qdialect.importers.onnx_import import ONNXImportError, import_onnx
 from qdialect.importers.tflite import TFLiteImportError, import_tflite
 from qdialect.ir.printer import module_text
+from qdialect.tools.boundary import ToolArgumentParser, UserError, run_tool
 
 MAX_FILE_BYTES = 2 << 30  # flatbuffers address at most 2 GiB
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="qimport", description=__doc__.splitlines()[0])
+    p = ToolArgumentParser(prog="qimport", description=__doc__.splitlines()[0])
     p.add_argument("model", help="a .tflite or .onnx file")
     p.add_argument("-o", "--output", default="-", help="where to write the .mlir (default stdout)")
     p.add_argument(
@@ -66,21 +65,21 @@ def import_file(path: str, target: str = "stablehlo") -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        text = import_file(args.model, args.target)
+
+    def body() -> int:
+        try:
+            text = import_file(args.model, args.target)
+        except (TFLiteImportError, ONNXImportError) as err:
+            raise UserError(f"{args.model}: {err}") from err
+        # IR the importer built that does not verify (InvalidIRError, DiagnosticException)
+        # is an importer bug: the boundary reports it as an internal error.
         if args.output == "-":
             sys.stdout.write(text)
         else:
             Path(args.output).write_text(text)
         return 0
-    except (TFLiteImportError, ONNXImportError) as err:
-        print(f"qimport: error: {args.model}: {err}", file=sys.stderr)
-    except (InvalidIRError, ParseError, DiagnosticException) as err:  # an importer bug
-        print(f"qimport: internal error: {str(err).splitlines()[0]}", file=sys.stderr)
-        return 2
-    except OSError as err:
-        print(f"qimport: error: {err.filename}: {err.strerror}", file=sys.stderr)
-    return 1
+
+    return run_tool("qimport", body)
 
 
 if __name__ == "__main__":

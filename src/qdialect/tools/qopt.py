@@ -9,13 +9,12 @@ QDIALECT_DEBUG=1 to see its traceback.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import StringIO
-from typing import NoReturn, TextIO
+from typing import TextIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -24,11 +23,11 @@ from xdsl.utils.exceptions import DiagnosticException
 from qdialect.context import make_context
 from qdialect.ir.errors import OpError
 from qdialect.ir.printer import QPrinter
+from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import (
     Chunk,
     Locator,
     UserError,
-    first_line,
     parse_chunk,
     read_text,
     split_chunks,
@@ -44,15 +43,11 @@ from qdialect.tools.pipeline import (
 from qdialect.transforms import get_all_passes, pass_summary
 
 
-class _ArgumentParser(argparse.ArgumentParser):
+class _ArgumentParser(ToolArgumentParser):
     def format_help(self) -> str:
         passes = StringIO()
         list_passes(passes)
         return super().format_help() + "\navailable passes:\n" + passes.getvalue()
-
-    def error(self, message: str) -> NoReturn:
-        print(f"error: {message} (see `{self.prog} --help`)", file=sys.stderr)
-        sys.exit(1)
 
 
 def build_arg_parser() -> argparse.ArgumentParser:
@@ -340,26 +335,15 @@ def _type_name(t: object) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         if args.list_passes:
             print("Available passes:")
             list_passes(sys.stdout)
             return 0
         return QOpt(args).run()
-    except (PipelineError, UserError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except Exception as err:  # a bug: one line unless debugging
-        if os.environ.get("QDIALECT_DEBUG"):
-            raise
-        print(
-            f"qopt: internal error: {type(err).__name__}: {first_line(err)} "
-            "(set QDIALECT_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return 2
+
+    return run_tool("qopt", body, (PipelineError,))
 
 
 if __name__ == "__main__":

@@ -15,20 +15,18 @@ and result0, result1, ...
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 import numpy as np
 
 from qdialect.context import make_context
 from qdialect.interpreter import Interpreter, InterpreterError, OpFailure
 from qdialect.interpreter.values import random_value
+from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import (
     Locator,
     UserError,
-    first_line,
     parse_chunk,
     read_text,
     seed_argument,
@@ -40,14 +38,8 @@ from qdialect.tools.diagnostics import Diagnostic
 from qdialect.tools.npz import NpzError, read_npz, write_npz
 
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        print(f"error: {message} (see `{self.prog} --help`)", file=sys.stderr)
-        sys.exit(1)
-
-
 def build_arg_parser() -> argparse.ArgumentParser:
-    p = _ArgumentParser(
+    p = ToolArgumentParser(
         prog="qrun",
         description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -272,25 +264,15 @@ def run_compare(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_arg_parser().parse_args(argv)
-    try:
+
+    def body() -> int:
         if args.compare:
             return run_compare(args)
         if (args.inputs or args.random_inputs is not None or args.outputs) and not args.entry:
             raise UserError("--inputs, --random-inputs and --outputs need --entry FUNC")
         return QRun(args).run()
-    except UserError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
-    except Exception as err:  # a bug: one line unless debugging
-        if os.environ.get("QDIALECT_DEBUG"):
-            raise
-        print(
-            f"qrun: internal error: {type(err).__name__}: {first_line(err)} (set QDIALECT_DEBUG=1 for a traceback)",
-            file=sys.stderr,
-        )
-        return 2
+
+    return run_tool("qrun", body)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import numpy as np
 from qdialect.npu.encoding import EncodingError, load_binary
 from qdialect.npu.machine import MachineError, load_machine
 from qdialect.npu.simulator import ENGINES, Simulator, SimulatorError, check_synchronization
+from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import seed_argument
 from qdialect.tools.npz import NpzError, read_npz, write_npz
 
@@ -43,7 +44,7 @@ def _region(text: str) -> tuple[int, int]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="qsim", description=__doc__.splitlines()[0])
+    p = ToolArgumentParser(prog="qsim", description=__doc__.splitlines()[0])
     p.add_argument("binary", help="an .npub file")
     p.add_argument("--machine", default="default", help="machine description (name or JSON file)")
     p.add_argument("--inputs", help=".npz of arrays by input name (or by DRAM address)")
@@ -82,63 +83,61 @@ def _random(tensor, rng: np.random.Generator) -> np.ndarray:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    try:
-        machine = load_machine(args.machine)
-        binary = load_binary(Path(args.binary).read_bytes(), machine, args.binary)
-        inputs = _inputs(args.inputs)
-        manifest = bool(binary.inputs or binary.outputs)
-        if args.random_inputs is not None:
-            if args.inputs or not manifest:
-                raise EncodingError(
-                    "--random-inputs needs a binary with an io manifest and no --inputs"
-                )
-            rng = np.random.default_rng(args.random_inputs)
-            inputs = {t.name: _random(t, rng) for t in binary.inputs}
+    return run_tool(
+        "qsim", lambda: _run(args), (EncodingError, MachineError, SimulatorError, NpzError)
+    )
 
-        raw = {} if manifest else _by_address(inputs, args.inputs)
 
-        def setup(sim: Simulator) -> None:
-            sim.load_sections(binary)
-            if manifest:
-                sim.set_inputs(binary, inputs)
-            for address, data in raw.items():
-                sim.write_dram(address, data)
-
-        if args.orders > 1:
-            regions = args.read + [(t.address, t.nbytes) for t in binary.outputs]
-            check_synchronization(machine, binary.code, setup, regions, args.orders)
-        sim = Simulator(machine, binary.code)
-        setup(sim)
-        trace: list[str] | None = [] if args.trace else None
-        stats = sim.run(trace)
-        if trace is not None:
-            print("   cycle  engine  instruction")
-            print("\n".join(trace))
-        if args.outputs:
-            named = sim.get_outputs(binary)
-            regions = {
-                f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read
-            }
-            write_npz(args.outputs, {**named, **regions})
-        elif manifest:
-            for name, value in sim.get_outputs(binary).items():
-                print(f"{name}: {value.dtype}{list(value.shape)}")
-                print(np.array2string(value, threshold=64))
-        if args.stats:
-            print(
-                f"cycles: {stats.cycles} ({stats.cycles / machine.clock_mhz:.2f} us at {machine.clock_mhz} MHz)"
+def _run(args: argparse.Namespace) -> int:
+    machine = load_machine(args.machine)
+    binary = load_binary(Path(args.binary).read_bytes(), machine, args.binary)
+    inputs = _inputs(args.inputs)
+    manifest = bool(binary.inputs or binary.outputs)
+    if args.random_inputs is not None:
+        if args.inputs or not manifest:
+            raise EncodingError(
+                "--random-inputs needs a binary with an io manifest and no --inputs"
             )
-            for engine in ENGINES:
-                busy = stats.busy[engine]
-                print(f"  {engine:8} busy {busy} ({busy / max(stats.cycles, 1):.1%})")
-            print(f"MAC utilization: {stats.mac_utilization(machine):.1%} ({stats.macs} MACs)")
-            print(f"DRAM read {stats.dram_read} bytes, written {stats.dram_written} bytes")
-        return 0
-    except (EncodingError, MachineError, SimulatorError, NpzError) as err:
-        print(f"qsim: error: {err}", file=sys.stderr)
-    except OSError as err:
-        print(f"qsim: error: {err.filename}: {err.strerror}", file=sys.stderr)
-    return 1
+        rng = np.random.default_rng(args.random_inputs)
+        inputs = {t.name: _random(t, rng) for t in binary.inputs}
+
+    raw = {} if manifest else _by_address(inputs, args.inputs)
+
+    def setup(sim: Simulator) -> None:
+        sim.load_sections(binary)
+        if manifest:
+            sim.set_inputs(binary, inputs)
+        for address, data in raw.items():
+            sim.write_dram(address, data)
+
+    if args.orders > 1:
+        regions = args.read + [(t.address, t.nbytes) for t in binary.outputs]
+        check_synchronization(machine, binary.code, setup, regions, args.orders)
+    sim = Simulator(machine, binary.code)
+    setup(sim)
+    trace: list[str] | None = [] if args.trace else None
+    stats = sim.run(trace)
+    if trace is not None:
+        print("   cycle  engine  instruction")
+        print("\n".join(trace))
+    if args.outputs:
+        named = sim.get_outputs(binary)
+        regions = {f"0x{a:x}": np.frombuffer(sim.read_dram(a, n), np.uint8) for a, n in args.read}
+        write_npz(args.outputs, {**named, **regions})
+    elif manifest:
+        for name, value in sim.get_outputs(binary).items():
+            print(f"{name}: {value.dtype}{list(value.shape)}")
+            print(np.array2string(value, threshold=64))
+    if args.stats:
+        print(
+            f"cycles: {stats.cycles} ({stats.cycles / machine.clock_mhz:.2f} us at {machine.clock_mhz} MHz)"
+        )
+        for engine in ENGINES:
+            busy = stats.busy[engine]
+            print(f"  {engine:8} busy {busy} ({busy / max(stats.cycles, 1):.1%})")
+        print(f"MAC utilization: {stats.mac_utilization(machine):.1%} ({stats.macs} MACs)")
+        print(f"DRAM read {stats.dram_read} bytes, written {stats.dram_written} bytes")
+    return 0
 
 
 if __name__ == "__main__":

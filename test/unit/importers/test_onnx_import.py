@@ -803,5 +803,5 @@ def test_an_importer_bug_is_one_internal_error_line(tmp_path, monkeypatch, capsy
     path.write_bytes(onnx_models.quantized_cnn(qdq=False, per_channel=False))
     assert qimport.main([str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("qimport: internal error: 'stablehlo.clamp' built for '")
+    assert err.startswith("qimport: internal error: InvalidIRError: 'stablehlo.clamp' built for '")
     assert len(err.strip().splitlines()) == 1
