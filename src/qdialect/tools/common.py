@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -21,6 +22,7 @@ __all__ = [
     "Chunk",
     "Locator",
     "UserError",
+    "count_argument",
     "first_line",
     "parse_chunk",
     "read_text",
@@ -114,6 +116,22 @@ def verify_module(
         except DiagnosticException as err:
             return locator.locate(op, "error", first_line(err) + suffix, file)
     return Diagnostic("error", whole_module_error + suffix)
+
+
+def count_argument(limit: int) -> Callable[[str], int]:
+    """argparse type of a repeat count: an integer in [1, limit] (a count of 10^9 would
+    only look like a hang)."""
+
+    def parse(text: str) -> int:
+        try:
+            count = int(text, 0)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a count, got '{text}'") from None
+        if not 1 <= count <= limit:
+            raise argparse.ArgumentTypeError(f"expected a count in [1, {limit}], got {count}")
+        return count
+
+    return parse
 
 
 def seed_argument(text: str) -> int:

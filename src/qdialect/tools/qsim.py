@@ -29,8 +29,10 @@ from qdialect.npu.encoding import EncodingError, load_binary
 from qdialect.npu.machine import MachineError, load_machine
 from qdialect.npu.simulator import ENGINES, Simulator, SimulatorError, check_synchronization
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
-from qdialect.tools.common import seed_argument
+from qdialect.tools.common import count_argument, seed_argument
 from qdialect.tools.npz import NpzError, read_npz, write_npz
+
+MAX_ORDERS = 1000
 
 
 def _region(text: str) -> tuple[int, int]:
@@ -55,7 +57,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--outputs", help=".npz to write the --read regions to")
     p.add_argument("--stats", action="store_true", help="print cycle and traffic figures")
     p.add_argument("--trace", action="store_true", help="print each executed instruction")
-    p.add_argument("--orders", type=int, default=1, help="random engine orders to compare")
+    p.add_argument(
+        "--orders",
+        type=count_argument(MAX_ORDERS),
+        default=1,
+        help=f"random engine orders to compare (1 to {MAX_ORDERS})",
+    )
     return p
 
 

@@ -114,3 +114,19 @@ def test_an_unwritable_output_is_a_user_error(tmp_path, capsys) -> None:
 
     assert run_tool("qtool", write) == EXIT_USER_ERROR
     assert "qtool: error: " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "argv", "message"),
+    [
+        ("qsim", ["x.npub", "--orders", "0"], "expected a count in [1, 1000], got 0"),
+        ("qsim", ["x.npub", "--orders", "1000000000"], "expected a count in [1, 1000]"),
+        ("qsim", ["x.npub", "--random-inputs", "-1"], "expected a non-negative integer"),
+        ("qrun", ["x.mlir", "--random-inputs", "-1"], "expected a non-negative integer"),
+    ],
+)
+def test_out_of_range_argument_values_are_user_errors(name, argv, message, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        tool_main(name)(argv)
+    assert exit_.value.code == EXIT_USER_ERROR
+    assert message in capsys.readouterr().err
