@@ -271,75 +271,276 @@ class _BinaryElementwise(_ElementwiseSyntax):
         super().__init__(operands=[lhs, rhs], result_types=[result_type or lhs.type])
 
 
-def _unary(name: str, kinds: str, doc: str) -> type[_UnaryElementwise]:
-    cls = type(
-        name.title().replace("_", "") + "Op",
-        (_UnaryElementwise,),
-        {
-            "name": f"stablehlo.{name}",
-            "KINDS": kinds,
-            "__doc__": doc,
-            "__annotations__": {"KINDS": ClassVar[str]},
-        },
-    )
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class AbsOp(_UnaryElementwise):
+    """Absolute value."""
+
+    name = "stablehlo.abs"
+    KINDS: ClassVar[str] = "sfq"
 
 
-def _binary(name: str, kinds: str, doc: str) -> type[_BinaryElementwise]:
-    cls = type(
-        name.title().replace("_", "") + "Op",
-        (_BinaryElementwise,),
-        {
-            "name": f"stablehlo.{name}",
-            "KINDS": kinds,
-            "__doc__": doc,
-            "__annotations__": {"KINDS": ClassVar[str]},
-        },
-    )
-    return irdl_op_definition(cls)
+@irdl_op_definition
+class NegateOp(_UnaryElementwise):
+    """Negation."""
+
+    name = "stablehlo.negate"
+    KINDS: ClassVar[str] = "ifq"
 
 
-AbsOp = _unary("abs", "sfq", "Absolute value.")
-NegateOp = _unary("negate", "ifq", "Negation.")
-SignOp = _unary("sign", "sfq", "Sign (-1, 0, 1; NaN for NaN).")
-TanhOp = _unary("tanh", "fq", "Hyperbolic tangent.")
-LogisticOp = _unary("logistic", "fq", "1 / (1 + exp(-x)).")
-ExpOp = _unary("exponential", "fq", "e^x.")
-Expm1Op = _unary("exponential_minus_one", "fq", "e^x - 1.")
-LogOp = _unary("log", "fq", "Natural logarithm.")
-Log1pOp = _unary("log_plus_one", "fq", "log(1 + x).")
-SqrtOp = _unary("sqrt", "fq", "Square root.")
-RsqrtOp = _unary("rsqrt", "fq", "1 / sqrt(x).")
-CbrtOp = _unary("cbrt", "fq", "Cube root.")
-SineOp = _unary("sine", "fq", "Sine.")
-CosineOp = _unary("cosine", "fq", "Cosine.")
-FloorOp = _unary("floor", "fq", "Round toward -inf.")
-CeilOp = _unary("ceil", "fq", "Round toward +inf.")
-RoundNearestEvenOp = _unary("round_nearest_even", "fq", "Round to nearest, ties to even.")
-RoundNearestAfzOp = _unary("round_nearest_afz", "fq", "Round to nearest, ties away from zero.")
+@irdl_op_definition
+class SignOp(_UnaryElementwise):
+    """Sign (-1, 0, 1; NaN for NaN)."""
 
-AddOp = _binary(
-    "add", "ibfqa", "Addition (the one elementwise op that accepts per-axis quantization)."
-)
-SubtractOp = _binary("subtract", "ifq", "Subtraction.")
-MultiplyOp = _binary("multiply", "ibfq", "Multiplication (logical and for booleans).")
-DivideOp = _binary("divide", "ifq", "Division (integer division truncates).")
-RemainderOp = _binary("remainder", "ifq", "Remainder with the dividend's sign.")
-PowerOp = _binary("power", "ifq", "lhs ^ rhs.")
-MaximumOp = _binary("maximum", "ibfq", "Elementwise maximum.")
-MinimumOp = _binary("minimum", "ibfq", "Elementwise minimum.")
-Atan2Op = _binary("atan2", "fq", "atan2(lhs, rhs).")
-AndOp = _binary("and", "ib", "Bitwise (logical for booleans) and.")
-OrOp = _binary("or", "ib", "Bitwise (logical for booleans) or.")
-XorOp = _binary("xor", "ib", "Bitwise (logical for booleans) exclusive or.")
-NotOp = _unary("not", "ib", "Bitwise (logical for booleans) not.")
-ShiftLeftOp = _binary("shift_left", "i", "lhs << rhs; 0 when rhs is negative or >= the bit width.")
-ShiftRightArithmeticOp = _binary(
-    "shift_right_arithmetic", "i", "lhs >> rhs filling with the sign bit; saturates the shift."
-)
-ShiftRightLogicalOp = _binary(
-    "shift_right_logical", "i", "lhs >> rhs filling with zeros; 0 when rhs is out of range."
-)
+    name = "stablehlo.sign"
+    KINDS: ClassVar[str] = "sfq"
+
+
+@irdl_op_definition
+class TanhOp(_UnaryElementwise):
+    """Hyperbolic tangent."""
+
+    name = "stablehlo.tanh"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class LogisticOp(_UnaryElementwise):
+    """1 / (1 + exp(-x))."""
+
+    name = "stablehlo.logistic"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class ExpOp(_UnaryElementwise):
+    """e^x."""
+
+    name = "stablehlo.exponential"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class Expm1Op(_UnaryElementwise):
+    """e^x - 1."""
+
+    name = "stablehlo.exponential_minus_one"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class LogOp(_UnaryElementwise):
+    """Natural logarithm."""
+
+    name = "stablehlo.log"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class Log1pOp(_UnaryElementwise):
+    """log(1 + x)."""
+
+    name = "stablehlo.log_plus_one"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class SqrtOp(_UnaryElementwise):
+    """Square root."""
+
+    name = "stablehlo.sqrt"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class RsqrtOp(_UnaryElementwise):
+    """1 / sqrt(x)."""
+
+    name = "stablehlo.rsqrt"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class CbrtOp(_UnaryElementwise):
+    """Cube root."""
+
+    name = "stablehlo.cbrt"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class SineOp(_UnaryElementwise):
+    """Sine."""
+
+    name = "stablehlo.sine"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class CosineOp(_UnaryElementwise):
+    """Cosine."""
+
+    name = "stablehlo.cosine"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class FloorOp(_UnaryElementwise):
+    """Round toward -inf."""
+
+    name = "stablehlo.floor"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class CeilOp(_UnaryElementwise):
+    """Round toward +inf."""
+
+    name = "stablehlo.ceil"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class RoundNearestEvenOp(_UnaryElementwise):
+    """Round to nearest, ties to even."""
+
+    name = "stablehlo.round_nearest_even"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class RoundNearestAfzOp(_UnaryElementwise):
+    """Round to nearest, ties away from zero."""
+
+    name = "stablehlo.round_nearest_afz"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class AddOp(_BinaryElementwise):
+    """Addition (the one elementwise op that accepts per-axis quantization)."""
+
+    name = "stablehlo.add"
+    KINDS: ClassVar[str] = "ibfqa"
+
+
+@irdl_op_definition
+class SubtractOp(_BinaryElementwise):
+    """Subtraction."""
+
+    name = "stablehlo.subtract"
+    KINDS: ClassVar[str] = "ifq"
+
+
+@irdl_op_definition
+class MultiplyOp(_BinaryElementwise):
+    """Multiplication (logical and for booleans)."""
+
+    name = "stablehlo.multiply"
+    KINDS: ClassVar[str] = "ibfq"
+
+
+@irdl_op_definition
+class DivideOp(_BinaryElementwise):
+    """Division (integer division truncates)."""
+
+    name = "stablehlo.divide"
+    KINDS: ClassVar[str] = "ifq"
+
+
+@irdl_op_definition
+class RemainderOp(_BinaryElementwise):
+    """Remainder with the dividend's sign."""
+
+    name = "stablehlo.remainder"
+    KINDS: ClassVar[str] = "ifq"
+
+
+@irdl_op_definition
+class PowerOp(_BinaryElementwise):
+    """lhs ^ rhs."""
+
+    name = "stablehlo.power"
+    KINDS: ClassVar[str] = "ifq"
+
+
+@irdl_op_definition
+class MaximumOp(_BinaryElementwise):
+    """Elementwise maximum."""
+
+    name = "stablehlo.maximum"
+    KINDS: ClassVar[str] = "ibfq"
+
+
+@irdl_op_definition
+class MinimumOp(_BinaryElementwise):
+    """Elementwise minimum."""
+
+    name = "stablehlo.minimum"
+    KINDS: ClassVar[str] = "ibfq"
+
+
+@irdl_op_definition
+class Atan2Op(_BinaryElementwise):
+    """atan2(lhs, rhs)."""
+
+    name = "stablehlo.atan2"
+    KINDS: ClassVar[str] = "fq"
+
+
+@irdl_op_definition
+class AndOp(_BinaryElementwise):
+    """Bitwise (logical for booleans) and."""
+
+    name = "stablehlo.and"
+    KINDS: ClassVar[str] = "ib"
+
+
+@irdl_op_definition
+class OrOp(_BinaryElementwise):
+    """Bitwise (logical for booleans) or."""
+
+    name = "stablehlo.or"
+    KINDS: ClassVar[str] = "ib"
+
+
+@irdl_op_definition
+class XorOp(_BinaryElementwise):
+    """Bitwise (logical for booleans) exclusive or."""
+
+    name = "stablehlo.xor"
+    KINDS: ClassVar[str] = "ib"
+
+
+@irdl_op_definition
+class NotOp(_UnaryElementwise):
+    """Bitwise (logical for booleans) not."""
+
+    name = "stablehlo.not"
+    KINDS: ClassVar[str] = "ib"
+
+
+@irdl_op_definition
+class ShiftLeftOp(_BinaryElementwise):
+    """lhs << rhs; 0 when rhs is negative or >= the bit width."""
+
+    name = "stablehlo.shift_left"
+    KINDS: ClassVar[str] = "i"
+
+
+@irdl_op_definition
+class ShiftRightArithmeticOp(_BinaryElementwise):
+    """lhs >> rhs filling with the sign bit; saturates the shift."""
+
+    name = "stablehlo.shift_right_arithmetic"
+    KINDS: ClassVar[str] = "i"
+
+
+@irdl_op_definition
+class ShiftRightLogicalOp(_BinaryElementwise):
+    """lhs >> rhs filling with zeros; 0 when rhs is out of range."""
+
+    name = "stablehlo.shift_right_logical"
+    KINDS: ClassVar[str] = "i"
 
 
 @irdl_op_definition

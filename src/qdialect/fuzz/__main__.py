@@ -19,7 +19,9 @@ from qdialect.tools.boundary import ToolArgumentParser, run_tool
 
 
 def _parser() -> ToolArgumentParser:
-    p = ToolArgumentParser(prog="python -m qdialect.fuzz", description=__doc__.splitlines()[0])
+    p = ToolArgumentParser(
+        prog="python -m qdialect.fuzz", description=(__doc__ or "").splitlines()[0]
+    )
     p.add_argument(
         "--target", action="append", choices=sorted(TARGETS), help="a target (default: all)"
     )
