@@ -146,7 +146,7 @@ def _flat(shape: tuple[int, ...], uniform: bool, cols: int) -> tuple[int, int]:
 
 def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
     """The layer's record sets (input scales, then the requantization), each `width` lanes."""
-    stages = [s for i in layer.inputs for s in i.stages] + layer.requant.stages
+    stages = [*(s for i in layer.inputs for s in i.stages), *layer.requant.stages]
     if width is None:
         return stages
     return [

@@ -22,6 +22,8 @@ that orders the engines:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from qdialect.lowering.npu_graph import Requant, Stage
@@ -224,7 +226,7 @@ def _records(stage: Stage, n: int, cols: int) -> np.ndarray:
     return records
 
 
-def param_bytes(stages: list[Stage], n: int, cols: int) -> bytes:
+def param_bytes(stages: Sequence[Stage], n: int, cols: int) -> bytes:
     """Records block by block: block j holds every stage's `cols` records in turn."""
     for stage in stages:
         if np.any(np.abs(stage.bias) >= 1 << 31):

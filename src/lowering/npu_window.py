@@ -74,7 +74,7 @@ def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
 def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, int]]:
     """The record sets of a window layer, and for average pooling each tap count's set."""
     if isinstance(layer, MacLayer) or layer.kind != "avg":
-        return layer.requant.stages, {}
+        return list(layer.requant.stages), {}
     rows, cols = _count_map(layer.window)
     counts = sorted({int(r * c) for r in rows for c in cols})
     n = layer.window.c

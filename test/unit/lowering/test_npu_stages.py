@@ -53,6 +53,16 @@ def test_planning_is_pure_and_layers_are_frozen(resnet_tosa: str) -> None:
     assert isinstance(add, VectorLayer)
     with pytest.raises(dataclasses.FrozenInstanceError):
         add.op = "sub"  # type: ignore[misc]
+    # What a layer holds is frozen too: its requantization, stages and their arrays.
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        add.requant.lo = 0  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        add.requant.stages[0].bias = add.requant.stages[0].bias  # type: ignore[misc]
+    with pytest.raises(ValueError, match="read-only"):
+        add.requant.stages[0].bias[0] = 1
+    conv = graph.layers[0]
+    with pytest.raises(ValueError, match="read-only"):
+        conv.weight[0] = 0  # type: ignore[union-attr]
     # The residual add reads the second convolution's output on chip, a pixel per row,
     # which is the plan's decision (it was a flag set on the layer before).
     assert first.layers[-1].inputs[0] == ON_CHIP
