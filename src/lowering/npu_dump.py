@@ -26,7 +26,7 @@ from qdialect.lowering.npu_graph import (
     alias,
     sources,
 )
-from qdialect.lowering.npu_plan import ON_CHIP, Plan, Residency
+from qdialect.lowering.npu_plan import ON_CHIP, LayerSlots, Plan, Residency
 
 STAGES = ("layers", "plan", "code")
 
@@ -102,10 +102,25 @@ def _residency(where: Residency) -> str:
                 f"on-chip {what}: output rows [{layout.base}, {layout.base + layout.rows}) {kind}"
             )
     first, count = where.out_area
-    parts.append(f"slots: output rows [{first}, {first + count})")
+    parts.append(f"output area [{first}, {first + count})")
     if where.by_channel:
         parts.append("by channel")
     return "; ".join(parts)
+
+
+def _slots(slots: LayerSlots) -> str:
+    """Each buffer's slots (count x rows, and the first row when not 0), the steps, and
+    how many of them load each buffer (a miss; a hit reuses what a slot holds)."""
+    areas = ", ".join(
+        f"{buffer} {a.count}x{a.rows}" + (f" at {a.base}" if a.base else "")
+        for buffer, a in slots.cut.areas.items()
+    )
+    misses = ", ".join(
+        f"{buffer} {sum(use[buffer].miss for use in slots.uses if buffer in use)}"
+        for buffer in slots.cut.areas
+        if any(buffer in use for use in slots.uses)
+    )
+    return f"  slots: {areas}; steps {len(slots.uses)}; loads: {misses or 'none'}"
 
 
 def _at(address: int) -> str:
@@ -136,6 +151,7 @@ def dump_plan(graph: LayerGraph, plan: Plan) -> str:
             f"layer {i}: reads {reads}; writes {names[layer.out]} {_at(lp.output)};{constants}"
             f"{';' if constants else ''} {_residency(lp.residency)}"
         )
+        lines.append(_slots(lp.slots))
     lines += [
         f"output {t.name}: {_name(names, v)} {_at(t.address)} {t.nbytes} bytes"
         for v, t in zip(graph.results, plan.outputs, strict=True)

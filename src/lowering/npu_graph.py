@@ -31,6 +31,7 @@ with an error naming the op.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType
@@ -124,6 +125,11 @@ class MacLayer:
         _read_only(self.weight)
 
     @property
+    def layer_kind(self) -> str:
+        """The key of the layer's kind in `npu_kinds.KINDS`."""
+        return "fc" if self.window is None else "conv"
+
+    @property
     def channels(self) -> int:
         return self.weight.shape[-1]
 
@@ -138,6 +144,7 @@ class PoolLayer:
     kind: str  # "max", "avg", or "sum" (a spatial reduce_sum)
     zp_in: int
     requant: Requant  # avg: zp and bounds; stages are built per tap count
+    layer_kind: ClassVar[str] = "pool"  # the key of its kind in `npu_kinds.KINDS`
 
     @property
     def channels(self) -> int:
@@ -163,6 +170,7 @@ class VectorLayer:
     requant: Requant
     out: SSAValue
     shape: tuple[int, ...]
+    layer_kind: ClassVar[str] = "vector"
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,6 +179,7 @@ class TableLayer:
     out: SSAValue
     table: np.ndarray  # 256 int8 entries
     shape: tuple[int, ...]
+    layer_kind: ClassVar[str] = "table"
 
     def __post_init__(self) -> None:
         _read_only(self.table)
@@ -185,6 +194,7 @@ class MoveLayer:
     out: SSAValue
     code: np.ndarray
     pad: int = 0
+    layer_kind: ClassVar[str] = "move"
 
     def __post_init__(self) -> None:
         _read_only(self.code)
