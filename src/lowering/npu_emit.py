@@ -1,8 +1,8 @@
 """Stage 3 of `tosa-to-npu`: each layer's instruction records, from the graph and the plan.
 
 The emitters (`npu_window` for convolution and pooling, `npu_kernels` for the
-rest) tile a layer for the machine's buffers and append records to one
-`Stream`, which keeps the engines in step with tokens. They take every
+rest) follow the cut and slots the plan gives each layer and append records to
+one `Stream`, which keeps the engines in step with tokens. They take every
 decision of the plan as given — addresses, residency, buffer slots — and
 change nothing in the graph; `npu_kinds` says which emitter a layer has.
 """

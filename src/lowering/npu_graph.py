@@ -91,6 +91,9 @@ class Requant:
     lo: int = -128
     hi: int = 127
 
+    def describe(self) -> str:
+        return f"scales={len(self.stages)} zp={self.zp} clamp=[{self.lo}, {self.hi}]"
+
 
 @dataclass(frozen=True)
 class Window:
@@ -106,6 +109,12 @@ class Window:
     pad: tuple[int, int, int, int]  # top, bottom, left, right
     oh: int
     ow: int
+
+    def describe(self) -> str:
+        return (
+            f"{self.kh}x{self.kw} stride={self.stride[0]}x{self.stride[1]} "
+            f"dilation={self.dilation[0]}x{self.dilation[1]} pad={list(self.pad)}"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -133,6 +142,20 @@ class MacLayer:
     def channels(self) -> int:
         return self.weight.shape[-1]
 
+    def sources(self) -> list[SSAValue]:
+        return [self.x]
+
+    def describe(self) -> str:
+        """What the layer computes, in one line (without its operands), for the dumps."""
+        if self.window is None:
+            k, n = self.weight.shape
+            return f"fc k={k} n={n} zp_x={self.zp_x} {self.requant.describe()}"
+        kind = f"depthwise x{self.depthwise}" if self.depthwise else "conv"
+        return (
+            f"{kind} {self.window.describe()} c={self.window.c} n={self.channels} "
+            f"zp_x={self.zp_x} {self.requant.describe()}"
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class PoolLayer:
@@ -149,6 +172,15 @@ class PoolLayer:
     @property
     def channels(self) -> int:
         return self.window.c
+
+    def sources(self) -> list[SSAValue]:
+        return [self.x]
+
+    def describe(self) -> str:
+        return (
+            f"pool {self.kind} {self.window.describe()} zp_in={self.zp_in} "
+            f"{self.requant.describe()}"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,6 +204,15 @@ class VectorLayer:
     shape: tuple[int, ...]
     layer_kind: ClassVar[str] = "vector"
 
+    def sources(self) -> list[SSAValue]:
+        return [i.value for i in self.inputs]
+
+    def describe(self) -> str:
+        inputs = ", ".join(
+            f"(zp={i.zp} shift={i.shift} scales={len(i.stages)})" for i in self.inputs
+        )
+        return f"vector {self.op or 'rescale'} {inputs} {self.requant.describe()}"
+
 
 @dataclass(frozen=True, eq=False)
 class TableLayer:
@@ -183,6 +224,12 @@ class TableLayer:
 
     def __post_init__(self) -> None:
         _read_only(self.table)
+
+    def sources(self) -> list[SSAValue]:
+        return [self.x]
+
+    def describe(self) -> str:
+        return "table"
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,17 +246,24 @@ class MoveLayer:
     def __post_init__(self) -> None:
         _read_only(self.code)
 
+    def sources(self) -> list[SSAValue]:
+        return list(self.inputs)
+
+    def describe(self) -> str:
+        padded = int((self.code < 0).sum())
+        return f"move bytes={self.code.size} padded={padded} pad={self.pad}"
+
 
 Layer = MacLayer | PoolLayer | VectorLayer | TableLayer | MoveLayer
+"""A layer record: each kind's class says what it reads (`sources`), what it computes
+(`describe`, for the dumps) and its key in `npu_kinds.KINDS` (`layer_kind`), which
+holds what the later stages do with it."""
 SOURCE_BITS = 40
 
 
 def sources(layer: Layer) -> list[SSAValue]:
-    if isinstance(layer, VectorLayer):
-        return [i.value for i in layer.inputs]
-    if isinstance(layer, MoveLayer):
-        return list(layer.inputs)
-    return [layer.x]
+    """The tensors a layer reads, in operand order."""
+    return layer.sources()
 
 
 def nbytes(v: SSAValue) -> int:

@@ -314,6 +314,7 @@ class WindowCut(Cut):
     quarter: int  # output rows of a first band, so compute starts early
     band_major: bool
     steps: tuple[tuple[int, int, int, int, int], ...]  # (t, j, gi, s0, s1)
+    split: bool  # some block's input tiles are split into groups (partial sums accumulate)
 
 
 def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> WindowCut:
@@ -401,7 +402,7 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
     if chip_out is None:  # else the output goes where the next layer reads it
         areas["output"] = SlotArea(out_count, out_size, out_base)
     return WindowCut(areas, tuple(keys), plan, geo, tuple(groups_of), band_cap, quarter,
-                     band_major, tuple(steps))  # fmt: skip
+                     band_major, tuple(steps), split)  # fmt: skip
 
 
 def window_constants(layer: MacLayer | PoolLayer, mc: Machine,
@@ -439,7 +440,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
     source = "output" if chip_in else "input"
     geo, group, tile_rows, groups_of = cut.geo, cut.plan.group, cut.plan.tile_rows, cut.groups_of
     pitch = geo.pitch
-    split = any(len(gs) > 1 for gs in groups_of)
+    split = cut.split
     stages, count_set = window_stages(layer)
     sets = len(stages)
     block = cut.areas["weight"].rows
