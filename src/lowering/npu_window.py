@@ -526,8 +526,8 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
             for oh in range(s0, s1)
         ])  # fmt: skip
 
-    def acquire(t: int, j: int, gi: int, key_tiles: tuple[int, ...], use: Mapping[str, SlotUse]):
-        """The slots step (t, j, gi) uses, and the loads of those that miss."""
+    def acquire(j: int, gi: int, key_tiles: tuple[int, ...], use: Mapping[str, SlotUse]):
+        """The slots a step of block j, group gi uses, and the loads of those that miss."""
         loads: list[Instruction] = []
         if in_slots is None:
             assert chip_in is not None
@@ -556,7 +556,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
 
     for (t, j, gi, o0, o1), use in zip(cut.steps, lp.slots.uses, strict=True):
         key_tiles = list(groups_of[j][gi])
-        slots, ib, wb, pb, loads = acquire(t, j, gi, groups_of[j][gi], use)
+        slots, ib, wb, pb, loads = acquire(j, gi, groups_of[j][gi], use)
         if cut.band_major:  # one band of every block in turn
             band(t, j, gi, key_tiles, slots[0], ib, wb, pb, o0, o1, loads)
             release(slots)
