@@ -15,18 +15,11 @@ from qdialect.dialects import hlo_types as ht
 from qdialect.lowering import npu_window as window
 from qdialect.lowering.npu_emit import Emitted
 from qdialect.lowering.npu_graph import (
-    Layer,
     LayerGraph,
-    MacLayer,
-    MoveLayer,
-    PoolLayer,
-    Requant,
-    TableLayer,
-    VectorLayer,
     alias,
     sources,
 )
-from qdialect.lowering.npu_plan import ON_CHIP, Plan, Residency
+from qdialect.lowering.npu_plan import ON_CHIP, LayerSlots, Plan, Residency
 
 STAGES = ("layers", "plan", "code")
 
@@ -45,49 +38,13 @@ def _shape(v: SSAValue) -> str:
     return "i8[" + ", ".join(map(str, ht.shape_of(v.type))) + "]"
 
 
-def _requant(r: Requant) -> str:
-    return f"scales={len(r.stages)} zp={r.zp} clamp=[{r.lo}, {r.hi}]"
-
-
-def _window(g: window.Window) -> str:
-    return (
-        f"{g.kh}x{g.kw} stride={g.stride[0]}x{g.stride[1]} "
-        f"dilation={g.dilation[0]}x{g.dilation[1]} pad={list(g.pad)}"
-    )
-
-
-def describe(layer: Layer) -> str:
-    """What a layer computes, in one line (without its operands)."""
-    if isinstance(layer, MacLayer) and layer.window is None:
-        k, n = layer.weight.shape
-        return f"fc k={k} n={n} zp_x={layer.zp_x} {_requant(layer.requant)}"
-    if isinstance(layer, MacLayer):
-        kind = f"depthwise x{layer.depthwise}" if layer.depthwise else "conv"
-        return (
-            f"{kind} {_window(layer.window)} c={layer.window.c} n={layer.channels} "
-            f"zp_x={layer.zp_x} {_requant(layer.requant)}"
-        )
-    if isinstance(layer, PoolLayer):
-        return f"pool {layer.kind} {_window(layer.window)} zp_in={layer.zp_in} {_requant(layer.requant)}"
-    if isinstance(layer, VectorLayer):
-        inputs = ", ".join(
-            f"(zp={i.zp} shift={i.shift} scales={len(i.stages)})" for i in layer.inputs
-        )
-        return f"vector {layer.op or 'rescale'} {inputs} {_requant(layer.requant)}"
-    if isinstance(layer, TableLayer):
-        return "table"
-    assert isinstance(layer, MoveLayer)
-    padded = int((layer.code < 0).sum())
-    return f"move bytes={layer.code.size} padded={padded} pad={layer.pad}"
-
-
 def dump_layers(graph: LayerGraph) -> str:
     names = _names(graph)
     lines = [f"input {names[a]} {_shape(a)}" for a in graph.args]
     for i, layer in enumerate(graph.layers):
         operands = ", ".join(_name(names, v) for v in sources(layer))
         lines.append(
-            f"layer {i}: {names[layer.out]} = {describe(layer)} ({operands}) : {_shape(layer.out)}"
+            f"layer {i}: {names[layer.out]} = {layer.describe()} ({operands}) : {_shape(layer.out)}"
         )
     lines += [f"output result{i}: {_name(names, v)}" for i, v in enumerate(graph.results)]
     return "\n".join(lines) + "\n"
@@ -102,10 +59,25 @@ def _residency(where: Residency) -> str:
                 f"on-chip {what}: output rows [{layout.base}, {layout.base + layout.rows}) {kind}"
             )
     first, count = where.out_area
-    parts.append(f"slots: output rows [{first}, {first + count})")
+    parts.append(f"output area [{first}, {first + count})")
     if where.by_channel:
         parts.append("by channel")
     return "; ".join(parts)
+
+
+def _slots(slots: LayerSlots) -> str:
+    """Each buffer's slots (count x rows, and the first row when not 0), the steps, and
+    how many of them load each buffer (a miss; a hit reuses what a slot holds)."""
+    areas = ", ".join(
+        f"{buffer} {a.count}x{a.rows}" + (f" at {a.base}" if a.base else "")
+        for buffer, a in slots.cut.areas.items()
+    )
+    misses = ", ".join(
+        f"{buffer} {sum(use[buffer].miss for use in slots.uses if buffer in use)}"
+        for buffer in slots.cut.areas
+        if any(buffer in use for use in slots.uses)
+    )
+    return f"  slots: {areas}; steps {len(slots.uses)}; loads: {misses or 'none'}"
 
 
 def _at(address: int) -> str:
@@ -136,6 +108,7 @@ def dump_plan(graph: LayerGraph, plan: Plan) -> str:
             f"layer {i}: reads {reads}; writes {names[layer.out]} {_at(lp.output)};{constants}"
             f"{';' if constants else ''} {_residency(lp.residency)}"
         )
+        lines.append(_slots(lp.slots))
     lines += [
         f"output {t.name}: {_name(names, v)} {_at(t.address)} {t.nbytes} bytes"
         for v, t in zip(graph.results, plan.outputs, strict=True)
@@ -150,6 +123,6 @@ def dump_code(graph: LayerGraph, emitted: Emitted) -> str:
     for index, inst in enumerate(emitted.code):
         if index in starts:
             i = starts[index]
-            lines.append(f"# layer {i}: {describe(graph.layers[i]).split(' ', 1)[0]}")
+            lines.append(f"# layer {i}: {graph.layers[i].describe().split(' ', 1)[0]}")
         lines.append(inst.text())
     return "\n".join(lines) + "\n"

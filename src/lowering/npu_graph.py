@@ -30,7 +30,8 @@ with an error naming the op.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import IntegerType
@@ -49,14 +50,24 @@ I8 = IntegerType(8)
 IDENTITY = (1 << 30, 30)  # apply_scale_32 by 2^30 >> 30 returns its input exactly
 
 
-@dataclass
+def _read_only(*arrays: np.ndarray) -> None:
+    """Lock a record's arrays: records are frozen, and so is what they hold."""
+    for array in arrays:
+        array.flags.writeable = False
+
+
+@dataclass(frozen=True, eq=False)
 class Stage:
-    """One apply_scale_32 over int32 lanes, per output channel: (acc + bias) * M >> shift."""
+    """One apply_scale_32 over int32 lanes, per output channel: (acc + bias) * M >> shift.
+    Its arrays are made read-only, so a formed layer cannot change under a later stage."""
 
     bias: np.ndarray
     multiplier: np.ndarray
     shift: np.ndarray
     double_round: bool
+
+    def __post_init__(self) -> None:
+        _read_only(self.bias, self.multiplier, self.shift)
 
     @staticmethod
     def identity(n: int) -> Stage:
@@ -71,14 +82,17 @@ class Stage:
         )
 
 
-@dataclass
+@dataclass(frozen=True, eq=False)
 class Requant:
     """What happens to an int32 accumulator: `stages[:-1]` as `scale`, the last as `requant`."""
 
-    stages: list[Stage]
+    stages: tuple[Stage, ...]
     zp: int
     lo: int = -128
     hi: int = 127
+
+    def describe(self) -> str:
+        return f"scales={len(self.stages)} zp={self.zp} clamp=[{self.lo}, {self.hi}]"
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,12 @@ class Window:
     oh: int
     ow: int
 
+    def describe(self) -> str:
+        return (
+            f"{self.kh}x{self.kw} stride={self.stride[0]}x{self.stride[1]} "
+            f"dilation={self.dilation[0]}x{self.dilation[1]} pad={list(self.pad)}"
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class MacLayer:
@@ -110,9 +130,31 @@ class MacLayer:
     zp_x: int = 0
     depthwise: int = 0  # the channel multiplier of a depthwise convolution, else 0
 
+    def __post_init__(self) -> None:
+        _read_only(self.weight)
+
+    @property
+    def layer_kind(self) -> str:
+        """The key of the layer's kind in `npu_kinds.KINDS`."""
+        return "fc" if self.window is None else "conv"
+
     @property
     def channels(self) -> int:
         return self.weight.shape[-1]
+
+    def sources(self) -> list[SSAValue]:
+        return [self.x]
+
+    def describe(self) -> str:
+        """What the layer computes, in one line (without its operands), for the dumps."""
+        if self.window is None:
+            k, n = self.weight.shape
+            return f"fc k={k} n={n} zp_x={self.zp_x} {self.requant.describe()}"
+        kind = f"depthwise x{self.depthwise}" if self.depthwise else "conv"
+        return (
+            f"{kind} {self.window.describe()} c={self.window.c} n={self.channels} "
+            f"zp_x={self.zp_x} {self.requant.describe()}"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,10 +167,20 @@ class PoolLayer:
     kind: str  # "max", "avg", or "sum" (a spatial reduce_sum)
     zp_in: int
     requant: Requant  # avg: zp and bounds; stages are built per tap count
+    layer_kind: ClassVar[str] = "pool"  # the key of its kind in `npu_kinds.KINDS`
 
     @property
     def channels(self) -> int:
         return self.window.c
+
+    def sources(self) -> list[SSAValue]:
+        return [self.x]
+
+    def describe(self) -> str:
+        return (
+            f"pool {self.kind} {self.window.describe()} zp_in={self.zp_in} "
+            f"{self.requant.describe()}"
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -138,18 +190,28 @@ class VectorInput:
     value: SSAValue
     zp: int
     shift: int = 0
-    stages: list[Stage] = field(default_factory=list)
+    stages: tuple[Stage, ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
 class VectorLayer:
     """Elementwise: each input widened (minus its zero point) and scaled, combined by `op`."""
 
-    inputs: list[VectorInput]
+    inputs: tuple[VectorInput, ...]
     op: str | None  # "add", "sub", "mul", or None for one input
     requant: Requant
     out: SSAValue
     shape: tuple[int, ...]
+    layer_kind: ClassVar[str] = "vector"
+
+    def sources(self) -> list[SSAValue]:
+        return [i.value for i in self.inputs]
+
+    def describe(self) -> str:
+        inputs = ", ".join(
+            f"(zp={i.zp} shift={i.shift} scales={len(i.stages)})" for i in self.inputs
+        )
+        return f"vector {self.op or 'rescale'} {inputs} {self.requant.describe()}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,6 +220,16 @@ class TableLayer:
     out: SSAValue
     table: np.ndarray  # 256 int8 entries
     shape: tuple[int, ...]
+    layer_kind: ClassVar[str] = "table"
+
+    def __post_init__(self) -> None:
+        _read_only(self.table)
+
+    def sources(self) -> list[SSAValue]:
+        return [self.x]
+
+    def describe(self) -> str:
+        return "table"
 
 
 @dataclass(frozen=True, eq=False)
@@ -165,22 +237,33 @@ class MoveLayer:
     """Transpose, slice, pad or concat: output byte i is byte `code[i] & (2**40 - 1)`
     of input `code[i] >> 40`, or the pad value where code[i] is -1."""
 
-    inputs: list[SSAValue]
+    inputs: tuple[SSAValue, ...]
     out: SSAValue
     code: np.ndarray
     pad: int = 0
+    layer_kind: ClassVar[str] = "move"
+
+    def __post_init__(self) -> None:
+        _read_only(self.code)
+
+    def sources(self) -> list[SSAValue]:
+        return list(self.inputs)
+
+    def describe(self) -> str:
+        padded = int((self.code < 0).sum())
+        return f"move bytes={self.code.size} padded={padded} pad={self.pad}"
 
 
 Layer = MacLayer | PoolLayer | VectorLayer | TableLayer | MoveLayer
+"""A layer record: each kind's class says what it reads (`sources`), what it computes
+(`describe`, for the dumps) and its key in `npu_kinds.KINDS` (`layer_kind`), which
+holds what the later stages do with it."""
 SOURCE_BITS = 40
 
 
 def sources(layer: Layer) -> list[SSAValue]:
-    if isinstance(layer, VectorLayer):
-        return [i.value for i in layer.inputs]
-    if isinstance(layer, MoveLayer):
-        return layer.inputs
-    return [layer.x]
+    """The tensors a layer reads, in operand order."""
+    return layer.sources()
 
 
 def nbytes(v: SSAValue) -> int:
@@ -260,8 +343,11 @@ def _rescale_params(op: tosa.RescaleOp, n: int) -> tuple[Stage, int, int]:
     return stage, int(izp.reshape(-1)[0]), int(ozp.reshape(-1)[0])
 
 
-def _epilogue(walk: _Walk, op: Operation, acc: SSAValue, n: int) -> tuple[Requant, SSAValue]:
-    """Fold the rescales and clamps after an int32 result into a Requant."""
+def _epilogue(walk: _Walk, op: Operation, acc: SSAValue, n: int,
+              folded_bias: np.ndarray | None = None) -> tuple[Requant, SSAValue]:  # fmt: skip
+    """Fold the rescales and clamps after an int32 result into a Requant. `folded_bias`
+    (zero points, a convolution's bias) adds to a constant bias added in i32, if any;
+    the sum is the first stage's bias."""
     stages: list[Stage] = []
     user = _only_user(acc, op)
     bias = np.zeros(n, np.int64)
@@ -287,19 +373,23 @@ def _epilogue(walk: _Walk, op: Operation, acc: SSAValue, n: int) -> tuple[Requan
         raise OpError(user, f"{PASS_NAME}: a rescale of an i32 value must have input zero point 0")
     stages.append(stage)
     walk.folded.add(user)
-    stages[0].bias = bias
-    requant = Requant(stages, ozp)
-    return requant, _fold_clamps(walk, user.output, requant)
+    if folded_bias is not None:
+        bias = bias + folded_bias
+    stages[0] = replace(stages[0], bias=bias)
+    out, lo, hi = _fold_clamps(walk, user.output)
+    return Requant(tuple(stages), ozp, lo, hi), out
 
 
-def _fold_clamps(walk: _Walk, out: SSAValue, requant: Requant) -> SSAValue:
+def _fold_clamps(walk: _Walk, out: SSAValue, lo: int = -128,
+                 hi: int = 127) -> tuple[SSAValue, int, int]:  # fmt: skip
+    """Fold the clamps that follow `out` into the bounds (lo, hi); the last one's result."""
     while True:
         uses = list(out.uses)
         if len(uses) != 1 or not isinstance(uses[0].operation, tosa.ClampOp):
-            return out
+            return out, lo, hi
         clamp = uses[0].operation
-        requant.lo = max(requant.lo, clamp.min_val.value.data)
-        requant.hi = min(requant.hi, clamp.max_val.value.data)
+        lo = max(lo, clamp.min_val.value.data)
+        hi = min(hi, clamp.max_val.value.data)
         walk.folded.add(clamp)
         out = clamp.output
 
@@ -342,8 +432,7 @@ def _matmul(walk: _Walk, op: tosa.MatMulOp) -> None:
         raise OpError(op, f"{PASS_NAME}: 'tosa.matmul' must be an i8 [1, M, K] x [1, K, N] product")
     zp_x, zp_w = _scalar(op, a_zp, "input zero point"), _scalar(op, b_zp, "weight zero point")
     weight = _centred_weights(op, w.reshape(b_shape[1], b_shape[2]), zp_w)
-    requant, out = _epilogue(walk, op, op.output, weight.shape[1])
-    requant.stages[0].bias = requant.stages[0].bias + -zp_x * weight.sum(axis=0)
+    requant, out = _epilogue(walk, op, op.output, weight.shape[1], -zp_x * weight.sum(axis=0))
     walk.layers.append(MacLayer(alias(a), out, weight, requant, zp_x=zp_x))
 
 
@@ -367,12 +456,10 @@ def _conv(walk: _Walk, op: tosa.Conv2DOp | tosa.DepthwiseConv2DOp) -> None:
     out_shape = ht.shape_of(op.output.type)
     window = _window(op, x_shape, (kh, kw), op.array("stride"), op.array("dilation"),
                      op.array("pad"), out_shape)  # fmt: skip
-    requant, out = _epilogue(walk, op, op.output, n)
     # Padding holds the input zero point, so every tap is centred by the same bias term.
     taps = weight.reshape(-1, n).sum(axis=0)
-    requant.stages[0].bias = (
-        requant.stages[0].bias + b.reshape(-1) * np.ones(n, np.int64) - zp_x * taps
-    )
+    folded = b.reshape(-1) * np.ones(n, np.int64) - zp_x * taps
+    requant, out = _epilogue(walk, op, op.output, n, folded)
     walk.layers.append(MacLayer(alias(x), out, weight, requant, window, zp_x, depthwise))
 
 
@@ -382,20 +469,19 @@ def _pool(walk: _Walk, op: tosa.MaxPool2dOp | tosa.AvgPool2dOp) -> None:
     out_shape = ht.shape_of(op.output.type)
     window = _window(op, x_shape, op.array("kernel"), op.array("stride"), (1, 1),
                      op.array("pad"), out_shape)  # fmt: skip
+    out, lo, hi = _fold_clamps(walk, op.output)
     if isinstance(op, tosa.MaxPool2dOp):
-        requant = Requant([Stage.identity(window.c)], 0)
-        walk.layers.append(PoolLayer(alias(x), _fold_clamps(walk, op.output, requant), window,
-                                     "max", 0, requant))  # fmt: skip
+        requant = Requant((Stage.identity(window.c),), 0, lo, hi)
+        walk.layers.append(PoolLayer(alias(x), out, window, "max", 0, requant))
         return
     zp_in = _scalar(op, op.input_zp, "input zero point")
-    requant = Requant([], _scalar(op, op.output_zp, "output zero point"))
-    out = _fold_clamps(walk, op.output, requant)
+    requant = Requant((), _scalar(op, op.output_zp, "output zero point"), lo, hi)
     walk.layers.append(PoolLayer(alias(x), out, window, "avg", zp_in, requant))
 
 
 def _elementwise(walk: _Walk, op: tosa.AddOp | tosa.SubOp | tosa.MulOp) -> None:
     shape = ht.shape_of(op.output.type)
-    inputs = [_vector_input(walk, op, v, shape) for v in (op.input1, op.input2)]
+    inputs = tuple(_vector_input(walk, op, v, shape) for v in (op.input1, op.input2))
     if isinstance(op, tosa.MulOp) and _scalar(op, op.shift, "shift") != 0:
         raise OpError(op, f"{PASS_NAME}: 'tosa.mul' with a shift is not supported on the NPU")
     kind = {tosa.AddOp: "add", tosa.SubOp: "sub", tosa.MulOp: "mul"}[type(op)]
@@ -440,7 +526,7 @@ def _vector_input(walk: _Walk, op: Operation, v: SSAValue, shape) -> VectorInput
         walk.folded.add(rescale)
         stages.append(later)
     return VectorInput(alias(first.input), zp, left if pure_shift else 0,
-                       [s for s in stages if not s.is_identity()])  # fmt: skip
+                       tuple(s for s in stages if not s.is_identity()))  # fmt: skip
 
 
 _WIDENED_USERS = (tosa.AddOp, tosa.SubOp, tosa.MulOp, tosa.ReduceSumOp)
@@ -482,10 +568,8 @@ def _reduce_sum(walk: _Walk, op: tosa.ReduceSumOp) -> None:
     kernel = (x_shape[1] if 1 in axes else 1, x_shape[2] if 2 in axes else 1)
     out_shape = (1, x_shape[1] // kernel[0], x_shape[2] // kernel[1], x_shape[3])
     window = _window(op, x_shape, kernel, kernel, (1, 1), (0, 0, 0, 0), out_shape)
-    requant, out = _epilogue(walk, last, last.output, x_shape[3])
-    requant.stages[0].bias = requant.stages[0].bias + np.full(
-        x_shape[3], -zp * kernel[0] * kernel[1]
-    )
+    folded = np.full(x_shape[3], -zp * kernel[0] * kernel[1])
+    requant, out = _epilogue(walk, last, last.output, x_shape[3], folded)
     walk.layers.append(PoolLayer(alias(rescale.input), out, window, "sum", zp, requant))
 
 
@@ -509,9 +593,9 @@ def _lone_rescale(walk: _Walk, op: tosa.RescaleOp) -> None:
         walk.layers.append(TableLayer(alias(op.input), op.output, _byte_table(op), shape))
         return
     stage, izp, ozp = _rescale_params(op, shape[-1])
-    requant = Requant([stage], ozp)
-    out = _fold_clamps(walk, op.output, requant)
-    walk.layers.append(VectorLayer([VectorInput(alias(op.input), izp)], None, requant, out, shape))
+    out, lo, hi = _fold_clamps(walk, op.output)
+    requant = Requant((stage,), ozp, lo, hi)
+    walk.layers.append(VectorLayer((VectorInput(alias(op.input), izp),), None, requant, out, shape))
 
 
 def _byte_table(op: tosa.RescaleOp) -> np.ndarray:
@@ -541,9 +625,9 @@ def _lone_clamp(walk: _Walk, op: tosa.ClampOp) -> None:
     shape = ht.shape_of(op.output.type)
     if ht.element_type(op.output.type) != I8:
         raise OpError(op, f"{PASS_NAME}: 'tosa.clamp' on the NPU must be on i8")
-    requant = Requant([Stage.identity(shape[-1])], 0, op.min_val.value.data, op.max_val.value.data)
-    out = _fold_clamps(walk, op.output, requant)
-    walk.layers.append(VectorLayer([VectorInput(alias(op.input), 0)], None, requant, out, shape))
+    out, lo, hi = _fold_clamps(walk, op.output, op.min_val.value.data, op.max_val.value.data)
+    requant = Requant((Stage.identity(shape[-1]),), 0, lo, hi)
+    walk.layers.append(VectorLayer((VectorInput(alias(op.input), 0),), None, requant, out, shape))
 
 
 def _table(walk: _Walk, op: tosa.TableOp) -> None:
@@ -585,7 +669,9 @@ def _move(walk: _Walk, op: tosa.TransposeOp | tosa.ConcatOp | tosa.SliceOp | tos
         pad = _scalar(op, op.pad_const, "pad value")
         pairs = [(amounts[2 * i], amounts[2 * i + 1]) for i in range(ids[0].ndim)]
         code = np.pad(ids[0], pairs, constant_values=-1)
-    walk.layers.append(MoveLayer([alias(v) for v in inputs], op.results[0], code.reshape(-1), pad))
+    walk.layers.append(
+        MoveLayer(tuple(alias(v) for v in inputs), op.results[0], code.reshape(-1), pad)
+    )
 
 
 _HANDLERS = {

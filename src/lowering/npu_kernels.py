@@ -8,6 +8,7 @@ in `npu_window`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,21 +19,31 @@ from qdialect.lowering.npu_graph import (
     Stage,
     TableLayer,
     VectorLayer,
+    alias,
+    nbytes,
 )
 from qdialect.lowering.npu_stream import (
     MAX_DMA_ROWS,
     MAX_M,
     RECORD_BYTES,
-    Slots,
+    Cut,
+    SlotArea,
+    SlotWaits,
     Stream,
     ceil_div,
     dma_load,
     dma_store,
     epilogue,
     pad_rows,
+    param_bytes,
     slot_count,
 )
+from qdialect.lowering.npu_window import OnChipRows
 from qdialect.npu.encoding import Instruction
+from qdialect.npu.machine import Machine
+
+if TYPE_CHECKING:  # the plan is built from these cuts, and emission reads it
+    from qdialect.lowering.npu_plan import LayerPlan, Residency
 
 # ---- fully connected ---------------------------------------------------------------
 
@@ -47,13 +58,24 @@ def fc_weight_bytes(layer: MacLayer, cols: int) -> bytes:
     return np.ascontiguousarray(blocks).tobytes()
 
 
-def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_total: int) -> None:
-    """M x K times K x N. K is split into groups when it does not fit one matmul (255
-    tiles) or the weight buffer; then every column block keeps its partial sums in its
-    own accumulator rows while the groups go by, so each input group loads once."""
-    mc = st.machine
+@dataclass(frozen=True)
+class FcCut(Cut):
+    """M x K times K x N in steps (chunk of M rows, K group, column block): K is split into
+    groups of `gk` tiles when it does not fit one matmul (255 tiles) or the weight
+    buffer; then every column block keeps its partial sums in its own accumulator rows
+    while the groups go by, so each input group loads once."""
+
+    m_total: int
+    gk: int  # K tiles per group
+    groups: int
+    mt: int  # rows of M per chunk
+    steps: tuple[tuple[int, int, int], ...]  # (chunk, group, block)
+
+
+def fc_cut(layer: MacLayer, mc: Machine, where: Residency) -> FcCut:
     cols = mc.mac_cols
     k, n = layer.weight.shape
+    m_total = nbytes(alias(layer.x)) // k
     kt, nb = ceil_div(k, cols), ceil_div(n, cols)
     sets = len(layer.requant.stages)
     in_rows, out_rows = mc.buffer("input").rows, mc.buffer("output").rows
@@ -75,32 +97,58 @@ def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_tot
     chunks = ceil_div(m_total, mt)
     w_count = slot_count(nb * groups, gk * cols, w_rows, "weight")
     p_count = slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
-    w_slots, p_slots = Slots(w_count, gk * cols), Slots(p_count, sets * cols)
-    in_slots = Slots(in_count, gk * mt)
-    out_count = 2 if 2 * mt <= out_rows else 1
     if groups > 1:
         steps = [(c, g, j) for c in range(chunks) for g in range(groups) for j in range(nb)]
     elif nb <= w_count or m_total * k + kt * cols * n * chunks <= kt * cols * n + m_total * k * nb:
         steps = [(c, 0, j) for c in range(chunks) for j in range(nb)]
     else:
         steps = [(c, 0, j) for j in range(nb) for c in range(chunks)]
-    for c, g, j in steps:
+    areas = {
+        "input": SlotArea(in_count, gk * mt),
+        "weight": SlotArea(w_count, gk * cols),
+        "params": SlotArea(p_count, sets * cols),
+        "output": SlotArea(2 if 2 * mt <= out_rows else 1, mt),
+    }
+    keys = tuple({"input": (c, g), "weight": (j, g), "params": j} for c, g, j in steps)
+    return FcCut(areas, keys, m_total, gk, groups, mt, tuple(steps))
+
+
+def fc_constants(layer: MacLayer, mc: Machine, where: Residency) -> dict[str, bytes]:
+    cols = mc.mac_cols
+    return {
+        "weights": fc_weight_bytes(layer, cols),
+        "params": param_bytes(layer.requant.stages, layer.channels, cols),
+    }
+
+
+def emit_fc(st: Stream, layer: MacLayer, lp: LayerPlan) -> None:
+    """The steps of the layer's `FcCut`, in the slots the plan gave them."""
+    cut = lp.slots.cut
+    assert isinstance(cut, FcCut)
+    x, w, p, out = lp.inputs[0], lp.address("weights"), lp.address("params"), lp.output
+    cols = st.machine.mac_cols
+    k, n = layer.weight.shape
+    kt = ceil_div(k, cols)
+    sets = len(layer.requant.stages)
+    m_total, gk, groups, mt = cut.m_total, cut.gk, cut.groups, cut.mt
+    in_slots, w_slots, p_slots = (SlotWaits(cut.areas[b]) for b in ("input", "weight", "params"))
+    for (c, g, j), use in zip(cut.steps, lp.slots.uses, strict=True):
         m0 = c * mt
         rows = min(mt, m_total - m0)
         width = min(cols, n - j * cols)
         tiles = min(gk, kt - g * gk)
         loads = []
-        in_slot, ib, miss = in_slots.get((c, g), st)
-        if miss:
+        ib = in_slots.take(use["input"], st)
+        if use["input"].miss:
             for t in range(tiles):
                 kk = (g * gk + t) * cols
                 loads += dma_load("input", ib + t * mt, x + m0 * k + kk, rows, min(cols, k - kk), k)
-        w_slot, wb, miss = w_slots.get((j, g), st)
-        if miss:
+        wb = w_slots.take(use["weight"], st)
+        if use["weight"].miss:
             dram = w + (j * kt + g * gk) * cols * cols
             loads += dma_load("weight", wb, dram, tiles * cols, cols, cols)
-        p_slot, pb, miss = p_slots.get(j, st)
-        if miss:
+        pb = p_slots.take(use["params"], st)
+        if use["params"].miss:
             loads += dma_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
                                RECORD_BYTES, RECORD_BYTES)  # fmt: skip
         st.deliver(loads)
@@ -121,12 +169,12 @@ def emit_fc(st: Stream, layer: MacLayer, x: int, w: int, p: int, out: int, m_tot
         )
         last = g == groups - 1
         if last:
-            ob = st.out_slot(out_count, mt)
+            ob = st.out_slot(cut.areas["output"])
             epilogue(st.code, layer.requant, 0, acc, rows, pb, ob, cols)
         release = st.release()
-        in_slots.used(in_slot, release)
-        w_slots.used(w_slot, release)
-        p_slots.used(p_slot, release)
+        in_slots.used(use["input"].slot, release)
+        w_slots.used(use["weight"].slot, release)
+        p_slots.used(use["params"].slot, release)
         if last:
             st.store([dma_store("output", ob, out + m0 * n + j * cols, rows, width, n)])
     st.end_layer()
@@ -146,7 +194,7 @@ def _flat(shape: tuple[int, ...], uniform: bool, cols: int) -> tuple[int, int]:
 
 def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
     """The layer's record sets (input scales, then the requantization), each `width` lanes."""
-    stages = [s for i in layer.inputs for s in i.stages] + layer.requant.stages
+    stages = [*(s for i in layer.inputs for s in i.stages), *layer.requant.stages]
     if width is None:
         return stages
     return [
@@ -168,9 +216,8 @@ def vector_shape(layer: VectorLayer, cols: int, by_channel: bool = False) -> tup
     return _flat(layer.shape, uniform and not by_channel, cols)
 
 
-def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None = None) -> int:
+def _chunk_rows(mc: Machine, per_row: int, extra_cap: int, out_rows: int | None = None) -> int:
     """Rows per step of a row-streamed layer: two input and two output slots."""
-    mc = st.machine
     in_rows = mc.buffer("input").rows
     out_rows = mc.buffer("output").rows if out_rows is None else out_rows
     cap = min(MAX_M, extra_cap, out_rows // 2, in_rows // (2 * per_row))
@@ -179,104 +226,150 @@ def _chunk_rows(st: Stream, per_row: int, extra_cap: int, out_rows: int | None =
     return cap
 
 
-def emit_vector(st: Stream, layer: VectorLayer, xs: list[int], p: int, out: int,
-                chip_in=None, chip_operand: int | None = None,
-                out_area: tuple[int, int] | None = None,
-                by_channel: bool = False) -> None:  # fmt: skip
-    """An elementwise layer. `chip_in` (an `OnChipRows`): operand `chip_operand` is already in
-    the output buffer, left there by the layer before; `out_area` is the output-buffer space
-    its own results may use; `by_channel`: see `vector_shape` (the plan decides)."""
-    mc = st.machine
+@dataclass(frozen=True)
+class RowsCut(Cut):
+    """A row-streamed layer (elementwise or table) in steps (chunk of `mt` rows, block of
+    the array width) over `m_total` rows of `c` bytes."""
+
+    m_total: int
+    c: int
+    mt: int
+    steps: tuple[tuple[int, int], ...]  # (chunk, block)
+
+
+def vector_cut(layer: VectorLayer, mc: Machine, where: Residency) -> RowsCut:
+    """Each step loads every operand not on chip into one input slot and the block's
+    record sets into a params slot; `where.out_area` is the output rows it may use."""
     cols = mc.mac_cols
-    m_total, c = vector_shape(layer, cols, by_channel)
+    m_total, c = vector_shape(layer, cols, where.by_channel)
     ni = len(layer.inputs)
-    stages = vector_stages(layer)
-    sets = len(stages)
-    out_base, out_rows = out_area or (0, mc.buffer("output").rows)
-    mt = _chunk_rows(st, ni, mc.buffer("accumulator").rows // ni, out_rows)
+    sets = len(vector_stages(layer))
+    out_base, out_rows = where.out_area
+    mt = _chunk_rows(mc, ni, mc.buffer("accumulator").rows // ni, out_rows)
     nb = ceil_div(c, cols)
     p_count = slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
-    p_slots = Slots(p_count, sets * cols)
-    in_slots = Slots(2, ni * mt)
+    steps = tuple((chunk, j) for chunk in range(ceil_div(m_total, mt)) for j in range(nb))
+    areas = {
+        "input": SlotArea(2, ni * mt),
+        "params": SlotArea(p_count, sets * cols),
+        "output": SlotArea(2, mt, out_base),
+    }
+    keys = tuple({"input": step, "params": step[1]} for step in steps)
+    return RowsCut(areas, keys, m_total, c, mt, steps)
+
+
+def vector_constants(layer: VectorLayer, mc: Machine, where: Residency) -> dict[str, bytes]:
+    cols = mc.mac_cols
+    _, width = vector_shape(layer, cols, where.by_channel)
+    return {"params": param_bytes(vector_stages(layer, width), width, cols)}
+
+
+def emit_vector(st: Stream, layer: VectorLayer, lp: LayerPlan) -> None:
+    """An elementwise layer. With an on-chip input (`OnChipRows`), operand
+    `lp.chip_operand` is already in the output buffer, left there by the layer before."""
+    cut = lp.slots.cut
+    assert isinstance(cut, RowsCut)
+    xs, p, out, chip_in = lp.inputs, lp.address("params"), lp.output, lp.residency.chip_in
+    chip_operand = lp.chip_operand
+    cols = st.machine.mac_cols
+    m_total, c, mt = cut.m_total, cut.c, cut.mt
+    sets = len(vector_stages(layer))
+    in_slots, p_slots = SlotWaits(cut.areas["input"]), SlotWaits(cut.areas["params"])
     first_set = []  # each input's first record set
     k = 0
     for operand in layer.inputs:
         first_set.append(k)
         k += len(operand.stages)
-    for chunk in range(ceil_div(m_total, mt)):
+    for (chunk, j), use in zip(cut.steps, lp.slots.uses, strict=True):
         m0 = chunk * mt
         rows = min(mt, m_total - m0)
-        for j in range(nb):
-            width = min(cols, c - j * cols)
-            in_slot, ib, _ = in_slots.get((chunk, j), st)
-            loads = [
-                load
-                for i, a in enumerate(xs)
-                if i != chip_operand
-                for load in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
-            ]
-            p_slot, pb, miss = p_slots.get(j, st)
-            if miss:
-                loads += dma_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
-                                   RECORD_BYTES, RECORD_BYTES)  # fmt: skip
-            st.deliver(loads)
-            ob = out_base + st.out_slot(2, mt)
-            for i, operand in enumerate(layer.inputs):
-                source, row = ("input", ib + i * mt)
-                if i == chip_operand:
-                    source, row = "output", chip_in.base + j * chip_in.pixels + m0
+        width = min(cols, c - j * cols)
+        ib = in_slots.take(use["input"], st)
+        loads = [
+            load
+            for i, a in enumerate(xs)
+            if i != chip_operand
+            for load in dma_load("input", ib + i * mt, a + m0 * c + j * cols, rows, width, c)
+        ]
+        pb = p_slots.take(use["params"], st)
+        if use["params"].miss:
+            loads += dma_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
+                               RECORD_BYTES, RECORD_BYTES)  # fmt: skip
+        st.deliver(loads)
+        ob = st.out_slot(cut.areas["output"])
+        for i, operand in enumerate(layer.inputs):
+            source, row = ("input", ib + i * mt)
+            if i == chip_operand:
+                assert isinstance(chip_in, OnChipRows)
+                source, row = "output", chip_in.base + j * chip_in.pixels + m0
+            st.code.append(
+                Instruction.of(
+                    "widen",
+                    buf=source,
+                    in_=row,
+                    acc=i * mt,
+                    rows=rows,
+                    zp=operand.zp,
+                    shift=operand.shift,
+                )
+            )
+            for n, stage in enumerate(operand.stages):
                 st.code.append(
                     Instruction.of(
-                        "widen",
-                        buf=source,
-                        in_=row,
+                        "scale",
                         acc=i * mt,
                         rows=rows,
-                        zp=operand.zp,
-                        shift=operand.shift,
+                        params=pb + (first_set[i] + n) * cols,
+                        double_round=int(stage.double_round),
                     )
                 )
-                for n, stage in enumerate(operand.stages):
-                    st.code.append(
-                        Instruction.of(
-                            "scale",
-                            acc=i * mt,
-                            rows=rows,
-                            params=pb + (first_set[i] + n) * cols,
-                            double_round=int(stage.double_round),
-                        )
-                    )
-            if layer.op is not None:
-                st.code.append(
-                    Instruction.of("alu", op=layer.op, dst=0, src=mt, rows=rows, use_imm=0, imm=0)
-                )
-            epilogue(st.code, layer.requant, k, 0, rows, pb, ob, cols)
-            release = st.release()
-            in_slots.used(in_slot, release)
-            p_slots.used(p_slot, release)
-            st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
+        if layer.op is not None:
+            st.code.append(
+                Instruction.of("alu", op=layer.op, dst=0, src=mt, rows=rows, use_imm=0, imm=0)
+            )
+        epilogue(st.code, layer.requant, k, 0, rows, pb, ob, cols)
+        release = st.release()
+        in_slots.used(use["input"].slot, release)
+        p_slots.used(use["params"].slot, release)
+        st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
     st.end_layer()
 
 
-def emit_table(st: Stream, layer: TableLayer, x: int, table: int, out: int) -> None:
-    mc = st.machine
-    cols = mc.mac_cols
-    m_total, c = _flat(layer.shape, True, cols)
-    mt = _chunk_rows(st, 1, MAX_M)
-    in_slots = Slots(2, mt)
+def table_cut(layer: TableLayer, mc: Machine, where: Residency) -> RowsCut:
+    m_total, c = _flat(layer.shape, True, mc.mac_cols)
+    mt = _chunk_rows(mc, 1, MAX_M)
+    steps = tuple(
+        (chunk, j)
+        for chunk in range(ceil_div(m_total, mt))
+        for j in range(ceil_div(c, mc.mac_cols))
+    )
+    areas = {"input": SlotArea(2, mt), "output": SlotArea(2, mt)}
+    return RowsCut(areas, tuple({"input": step} for step in steps), m_total, c, mt, steps)
+
+
+def table_constants(layer: TableLayer, mc: Machine, where: Residency) -> dict[str, bytes]:
+    return {"luts": layer.table.tobytes()}
+
+
+def emit_table(st: Stream, layer: TableLayer, lp: LayerPlan) -> None:
+    cut = lp.slots.cut
+    assert isinstance(cut, RowsCut)
+    x, table, out = lp.inputs[0], lp.address("table"), lp.output
+    cols = st.machine.mac_cols
+    m_total, c, mt = cut.m_total, cut.c, cut.mt
+    in_slots = SlotWaits(cut.areas["input"])
     first = dma_load("lut", 0, table, 1, 256, 256)
-    for chunk in range(ceil_div(m_total, mt)):
+    for (chunk, j), use in zip(cut.steps, lp.slots.uses, strict=True):
         m0 = chunk * mt
         rows = min(mt, m_total - m0)
-        for j in range(ceil_div(c, cols)):
-            width = min(cols, c - j * cols)
-            in_slot, ib, _ = in_slots.get((chunk, j), st)
-            st.deliver([*first, *dma_load("input", ib, x + m0 * c + j * cols, rows, width, c)])
-            first = []
-            ob = st.out_slot(2, mt)
-            st.code.append(Instruction.of("lut", buf="input", in_=ib, out=ob, rows=rows, table=0))
-            in_slots.used(in_slot, st.release())
-            st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
+        width = min(cols, c - j * cols)
+        ib = in_slots.take(use["input"], st)
+        st.deliver([*first, *dma_load("input", ib, x + m0 * c + j * cols, rows, width, c)])
+        first = []
+        ob = st.out_slot(cut.areas["output"])
+        st.code.append(Instruction.of("lut", buf="input", in_=ib, out=ob, rows=rows, table=0))
+        in_slots.used(use["input"].slot, st.release())
+        st.store([dma_store("output", ob, out + m0 * c + j * cols, rows, width, c)])
     st.end_layer()
 
 
@@ -338,10 +431,14 @@ def move_blocks(code: np.ndarray, width: int) -> list[_Block]:
     return blocks
 
 
-def emit_move(st: Stream, layer: MoveLayer, xs: list[int], out: int) -> None:
-    """DMA only: loads stage the blocks in an input slot, the store engine writes them out
-    (compute just passes the tokens along). Two slots let a batch load while the last stores."""
-    mc = st.machine
+@dataclass(frozen=True)
+class MoveCut(Cut):
+    """The gather's DMA blocks in batches, each staged in one of two input slots."""
+
+    batches: tuple[tuple[_Block, ...], ...]
+
+
+def move_cut(layer: MoveLayer, mc: Machine, where: Residency) -> MoveCut:
     slot_rows = mc.buffer("input").rows // 2
     blocks = move_blocks(layer.code, mc.buffer("input").row_bytes)
     batches: list[list[_Block]] = [[]]
@@ -352,10 +449,24 @@ def emit_move(st: Stream, layer: MoveLayer, xs: list[int], out: int) -> None:
             used = 0
         batches[-1].append(block)
         used += block.rows
-    in_slots = Slots(2, slot_rows)
+    keys = tuple({"input": index} for index in range(len(batches)))
+    return MoveCut({"input": SlotArea(2, slot_rows)}, keys, tuple(map(tuple, batches)))
+
+
+def move_constants(layer: MoveLayer, mc: Machine, where: Residency) -> dict[str, bytes]:
+    return {}
+
+
+def emit_move(st: Stream, layer: MoveLayer, lp: LayerPlan) -> None:
+    """DMA only: loads stage the blocks in an input slot, the store engine writes them out
+    (compute just passes the tokens along). Two slots let a batch load while the last stores."""
+    cut = lp.slots.cut
+    assert isinstance(cut, MoveCut)
+    xs, out = lp.inputs, lp.output
+    in_slots = SlotWaits(cut.areas["input"])
     previous = None
-    for index, batch in enumerate(batches):
-        slot, row, _ = in_slots.get(index, st)
+    for batch, use in zip(cut.batches, lp.slots.uses, strict=True):
+        row = in_slots.take(use["input"], st)
         loads, stores = [], []
         for b in batch:
             if b.source is None:
@@ -371,5 +482,5 @@ def emit_move(st: Stream, layer: MoveLayer, xs: list[int], out: int) -> None:
         if previous is not None:  # the previous batch's stores are done: its slot is free
             st.wait_store()
             in_slots.used(previous, st.release())
-        previous = slot
+        previous = use["input"].slot
     st.end_layer()

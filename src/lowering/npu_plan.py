@@ -6,6 +6,10 @@ emitters take as given — and records it instead of writing it onto the layers:
 * residency: which tensors stay in the output buffer between two layers
   (and so which elementwise layers go channel by channel), and the output
   rows each layer's own slots may use (`plan_residency`);
+* buffer slots: each layer's cut (its kind's `cut`, see `npu_kinds`) names
+  its slot areas and what each step needs in them; `plan_slots` assigns the
+  slots, least recently used first, and records per step which slot of each
+  buffer the step uses and whether it must be loaded (`LayerSlots`);
 * the constant sections (weights, per-channel records, tables) and each
   layer's offsets in them;
 * DRAM: arguments, then the constant sections, then each layer's output at
@@ -13,12 +17,14 @@ emitters take as given — and records it instead of writing it onto the layers:
   intermediates reuse memory by lifetime;
 * the io manifest: the program's inputs and outputs by name and address.
 
-Buffer slots are not planned here: they follow the token protocol step by
-step, so each emitter keeps its own (`npu_stream.Slots`).
+What remains to emission is what depends on the instructions themselves: the
+token waits a slot choice needs (`npu_stream.SlotWaits`), and the rotation of
+output slots between store groups (`Stream.out_slot`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
@@ -27,14 +33,12 @@ from xdsl.ir import SSAValue
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.ir.errors import OpError
-from qdialect.lowering import npu_kernels as kernels
 from qdialect.lowering import npu_window as window
 from qdialect.lowering.npu_graph import (
     PASS_NAME,
     Layer,
     LayerGraph,
     MacLayer,
-    MoveLayer,
     PoolLayer,
     VectorLayer,
     alias,
@@ -43,7 +47,8 @@ from qdialect.lowering.npu_graph import (
     sources,
     storage_i8,
 )
-from qdialect.lowering.npu_stream import param_bytes
+from qdialect.lowering.npu_kinds import kind_of
+from qdialect.lowering.npu_stream import Cut, SlotArea, SlotUse
 from qdialect.npu.encoding import Section, Tensor
 from qdialect.npu.machine import Machine
 
@@ -100,9 +105,50 @@ class Residency:
         return isinstance(self.chip_in, window.OnChipRows)
 
 
+def assign_slots(area: SlotArea, keys: Iterable[Hashable]) -> tuple[SlotUse, ...]:
+    """The slot of `area` each key in turn goes to: the slot already holding it (a hit),
+    else the least recently used one, which must be loaded (a miss)."""
+    held: list[Hashable] = [None] * area.count
+    order = list(range(area.count))  # least recently used first
+    uses = []
+    for key in keys:
+        if key in held:
+            slot, miss = held.index(key), False
+        else:
+            slot, miss = order[0], True
+            held[slot] = key
+        order.remove(slot)
+        order.append(slot)
+        uses.append(SlotUse(slot, area.row(slot), miss))
+    return tuple(uses)
+
+
+@dataclass(frozen=True)
+class LayerSlots:
+    """A layer's buffer slots: its emitter's cut (tiling, slot areas, steps) and, per step,
+    the slot it uses in each buffer it loads."""
+
+    cut: Cut
+    uses: tuple[Mapping[str, SlotUse], ...]
+
+
+def plan_slots(cut: Cut) -> LayerSlots:
+    """Assign the slots of each buffer a cut loads, for its steps in order."""
+    per_buffer = {}
+    for buffer, area in cut.areas.items():
+        steps = [i for i, keys in enumerate(cut.keys) if buffer in keys]
+        per_buffer[buffer] = dict(
+            zip(steps, assign_slots(area, (cut.keys[i][buffer] for i in steps)), strict=True)
+        )
+    uses = tuple(
+        {buffer: per_buffer[buffer][i] for buffer in keys} for i, keys in enumerate(cut.keys)
+    )
+    return LayerSlots(cut, uses)
+
+
 @dataclass(frozen=True)
 class LayerPlan:
-    """What one layer's emitter is given: where it lives, reads and writes."""
+    """What one layer's emitter is given: where it lives, reads and writes, and its slots."""
 
     residency: Residency
     inputs: tuple[int, ...]  # DRAM address of each source, or ON_CHIP
@@ -110,6 +156,12 @@ class LayerPlan:
     weights: int | None  # DRAM addresses of the layer's constants, None where it has none
     params: int | None
     table: int | None
+    slots: LayerSlots
+
+    @property
+    def chip_operand(self) -> int | None:
+        """Which input the layer reads from the output buffer, if one."""
+        return self.inputs.index(ON_CHIP) if self.residency.chip_in is not None else None
 
     def address(self, what: str) -> int:
         """The DRAM address of this layer's `weights`, `params` or `table`: the planner
@@ -205,26 +257,7 @@ def plan_residency(layers: tuple[Layer, ...], machine: Machine, keep: set[SSAVal
 
 def layer_constants(layer: Layer, machine: Machine, where: Residency) -> dict[str, bytes]:
     """A layer's constant bytes by binary section: weights, per-channel records, tables."""
-    cols = machine.mac_cols
-    if isinstance(layer, MacLayer):
-        data = (
-            kernels.fc_weight_bytes(layer, cols)
-            if layer.window is None
-            else window.conv_weight_bytes(layer, cols, window.plan_window(layer, machine).group)
-        )
-        return {
-            "weights": data,
-            "params": param_bytes(layer.requant.stages, layer.channels, cols),
-        }
-    if isinstance(layer, PoolLayer):
-        stages, _ = window.window_stages(layer)
-        return {"params": param_bytes(stages, layer.channels, cols)}
-    if isinstance(layer, VectorLayer):
-        _, width = kernels.vector_shape(layer, cols, where.by_channel)
-        return {"params": param_bytes(kernels.vector_stages(layer, width), width, cols)}
-    if isinstance(layer, MoveLayer):
-        return {}
-    return {"luts": layer.table.tobytes()}
+    return kind_of(layer).constants(layer, machine, where)
 
 
 def _aligned(data: bytes) -> bytes:
@@ -232,7 +265,7 @@ def _aligned(data: bytes) -> bytes:
 
 
 def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True) -> Plan:
-    """Stage 2: residency, constant sections, DRAM addresses and the io manifest."""
+    """Stage 2: residency, buffer slots, constant sections, DRAM addresses, io manifest."""
     layers = graph.layers
     dram = DramAllocator(machine)
     address: dict[SSAValue, int] = {}
@@ -268,6 +301,7 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
         address[v] = bases["weights"] + offset
     planned = []
     for index, (layer, where) in enumerate(zip(layers, residency, strict=True)):
+        slots = plan_slots(kind_of(layer).cut(layer, machine, where))
         xs = []
         for v in sources(layer):
             if where.chip_in is not None and alias(v) == layers[index - 1].out:
@@ -286,7 +320,7 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
             bases[name] + offsets[index][name] if name in offsets[index] else None
             for name in SECTIONS
         )
-        planned.append(LayerPlan(where, tuple(xs), out, w, p, t))
+        planned.append(LayerPlan(where, tuple(xs), out, w, p, t, slots))
         for v in {alias(v) for v in sources(layer)}:
             if (
                 last_read[v] == index

@@ -1,4 +1,4 @@
-"""The instruction stream of `tosa-to-npu`: token protocol, buffer slots, DMA helpers.
+"""The instruction stream of `tosa-to-npu`: token protocol, slot records, DMA helpers.
 
 Every emitter appends instruction records (`Instruction`, one generic record
 keyed by the ISA table) to one `Stream`; nothing is written as assembly text
@@ -10,7 +10,7 @@ that orders the engines:
   `signal ld2cp`, which the compute engine waits for before using them;
 * a *release* (`signal cp2ld`) says compute is done with the buffer slots a
   step used; the load engine waits for the release a slot was last used by
-  before it loads that slot again (`Slots`), so with two slots the next
+  before it loads that slot again (`SlotWaits`), so with two slots the next
   step's loads overlap this step's compute;
 * a *store group* (`signal cp2st` .. stores .. `signal st2cp`) hands an
   output slot to the store engine; compute takes the `st2cp` back before it
@@ -18,9 +18,17 @@ that orders the engines:
 * at a layer's end compute waits for all of its stores and releases once
   more, and the next layer's first load waits for every release: a layer
   only reads DRAM its producers have finished writing.
+
+Which slot each step uses is not decided here: an emitter's `Cut` (a pure
+function of its layer) names its slot areas and what each step needs in
+them, and the plan assigns the slots (`npu_plan.plan_slots`); the stream
+only adds the waits those choices need.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -69,13 +77,14 @@ class Stream:
         self.released += 1
         return self.released
 
-    def out_slot(self, slots: int, rows: int) -> int:
-        """First output row of the next store group's slot, once its last store is done."""
-        if self.pending >= slots:
+    def out_slot(self, area: SlotArea) -> int:
+        """First row of the next store group's slot in the output `area` (its slots in
+        turn), once that slot's last store is done."""
+        if self.pending >= area.count:
             self.wait_store()
-        slot = self.out_groups % slots
+        slot = self.out_groups % area.count
         self.out_groups += 1
-        return slot * rows
+        return area.row(slot)
 
     def wait_store(self) -> None:
         """Compute takes back the oldest pending store group's slot."""
@@ -102,26 +111,51 @@ class Stream:
         return [*self.code, Instruction.of("halt")]
 
 
-class Slots:
-    """`count` equal regions of a buffer, reused least recently used first."""
+@dataclass(frozen=True)
+class SlotArea:
+    """`count` equal slots of `rows` rows each, from row `base` of one buffer."""
 
-    def __init__(self, count: int, rows: int, base: int = 0):
-        self.rows, self.base = rows, base
-        self.keys: list[object] = [None] * count
-        self.free_after = [0] * count
-        self.order = list(range(count))  # least recently used first
+    count: int
+    rows: int
+    base: int = 0
 
-    def get(self, key: object, stream: Stream) -> tuple[int, int, bool]:
-        """(slot, first row, needs loading); on a miss the load engine waits for the slot."""
-        if key in self.keys:
-            slot, miss = self.keys.index(key), False
-        else:
-            slot, miss = self.order[0], True
-            stream.load_after(self.free_after[slot])
-            self.keys[slot] = key
-        self.order.remove(slot)
-        self.order.append(slot)
-        return slot, self.base + slot * self.rows, miss
+    def row(self, slot: int) -> int:
+        return self.base + slot * self.rows
+
+
+@dataclass(frozen=True)
+class SlotUse:
+    """The slot a step uses in one buffer: which, its first row, and whether it must be
+    loaded (a miss) or already holds what the step needs (a hit)."""
+
+    slot: int
+    row: int
+    miss: bool
+
+
+@dataclass(frozen=True)
+class Cut:
+    """How an emitter cuts its layer for the machine's buffers, computed before emission:
+    the slot areas by buffer (`output` for its store groups), and per step what each
+    other buffer's slot must hold, as a key (the same key again is a hit). Each emitter
+    extends it with its own tiling."""
+
+    areas: Mapping[str, SlotArea]
+    keys: tuple[Mapping[str, Hashable], ...]
+
+
+class SlotWaits:
+    """The token side of one buffer's planned slots: a slot is loaded again only after
+    the release of its last use (the load engine waits for it)."""
+
+    def __init__(self, area: SlotArea):
+        self.free_after = [0] * area.count
+
+    def take(self, use: SlotUse, stream: Stream) -> int:
+        """The slot's first row; on a miss the load engine first waits for the slot."""
+        if use.miss:
+            stream.load_after(self.free_after[use.slot])
+        return use.row
 
     def used(self, slot: int, release: int) -> None:
         self.free_after[slot] = release
@@ -224,7 +258,7 @@ def _records(stage: Stage, n: int, cols: int) -> np.ndarray:
     return records
 
 
-def param_bytes(stages: list[Stage], n: int, cols: int) -> bytes:
+def param_bytes(stages: Sequence[Stage], n: int, cols: int) -> bytes:
     """Records block by block: block j holds every stage's `cols` records in turn."""
     for stage in stages:
         if np.any(np.abs(stage.bias) >= 1 << 31):

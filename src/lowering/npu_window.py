@@ -12,7 +12,9 @@ output buffer (`OnChip`), left there by the layer before.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,17 +23,24 @@ from qdialect.lowering.npu_graph import MacLayer, PoolLayer, Stage, Window
 from qdialect.lowering.npu_stream import (
     MAX_M,
     RECORD_BYTES,
-    Slots,
+    Cut,
+    SlotArea,
+    SlotUse,
+    SlotWaits,
     Stream,
     ceil_div,
     dma_load,
     dma_store,
     epilogue,
     pad_rows,
+    param_bytes,
     slot_count,
 )
 from qdialect.npu.encoding import Instruction
 from qdialect.npu.machine import Machine
+
+if TYPE_CHECKING:  # the plan is built from these cuts, and emission reads it
+    from qdialect.lowering.npu_plan import LayerPlan, Residency
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,13 @@ class _Geometry:
         ) * self.pitch
 
 
+def window_of(layer: MacLayer | PoolLayer) -> Window:
+    """The window of a window layer (a fully connected MacLayer has none)."""
+    if layer.window is None:
+        raise AssertionError("a fully connected layer has no window")
+    return layer.window
+
+
 def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
     """In-bounds taps per output row and per output column (average pooling's divisor)."""
 
@@ -74,7 +90,7 @@ def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
 def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, int]]:
     """The record sets of a window layer, and for average pooling each tap count's set."""
     if isinstance(layer, MacLayer) or layer.kind != "avg":
-        return layer.requant.stages, {}
+        return list(layer.requant.stages), {}
     rows, cols = _count_map(layer.window)
     counts = sorted({int(r * c) for r in rows for c in cols})
     n = layer.window.c
@@ -87,7 +103,7 @@ def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, i
 
 def block_tiles(layer: MacLayer | PoolLayer, j: int, cols: int) -> list[int]:
     """The input channel tiles output block j reads."""
-    g = layer.window
+    g = window_of(layer)
     if isinstance(layer, PoolLayer):
         return [j]
     if not layer.depthwise:
@@ -116,7 +132,7 @@ def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
             j, lane = divmod(o, cols)
             c = o // layer.depthwise
             blocks[j, tiles[j].index(c // cols), :, :, c % cols, lane] = layer.weight[:, :, o]
-    blocks = blocks[:, :, :, tap_order(layer.window)]  # taps grouped by column phase
+    blocks = blocks[:, :, :, tap_order(window_of(layer))]  # taps grouped by column phase
     # nb, groups, kh, group, kw, cols(in), cols(out)
     blocks = blocks.reshape(nb, groups, group, kh, kw, cols, cols).transpose(0, 1, 3, 2, 4, 5, 6)
     return np.ascontiguousarray(blocks).tobytes()
@@ -166,7 +182,7 @@ def plan_window(
 ) -> WindowPlan:
     """The layer's cut. `out_rows`: output buffer rows its results may use (default all)."""
     cols = mc.mac_cols
-    g = layer.window
+    g = window_of(layer)
     pool = isinstance(layer, PoolLayer)
     pitch = ceil_div(g.w + g.pad[2] + g.pad[3], g.stride[1])
     most = max(len(block_tiles(layer, j, cols)) for j in range(ceil_div(layer.channels, cols)))
@@ -285,41 +301,45 @@ def on_chip_layout(consumer: MacLayer | PoolLayer, mc: Machine, base: int) -> On
     return OnChip(base, plan.geo, ceil_div(g.c, cols), pad)
 
 
-def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int, out: int,
-                chip_in: OnChip | None = None, chip_out: OnChip | OnChipRows | None = None,
-                out_area: tuple[int, int] | None = None) -> None:  # fmt: skip
-    """A convolution, depthwise convolution or pooling layer (see the module docstring).
+@dataclass(frozen=True)
+class WindowCut(Cut):
+    """A window layer's steps: per step the output tile `t`, block `j`, channel group `gi`
+    and output rows [s0, s1) — one band when `band_major`, else the tile's rows, cut
+    into bands as its input arrives."""
 
-    `chip_in`: the input is already in the output buffer (no loads; matmul and pool read
-    `buf=output`). `chip_out`: the result goes into the output buffer in the next layer's
-    layout (one requant per output row, padding filled first; no stores). `out_area`:
-    (first row, rows) of the output buffer this layer's output slots may use.
-    """
-    mc = st.machine
+    plan: WindowPlan
+    geo: _Geometry  # the plan's, or the on-chip input's when it stays in the output buffer
+    groups_of: tuple[tuple[tuple[int, ...], ...], ...]  # per block, its groups' input tiles
+    band_cap: int  # output rows per band
+    quarter: int  # output rows of a first band, so compute starts early
+    band_major: bool
+    steps: tuple[tuple[int, int, int, int, int], ...]  # (t, j, gi, s0, s1)
+    split: bool  # some block's input tiles are split into groups (partial sums accumulate)
+
+
+def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> WindowCut:
+    """The layer's slots (input tiles, weight groups, params, output bands) and its steps;
+    an on-chip input (`where.chip_in`) takes no input slot."""
     cols = mc.mac_cols
-    g = layer.window
-    sh, sw = g.stride
-    dh = g.dilation[0]
-    top = g.pad[0]
+    g = window_of(layer)
     n = layer.channels
     nb = ceil_div(n, cols)
     conv = isinstance(layer, MacLayer) and not layer.depthwise
     pool = isinstance(layer, PoolLayer)
-    pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
-    source = "output" if chip_in else "input"
-    out_base, out_rows = out_area or (0, mc.buffer("output").rows)
+    chip_in, chip_out = where.chip_in, where.chip_out
+    out_base, out_rows = where.out_area
     plan = plan_window(layer, mc, (1 << 30) if chip_out else out_rows)
     geo, group, tile_rows = plan.geo, plan.group, plan.tile_rows
     if chip_in is not None:
+        assert isinstance(chip_in, OnChip)
         geo = chip_in.geo  # the same cut, read from where the producer left it
     pitch = geo.pitch
     groups_of = []
     for j in range(nb):
         tiles = block_tiles(layer, j, cols)
-        groups_of.append([tiles[i : i + group] for i in range(0, len(tiles), group)])
+        groups_of.append(tuple(tuple(tiles[i : i + group]) for i in range(0, len(tiles), group)))
     split = any(len(gs) > 1 for gs in groups_of)
-    stages, count_set = window_stages(layer)
-    sets = len(stages)
+    sets = len(window_stages(layer)[0])
     block = 0 if pool else g.kh * group * g.kw * cols
     w_count = (
         slot_count(nb * len(groups_of[0]), block, mc.buffer("weight").rows, "weight")
@@ -327,14 +347,14 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
         else 1
     )
     p_count = slot_count(nb, sets * cols, mc.buffer("params").rows, "params")
-    w_slots, p_slots = Slots(w_count, block), Slots(p_count, sets * cols)
-    in_slots = Slots(plan.in_count, geo.region(tile_rows))
     band_cap = plan.band_cap
     out_count = 2 if 2 * band_cap * pitch <= out_rows else 1
     out_size = (out_rows // out_count) // pitch * pitch
     band_cap = min(band_cap, out_size // pitch)
     tiles = ceil_div(g.oh, tile_rows)
-    tile_bytes = g.w * g.c * min(g.h, (tile_rows - 1) * sh + (g.kh - 1) * dh + 1)
+    tile_bytes = (
+        g.w * g.c * min(g.h, (tile_rows - 1) * g.stride[0] + (g.kh - 1) * g.dilation[0] + 1)
+    )
     weight_bytes = block * cols * nb * len(groups_of[0])
     rows_outer = (
         tiles == 1
@@ -342,11 +362,91 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
         or nb * len(groups_of[0]) <= w_count
         or tile_bytes * tiles + weight_bytes * tiles <= weight_bytes + tile_bytes * tiles * nb
     )
-    steps = (
-        [(t, j) for t in range(tiles) for j in range(nb)]
-        if rows_outer
-        else [(t, j) for j in range(nb) for t in range(tiles)]
+    quarter = max(1, min(band_cap, ceil_div(tile_rows, 4)))
+    band_major = (
+        tiles == 1
+        and not split
+        and nb > 1
+        and chip_in is None
+        and nb <= min(w_count if block else nb, p_count)
     )
+    steps: list[tuple[int, int, int, int, int]] = []
+    if band_major:
+        # The whole image and every block's weights fit: go band by band across all blocks,
+        # so compute starts after the first quarter of the rows while the rest loads.
+        s0 = 0
+        while s0 < g.oh:
+            s1 = min(g.oh, s0 + (quarter if s0 == 0 else band_cap))
+            steps += [(0, j, 0, s0, s1) for j in range(nb)]
+            s0 = s1
+    else:
+        order = (
+            [(t, j) for t in range(tiles) for j in range(nb)]
+            if rows_outer
+            else [(t, j) for j in range(nb) for t in range(tiles)]
+        )
+        for t, j in order:
+            o0, o1 = t * tile_rows, min(g.oh, (t + 1) * tile_rows)
+            steps += [(t, j, gi, o0, o1) for gi in range(len(groups_of[j]))]
+    keys = []
+    for t, j, gi, _, _ in steps:
+        key: dict[str, Hashable] = {"weight": (j, gi), "params": j}
+        if chip_in is None:
+            key["input"] = (t, *groups_of[j][gi])
+        keys.append(key)
+    areas: dict[str, SlotArea] = {}
+    if chip_in is None:  # else the input is read where the layer before left it
+        areas["input"] = SlotArea(plan.in_count, geo.region(tile_rows))
+    areas["weight"] = SlotArea(w_count, block)
+    areas["params"] = SlotArea(p_count, sets * cols)
+    if chip_out is None:  # else the output goes where the next layer reads it
+        areas["output"] = SlotArea(out_count, out_size, out_base)
+    return WindowCut(areas, tuple(keys), plan, geo, tuple(groups_of), band_cap, quarter,
+                     band_major, tuple(steps), split)  # fmt: skip
+
+
+def window_constants(layer: MacLayer | PoolLayer, mc: Machine,
+                     where: Residency) -> dict[str, bytes]:  # fmt: skip
+    """A convolution's weights and records; a pool's records (per tap count for average)."""
+    cols = mc.mac_cols
+    stages, _ = window_stages(layer)
+    params = {"params": param_bytes(stages, layer.channels, cols)}
+    if isinstance(layer, PoolLayer):
+        return params
+    return {"weights": conv_weight_bytes(layer, cols, plan_window(layer, mc).group), **params}
+
+
+def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
+    """A convolution, depthwise convolution or pooling layer (see the module docstring),
+    in the steps and slots of its `WindowCut`.
+
+    An on-chip input (`chip_in`) needs no loads: matmul and pool read `buf=output`. An
+    on-chip output (`chip_out`) goes into the output buffer in the next layer's layout
+    (one requant per output row, padding filled first; no stores).
+    """
+    cut = lp.slots.cut
+    assert isinstance(cut, WindowCut)
+    x, w, p, out = lp.inputs[0], lp.weights or 0, lp.address("params"), lp.output
+    chip_in, chip_out = lp.residency.chip_in, lp.residency.chip_out
+    assert chip_in is None or isinstance(chip_in, OnChip)
+    cols = st.machine.mac_cols
+    g = window_of(layer)
+    sh, sw = g.stride
+    dh = g.dilation[0]
+    top = g.pad[0]
+    n = layer.channels
+    pool = isinstance(layer, PoolLayer)
+    pad_value = -128 if pool and layer.kind == "max" else 0 if pool else layer.zp_x
+    source = "output" if chip_in else "input"
+    geo, group, tile_rows, groups_of = cut.geo, cut.plan.group, cut.plan.tile_rows, cut.groups_of
+    pitch = geo.pitch
+    split = cut.split
+    stages, count_set = window_stages(layer)
+    sets = len(stages)
+    block = cut.areas["weight"].rows
+    w_slots, p_slots = SlotWaits(cut.areas["weight"]), SlotWaits(cut.areas["params"])
+    in_slots = SlotWaits(cut.areas["input"]) if chip_in is None else None
+    band_cap = cut.band_cap
     span = (g.kh - 1) * dh + 1
     runs = tap_runs(g)
     loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
@@ -413,7 +513,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
                 ]
                 epilogue(st.code, layer.requant, 0, 0, m, pb, 0, cols, pieces)
             return
-        ob = out_base + st.out_slot(out_count, out_size)
+        ob = st.out_slot(cut.areas["output"])
         if count_set:
             _average(st.code, layer, count_set, s0, s1, pitch, pb,
                      lambda oh, ow: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
@@ -426,66 +526,49 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, x: int, w: int, p: int,
             for oh in range(s0, s1)
         ])  # fmt: skip
 
-    def acquire(t: int, j: int, gi: int, key_tiles: list[int]):
-        """The slots step (t, j, gi) uses, and the loads of those that miss."""
+    def acquire(j: int, gi: int, key_tiles: tuple[int, ...], use: Mapping[str, SlotUse]):
+        """The slots a step of block j, group gi uses, and the loads of those that miss."""
         loads: list[Instruction] = []
-        if chip_in is not None:
+        if in_slots is None:
+            assert chip_in is not None
             in_slot, ib = None, chip_in.base + key_tiles[0] * chip_in.tile_rows
         else:
-            in_slot, ib, miss = in_slots.get((t, *key_tiles), st)
-            if miss:
+            in_slot, ib = use["input"].slot, in_slots.take(use["input"], st)
+            if use["input"].miss:
                 loaded[in_slot] = 0
-        w_slot, wb, miss = w_slots.get((j, gi), st)
-        if miss and block:
+        wb = w_slots.take(use["weight"], st)
+        if use["weight"].miss and block:
             dram = w + (j * len(groups_of[j]) + gi) * block * cols
             loads += dma_load("weight", wb, dram, block, cols, cols)
-        p_slot, pb, miss = p_slots.get(j, st)
-        if miss:
+        pb = p_slots.take(use["params"], st)
+        if use["params"].miss:
             loads += dma_load("params", pb, p + j * sets * cols * RECORD_BYTES, sets * cols,
                            RECORD_BYTES, RECORD_BYTES)  # fmt: skip
-        return (in_slot, w_slot, p_slot), ib, wb, pb, loads
+        return (in_slot, use["weight"].slot, use["params"].slot), ib, wb, pb, loads
 
     def release(slots) -> None:
         mark = st.release()
         in_slot, w_slot, p_slot = slots
-        if in_slot is not None:
+        if in_slots is not None and in_slot is not None:
             in_slots.used(in_slot, mark)
         w_slots.used(w_slot, mark)
         p_slots.used(p_slot, mark)
 
-    quarter = max(1, min(band_cap, ceil_div(tile_rows, 4)))
-    band_major = (
-        tiles == 1
-        and not split
-        and nb > 1
-        and chip_in is None
-        and nb <= min(w_count if block else nb, p_count)
-    )
-    if band_major:
-        # The whole image and every block's weights fit: go band by band across all blocks,
-        # so compute starts after the first quarter of the rows while the rest loads.
-        s0 = 0
-        while s0 < g.oh:
-            s1 = min(g.oh, s0 + (quarter if s0 == 0 else band_cap))
-            for j in range(nb):
-                slots, ib, wb, pb, loads = acquire(0, j, 0, groups_of[j][0])
-                band(0, j, 0, groups_of[j][0], slots[0], ib, wb, pb, s0, s1, loads)
-                release(slots)
-            s0 = s1
-        st.end_layer()
-        return
-    for t, j in steps:
-        o0, o1 = t * tile_rows, min(g.oh, (t + 1) * tile_rows)
-        for gi, key_tiles in enumerate(groups_of[j]):
-            slots, ib, wb, pb, loads = acquire(t, j, gi, key_tiles)
-            s0 = o0
-            while s0 < o1:
-                full = loaded[slots[0]] >= (o1 - 1 - o0) * sh + span
-                s1 = min(o1, s0 + (band_cap if full or split else quarter))
-                band(t, j, gi, key_tiles, slots[0], ib, wb, pb, s0, s1, loads)
-                loads = []
-                s0 = s1
+    for (t, j, gi, o0, o1), use in zip(cut.steps, lp.slots.uses, strict=True):
+        key_tiles = list(groups_of[j][gi])
+        slots, ib, wb, pb, loads = acquire(j, gi, groups_of[j][gi], use)
+        if cut.band_major:  # one band of every block in turn
+            band(t, j, gi, key_tiles, slots[0], ib, wb, pb, o0, o1, loads)
             release(slots)
+            continue
+        s0 = t * tile_rows
+        while s0 < o1:
+            full = loaded[slots[0]] >= (o1 - 1 - o0) * sh + span
+            s1 = min(o1, s0 + (band_cap if full or split else cut.quarter))
+            band(t, j, gi, key_tiles, slots[0], ib, wb, pb, s0, s1, loads)
+            loads = []
+            s0 = s1
+        release(slots)
     st.end_layer()
 
 
@@ -526,18 +609,19 @@ def _pool_taps(code: list[Instruction], kind: str, source: str, row: int, m: int
         code.append(Instruction.of("alu", op=alu, dst=0, src=m, rows=m, use_imm=0, imm=0))
 
 
-def _average(code: list[Instruction], layer: PoolLayer, count_set, s0, s1, pitch, pb, out_row,
+def _average(code: list[Instruction], layer: MacLayer | PoolLayer, count_set, s0, s1, pitch, pb, out_row,
              cols) -> None:  # fmt: skip
     """One requant per run of output columns with the same count of in-bounds taps;
     `out_row(oh, ow)` is where output pixel (oh, ow) goes."""
-    rows, columns = _count_map(layer.window)
+    g = window_of(layer)
+    rows, columns = _count_map(g)
     requant = layer.requant
     for oh in range(s0, s1):
         start = 0
-        while start < layer.window.ow:
+        while start < g.ow:
             count = int(rows[oh] * columns[start])
             end = start + 1
-            while end < layer.window.ow and int(rows[oh] * columns[end]) == count:
+            while end < g.ow and int(rows[oh] * columns[end]) == count:
                 end += 1
             r = (oh - s0) * pitch + start
             code.append(
