@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, f32, i32, i
 from xdsl.ir import Attribute, SSAValue
 
 from qdialect import numerics
-from qdialect.importers import ort_float
+from qdialect.importers import onnx_check, ort_float
 from qdialect.importers.emitter import ELEMENT_TYPES, Value, i64_array
 from qdialect.importers.onnx_common import ONNXImportError
 from qdialect.importers.onnx_import import Importer
@@ -109,11 +109,14 @@ class TosaImporter(Importer):
             )
         if np.any(z_w):
             raise ONNXImportError(f"node '{node.name}': weight zero points must be 0 (TOSA form)")
+        if w.ndim != 4:
+            raise ONNXImportError(f"node '{node.name}': the weights must be OIHW")
+        self._geometry(node, x.shape, w.shape)  # the attributes and shapes, checked
         a = self._attrs(node)
         k_out, c_in, kh, kw = w.shape
         group = int(a.get("group", 1))
-        strides = list(a.get("strides", [1, 1]))
-        dil = list(a.get("dilations", [1, 1]))
+        strides = onnx_check.spatial(node, a, "strides", 2, 1, 1)
+        dil = onnx_check.spatial(node, a, "dilations", 2, 1, 1)
         top, left, bottom, right = self._pads(node, x.shape[2:], (kh, kw), strides, dil)
         n, c, h, wd = x.shape
         oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
@@ -153,6 +156,10 @@ class TosaImporter(Importer):
                 f"node '{node.name}': MatMul needs a 2-D input and constant symmetric weights (TOSA form)"
             )
         m, k = a.shape
+        if b.ndim != 2 or b.shape[0] != k:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: {list(a.shape)} by {list(b.shape)} do not multiply"
+            )
         n = b.shape[1]
         a3 = self._reshaped(node, a, (1, m, k))
         wt = self._tconst(b.reshape(1, k, n), "i8")
@@ -193,6 +200,8 @@ class TosaImporter(Importer):
         n, h, w, c = xh.shape
         oh = (h + top + bottom - kernel[0]) // strides[0] + 1
         ow = (w + left + right - kernel[1]) // strides[1] + 1
+        if min(oh, ow) < 1:
+            raise ONNXImportError(f"window {kernel} does not fit the padded input {[h, w]}")
         y = self.e.tosa("max_pool2d", [xh], (n, oh, ow, c), "i8", kernel=i64_array(kernel),
                         stride=i64_array(strides), pad=i64_array([top, bottom, left, right]))  # fmt: skip
         return self._transpose(y, [0, 3, 1, 2])
@@ -292,9 +301,7 @@ class TosaImporter(Importer):
     # ---- data movement and average pooling ---------------------------------------------
 
     def _concat(self, node, parts, axis):
-        shape = list(parts[0].shape)
-        axis %= len(shape)
-        shape[axis] = sum(p.shape[axis] for p in parts)
+        shape, axis = self._concat_shape(node, parts, axis)
         self._int8_operands(node, "i8", *parts)
         return self.e.tosa("concat", parts, shape, "i8", axis=IntegerAttr(axis, i32))
 
