@@ -81,6 +81,15 @@ class TosaImporter(Importer):
     def _tconst(self, array, elem: str) -> Value:
         return self.e.tosa_const(np.asarray(array), elem)
 
+    def _zp_const(self, node, zp: np.ndarray) -> Value:
+        """An int8 data zero point as the operand TOSA takes it."""
+        value = int(zp.reshape(-1)[0])
+        if not -128 <= value <= 127:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: zero point {value} of int8 data is out of range"
+            )
+        return self._tconst(np.array([value]), "i8")
+
     def _transpose(self, x: Value, perms: list[int]) -> Value:
         return self.e.tosa_transpose(x, perms)
 
@@ -124,7 +133,7 @@ class TosaImporter(Importer):
         xh = self._transpose(x, [0, 2, 3, 1])
         b = self._tconst(np.zeros(k_out, np.int64) if bias is None else bias, "i32")
         zx, zw = (
-            self._tconst(np.array([int(z_x.reshape(-1)[0])]), "i8"),
+            self._zp_const(node, z_x),
             self._tconst(np.array([0]), "i8"),
         )
         if group == 1:
@@ -164,7 +173,7 @@ class TosaImporter(Importer):
         a3 = self._reshaped(node, a, (1, m, k))
         wt = self._tconst(b.reshape(1, k, n), "i8")
         za, zb = (
-            self._tconst(np.array([int(z_a.reshape(-1)[0])]), "i8"),
+            self._zp_const(node, z_a),
             self._tconst(np.array([0]), "i8"),
         )
         acc = self.e.tosa("matmul", [a3, wt, za, zb], (1, m, n), "i32")
@@ -332,7 +341,7 @@ class TosaImporter(Importer):
         xh = x if channels_last else self._transpose(x, [0, 2, 3, 1])
         n, c = xh.shape[0], xh.shape[3]
         zx = int(z_x.reshape(-1)[0])
-        zp = self._tconst(np.array([zx]), "i8")
+        zp = self._zp_const(node, z_x)
         top, left, bottom, right = pads
         f32 = np.float32
         if not any(pads) or self._attrs(node).get("count_include_pad", 0):

@@ -406,6 +406,13 @@ class _Importer:
         out = self._int8(out_index, "the output")
         if w.data is None:
             raise TFLiteImportError("the filter must be a constant")
+        fully_connected = kind == "FULLY_CONNECTED"
+        if len(w.shape) != (2 if fully_connected else 4) or (
+            not fully_connected and len(x.shape) != 4
+        ):
+            raise TFLiteImportError(
+                f"input {list(x.shape)} and filter {list(w.shape)} have the wrong ranks for {kind}"
+            )
         if np.any(w.zero_point != 0):
             raise TFLiteImportError("filter zero points must be 0 (symmetric int8 weights)")
         bias = None

@@ -929,3 +929,12 @@ def test_an_unexpected_error_in_one_op_names_the_node(monkeypatch) -> None:
     with pytest.raises(ONNXImportError, match=r"ONNX node 'pool' \(AveragePool\): unexpected "
                                               "IndexError"):  # fmt: skip
         import_onnx(_qdq_pool(kernel_shape=[2, 2]).SerializeToString())
+
+
+def test_an_int8_zero_point_out_of_range_is_named_on_the_tosa_target() -> None:
+    """An int32 zero point (allowed for biases) given to int8 data is refused by name."""
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    conv = next(n for n in m.graph.node if n.op_type == "QLinearConv")
+    _set_init(m, conv.input[2], np.array(1000, np.int32))
+    with pytest.raises(ONNXImportError, match="zero point 1000 of int8 data is out of range"):
+        import_onnx(m.SerializeToString(), "tosa")

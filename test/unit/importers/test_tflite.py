@@ -560,3 +560,13 @@ def test_an_unexpected_error_in_one_operator_names_it(monkeypatch) -> None:
     with pytest.raises(TFLiteImportError,
                        match=r"TFLite operator 4 \(MAX_POOL_2D\): unexpected KeyError"):  # fmt: skip
         import_tflite(tb.quantized("mobilenet_like")[0])
+
+
+def test_a_filter_of_the_wrong_rank_is_named() -> None:
+    def edit(m, g, s):
+        g.tensors[4].shape = [1, 3, 72]
+        g.tensors[4].quantization.scale, g.tensors[4].quantization.zeroPoint = [0.01], [0]
+
+    data = _edited(edit)
+    with pytest.raises(TFLiteImportError, match=r"operator 1 \(DEPTHWISE_CONV_2D\): .*wrong ranks"):
+        import_tflite(data)
