@@ -220,3 +220,16 @@ def pooled(node: NodeProto, size, kernel, strides, dilations, pads) -> tuple[int
             f"{list(size)} (pads {list(pads)})"
         )
     return out
+
+
+def int32_bias(node: NodeProto, bias: np.ndarray, channels: int | None = None) -> np.ndarray:
+    """An integer bias within int32 (as int64), of shape [channels] when given."""
+    if bias.dtype.kind not in "iu" or (
+        bias.size and (int(bias.min()) < -(1 << 31) or int(bias.max()) > MAX_INT)
+    ):
+        raise ONNXImportError(f"{node_label(node)}: the bias must hold int32 values")
+    if channels is not None and bias.shape != (channels,):
+        raise ONNXImportError(
+            f"{node_label(node)}: a bias of shape {list(bias.shape)} for {channels} channels"
+        )
+    return bias.astype(np.int64)

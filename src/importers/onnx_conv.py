@@ -108,9 +108,8 @@ class ConvOps(ImporterLike):
             acc = self._conv_acc(node, x, z_x, w, z_w)
         out_shape = acc.shape
         if bias is not None:
-            acc = self.e.binary(
-                "add", acc, self.e.splat(bias.astype(np.int64), out_shape, "i32", 1)
-            )
+            bias = onnx_check.int32_bias(node, bias, out_shape[1])
+            acc = self.e.binary("add", acc, self.e.splat(bias, out_shape, "i32", 1))
         scale = ort_float.requant_scale(s_x, s_w, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 

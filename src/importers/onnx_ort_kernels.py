@@ -182,7 +182,9 @@ class OrtKernels(ImporterLike):
             acc = self.e.binary(
                 "add",
                 acc,
-                self._broadcast_to(node, self.e.const(bias.astype(np.int64), "i32"), acc.shape),
+                self._broadcast_to(
+                    node, self.e.const(onnx_check.int32_bias(node, bias), "i32"), acc.shape
+                ),
             )
         scale = ort_float.requant_scale(s_a, s_b, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)

@@ -131,7 +131,8 @@ class TosaImporter(Importer):
         oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
         ow = (wd + left + right - (kw - 1) * dil[1] - 1) // strides[1] + 1
         xh = self._transpose(x, [0, 2, 3, 1])
-        b = self._tconst(np.zeros(k_out, np.int64) if bias is None else bias, "i32")
+        zero = np.zeros(k_out, np.int64)
+        b = self._tconst(zero if bias is None else onnx_check.int32_bias(node, bias, k_out), "i32")
         zx, zw = (
             self._zp_const(node, z_x),
             self._tconst(np.array([0]), "i8"),
@@ -178,7 +179,13 @@ class TosaImporter(Importer):
         )
         acc = self.e.tosa("matmul", [a3, wt, za, zb], (1, m, n), "i32")
         if bias is not None:
-            c = self._tconst(np.broadcast_to(bias, (n,)).reshape(1, 1, n), "i32")
+            bias = onnx_check.int32_bias(node, bias)
+            if bias.size not in (1, n):
+                raise ONNXImportError(
+                    f"{onnx_check.node_label(node)}: a bias of shape {list(bias.shape)} for {n} "
+                    "columns"
+                )
+            c = self._tconst(np.broadcast_to(bias.reshape(-1), (n,)).reshape(1, 1, n), "i32")
             acc = self.e.tosa("add", [acc, c], acc.shape, "i32")
         scale = ort_float.requant_scale(s_a, s_b, s_y)
         y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)

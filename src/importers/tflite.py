@@ -428,6 +428,9 @@ class _Importer:
         w_scales = np.broadcast_to(w.scale, (n_out,)) if w.scale.size == 1 else w.scale
         if w_scales.size != n_out:
             raise TFLiteImportError(f"{w_scales.size} filter scales for {n_out} output channels")
+        self._filter_fits(kind, x.shape, w.shape, n_out)
+        if bias is not None and bias.size != n_out:
+            raise TFLiteImportError(f"{bias.size} bias values for {n_out} output channels")
         mults, shifts = zip(
             *(self._multiplier(float(s_x) * float(sw) / float(s_y)) for sw in w_scales), strict=True
         )
@@ -469,6 +472,22 @@ class _Importer:
             y = self._rescale(acc, "i8", mults, shifts, 0, zy, True)
         lo, hi = self._activation(o.fusedActivationFunction, out)
         self.values[out_index] = self._clamp(y, lo, hi)
+
+    @staticmethod
+    def _filter_fits(kind: str, x: tuple[int, ...], w: tuple[int, ...], n_out: int) -> None:
+        """The filter's shape fits the input's channels and the output's (TFLite's layouts:
+        FULLY_CONNECTED [out, in], CONV_2D [out, kh, kw, in], DEPTHWISE_CONV_2D [1, kh, kw,
+        in x multiplier])."""
+        if kind == "FULLY_CONNECTED":
+            fits = w[0] == n_out and w[1] > 0 and math.prod(x) % w[1] == 0
+        elif kind == "CONV_2D":
+            fits = w[0] == n_out and w[3] == x[3]
+        else:
+            fits = w[3] == n_out and x[3] > 0 and n_out % x[3] == 0
+        if not fits:
+            raise TFLiteImportError(
+                f"filter {list(w)} does not fit input {list(x)} and {n_out} output channels"
+            )
 
     _op_conv_2d = _conv_like
     _op_depthwise_conv_2d = _conv_like

@@ -938,3 +938,19 @@ def test_an_int8_zero_point_out_of_range_is_named_on_the_tosa_target() -> None:
     _set_init(m, conv.input[2], np.array(1000, np.int32))
     with pytest.raises(ONNXImportError, match="zero point 1000 of int8 data is out of range"):
         import_onnx(m.SerializeToString(), "tosa")
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "tosa"])
+@pytest.mark.parametrize(
+    "bias, message",
+    [
+        (np.full(8, 1 << 40, np.int64), "the bias must hold int32 values"),
+        (np.zeros((2, 3), np.int32), r"a bias of shape \[2, 3\] for 8 channels"),
+    ],
+)
+def test_conv_biases_that_do_not_fit_are_named(bias, message: str, target: str) -> None:
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    conv = next(n for n in m.graph.node if n.op_type == "QLinearConv")
+    _set_init(m, conv.input[8], bias)
+    with pytest.raises(ONNXImportError, match=message):
+        import_onnx(m.SerializeToString(), target)

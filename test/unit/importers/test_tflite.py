@@ -570,3 +570,17 @@ def test_a_filter_of_the_wrong_rank_is_named() -> None:
     data = _edited(edit)
     with pytest.raises(TFLiteImportError, match=r"operator 1 \(DEPTHWISE_CONV_2D\): .*wrong ranks"):
         import_tflite(data)
+
+
+def test_biases_and_filters_that_do_not_fit_are_named() -> None:
+    data = _edited(lambda m, g, s: setattr(g.operators[6], "inputs", [12, 13, 8]))
+    with pytest.raises(TFLiteImportError,
+                       match=r"operator 6 \(FULLY_CONNECTED\): 8 bias values for 10 output"):  # fmt: skip
+        import_tflite(data)
+    from qdialect.importers.tflite import _Importer
+
+    for kind, x, w, n_out in [("CONV_2D", (1, 8, 8, 8), (24, 1, 1, 7), 24),
+                              ("DEPTHWISE_CONV_2D", (1, 8, 8, 5), (1, 3, 3, 24), 24),
+                              ("FULLY_CONNECTED", (1, 127), (10, 128), 10)]:  # fmt: skip
+        with pytest.raises(TFLiteImportError, match="does not fit input"):
+            _Importer._filter_fits(kind, x, w, n_out)
