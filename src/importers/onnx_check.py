@@ -196,8 +196,10 @@ def guard(node: NodeProto) -> Iterator[None]:
 
     try:
         yield
-    except ONNXImportError:
-        raise
+    except ONNXImportError as err:
+        if f"'{node.name}'" in str(err):
+            raise
+        raise ONNXImportError(f"{node_label(node)}: {err}") from None
     except QuantizationError as err:
         raise ONNXImportError(f"{node_label(node)}: {err}") from None
     except (ValueError, TypeError, IndexError, KeyError, ArithmeticError, AttributeError) as err:

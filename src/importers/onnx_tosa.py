@@ -94,6 +94,8 @@ class TosaImporter(Importer):
         return self.e.tosa_transpose(x, perms)
 
     def _tosa_requant(self, acc: Value, scale: np.ndarray, zp: int, relu: bool) -> Value:
+        if not -128 <= zp <= 127:
+            raise ONNXImportError(f"zero point {zp} of int8 data is out of range")
         pairs = [numerics.quantize_multiplier(float(v)) for v in scale.reshape(-1)]
         y = self.e.tosa_rescale(acc, [p[0] for p in pairs], [p[1] for p in pairs], 0, zp, "i8",
                                 double_round=False)  # fmt: skip
@@ -249,6 +251,9 @@ class TosaImporter(Importer):
         """A per-tensor `tosa.rescale` (SINGLE_ROUND) by a real scale or an exact
         (multiplier, shift)."""
         m, sh = scale if isinstance(scale, tuple) else numerics.quantize_multiplier(float(scale))
+        for zp, elem in ((in_zp, x.elem), (out_zp, out)):
+            if elem == "i8" and not -128 <= zp <= 127:
+                raise ONNXImportError(f"zero point {zp} of int8 data is out of range")
         return self.e.tosa_rescale(x, [m], [sh], in_zp, out_zp, out, double_round=False)
 
     def _centred(self, x: Value, zp: int, left_shift: int = 0) -> Value:

@@ -954,3 +954,12 @@ def test_conv_biases_that_do_not_fit_are_named(bias, message: str, target: str) 
     _set_init(m, conv.input[8], bias)
     with pytest.raises(ONNXImportError, match=message):
         import_onnx(m.SerializeToString(), target)
+
+
+def test_an_int8_output_zero_point_out_of_range_is_named_on_the_tosa_target() -> None:
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    conv = next(n for n in m.graph.node if n.op_type == "QLinearConv")
+    _set_init(m, conv.input[7], np.array(1000, np.int32))
+    with pytest.raises(ONNXImportError, match=r"node 'QLinearConv_\d+' \(QLinearConv\): zero point "
+                                              "1000 of int8 data is out of range"):  # fmt: skip
+        import_onnx(m.SerializeToString(), "tosa")
