@@ -176,8 +176,11 @@ def arity(node: NodeProto, opset: int) -> None:
     else:
         try:
             schema = defs.get_schema(node.op_type, max(opset, 1), node.domain)
-        except Exception:  # unknown operators are reported by the supported-ops check
-            return
+        except Exception:  # not in this opset: the operator's latest schema
+            try:
+                schema = defs.get_schema(node.op_type, node.domain)
+            except Exception:  # unknown operators are reported by the supported-ops check
+                return
         low, high, outputs = schema.min_input, schema.max_input, schema.min_output
     if not low <= len(node.input) <= high or len(node.output) < max(outputs, 1):
         takes = f"{low}" if low == high else f"{low} to {high}" if high < MAX_INT else f"{low}+"

@@ -437,7 +437,13 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         axis = int(self._attrs(node).get("axis", 1))
         source = node.input[0]
         if source in self.constants:
-            axis %= max(self.constants[source].ndim, 1)
+            shape = self.constants[source].shape
+            axis %= max(len(shape), 1)
+            if scale.size > 1 and (axis >= len(shape) or shape[axis] != scale.size):
+                raise ONNXImportError(
+                    f"{onnx_check.node_label(node)}: {scale.size} scales along axis {axis} of "
+                    f"'{source}' {list(shape)}"
+                )
         return source, scale, zp, axis
 
     def _per_channel_axis(self, node, i: int, expected: int) -> None:

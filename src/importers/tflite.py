@@ -294,7 +294,7 @@ class _Importer:
         for index in (int(i) for i in g.outputs):
             for n, op in enumerate(g.operators or []):
                 if int(op.outputs[0]) == index and self.tensors[index].dtype == float32:
-                    if self._kind(n, op) == "DEQUANTIZE":
+                    if self._kind(n, op) == "DEQUANTIZE" and len(op.inputs):
                         outs[index] = int(op.inputs[0])
                         peeled.add(n)
         return ins, outs, peeled

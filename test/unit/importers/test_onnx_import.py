@@ -963,3 +963,24 @@ def test_an_int8_output_zero_point_out_of_range_is_named_on_the_tosa_target() ->
     with pytest.raises(ONNXImportError, match=r"node 'QLinearConv_\d+' \(QLinearConv\): zero point "
                                               "1000 of int8 data is out of range"):  # fmt: skip
         import_onnx(m.SerializeToString(), "tosa")
+
+
+def test_per_axis_scales_of_the_wrong_length_are_named() -> None:
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=True, per_channel=True))
+    dq = next(n for n in m.graph.node
+              if n.op_type == "DequantizeLinear" and n.input[0] in {t.name for t in m.graph.initializer}
+              and len(n.input) > 1)  # fmt: skip
+    n = int(np.prod(next(t for t in m.graph.initializer if t.name == dq.input[1]).dims)) + 3
+    _set_init(m, dq.input[1], np.full(n, 0.1, np.float32))
+    _set_init(m, dq.input[2], np.zeros(n, np.int8))
+    with pytest.raises(ONNXImportError, match=r"\(DequantizeLinear\): \d+ scales along axis 0"):
+        import_onnx(m.SerializeToString())
+
+
+def test_arity_is_checked_with_the_latest_schema_outside_the_opset() -> None:
+    """opset 1 has no DequantizeLinear; its arity is still checked (by its latest schema)."""
+    m = _qdq_pool(kernel_shape=[2, 2])
+    del m.graph.node[1].input[1:]
+    m.opset_import[0].version = 1
+    with pytest.raises(ONNXImportError, match=r"node 'dq0' \(DequantizeLinear\) has 1 inputs"):
+        import_onnx(m.SerializeToString())

@@ -584,3 +584,19 @@ def test_biases_and_filters_that_do_not_fit_are_named() -> None:
                               ("FULLY_CONNECTED", (1, 127), (10, 128), 10)]:  # fmt: skip
         with pytest.raises(TFLiteImportError, match="does not fit input"):
             _Importer._filter_fits(kind, x, w, n_out)
+
+
+def test_a_float_output_from_an_operator_without_inputs_is_named() -> None:
+    """The DEQUANTIZE that makes a float output, without inputs: not peeled off (DEQUANTIZE
+    inside the graph is unsupported), and named."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as s
+
+    m = s.ModelT.InitFromPackedBuf(calibrated(*tb.mlp(0), io_type=np.float32), 0)
+    g = m.subgraphs[0]
+    last = len(g.operators) - 1
+    g.operators[last].inputs = []
+    b = flatbuffers.Builder(1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    with pytest.raises(TFLiteImportError, match=rf"DEQUANTIZE: 1 operator, first operator {last}"):
+        import_tflite(bytes(b.Output()))
