@@ -699,6 +699,8 @@ def test_per_channel_weights_along_another_axis_are_refused() -> None:
     for attribute in dq.attribute:
         if attribute.name == "axis":
             attribute.i = 1
+    _set_init(model, dq.input[1], np.full(3, 0.01, np.float32))  # one per input channel
+    _set_init(model, dq.input[2], np.zeros(3, np.int8))
     with pytest.raises(
         ONNXImportError,
         match=r"quantized along axis 1; per-channel weights must use the output-channel axis 0",
