@@ -175,6 +175,17 @@ class Emitter:
         self.arg_attrs.append(attrs or {})
         return Value(arg, tuple(shape), elem)
 
+    def mark(self) -> Operation | None:
+        """The last op so far: `verify_since` checks the ops built after it."""
+        return self.block.last_op
+
+    def verify_since(self, mark: Operation | None) -> None:
+        """Verify the ops built after `mark` (raises xDSL's VerifyException)."""
+        op = mark.next_op if mark is not None else self.block.first_op
+        while op is not None:
+            op.verify()
+            op = op.next_op
+
     def insert(self, op: Operation) -> Operation:
         op.location = self.location
         self.block.add_op(op)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from qdialect.importers import ort_float
+from qdialect.importers import onnx_check, ort_float
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXImportError
 
@@ -108,9 +108,8 @@ class ConvOps(ImporterLike):
             acc = self._conv_acc(node, x, z_x, w, z_w)
         out_shape = acc.shape
         if bias is not None:
-            acc = self.e.binary(
-                "add", acc, self.e.splat(bias.astype(np.int64), out_shape, "i32", 1)
-            )
+            bias = onnx_check.int32_bias(node, bias, out_shape[1])
+            acc = self.e.binary("add", acc, self.e.splat(bias, out_shape, "i32", 1))
         scale = ort_float.requant_scale(s_x, s_w, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
 
@@ -130,7 +129,7 @@ class ConvOps(ImporterLike):
         a = self._attrs(node)
         auto = _text(a.get("auto_pad", "NOTSET"))
         if auto == "NOTSET":
-            return list(a.get("pads", [0, 0, 0, 0]))
+            return onnx_check.spatial(node, a, "pads", 2 * len(size), 0, 0)
         if auto == "VALID":
             return [0, 0, 0, 0]
         if auto not in ("SAME_UPPER", "SAME_LOWER"):
@@ -150,11 +149,16 @@ class ConvOps(ImporterLike):
         if len(x_shape) != 4 or len(w_shape) != 4:
             raise ONNXImportError(f"node '{node.name}': only 2-D (NCHW) convolutions are imported")
         group = int(a.get("group", 1))
-        strides = [int(v) for v in a.get("strides", [1, 1])]
-        dil = [int(v) for v in a.get("dilations", [1, 1])]
+        strides = onnx_check.spatial(node, a, "strides", 2, 1, 1)
+        dil = onnx_check.spatial(node, a, "dilations", 2, 1, 1)
         n, c, h, wd = x_shape
         kh, kw = w_shape[2:]
-        if len(strides) != 2 or len(dil) != 2 or min(strides + dil + [group]) < 1 or c % group:
+        if "kernel_shape" in a and [int(v) for v in a["kernel_shape"]] != [kh, kw]:
+            raise ONNXImportError(
+                f"node '{node.name}': kernel_shape {list(a['kernel_shape'])} differs from the "
+                f"weights' {[kh, kw]}"
+            )
+        if group < 1 or c % group:
             raise ONNXImportError(f"node '{node.name}': malformed {node.op_type} attributes")
         spans = [(kh - 1) * dil[0], (kw - 1) * dil[1]]
         if node.op_type != "ConvTranspose":
@@ -173,10 +177,8 @@ class ConvOps(ImporterLike):
                 raise ONNXImportError(
                     f"node '{node.name}': weights {list(w_shape)} do not fit {c} input channels"
                 )
-            extra = [int(v) for v in a.get("output_padding", [0, 0])]
+            extra = onnx_check.spatial(node, a, "output_padding", 2, 0, 0)
             pads = self._transpose_pads(node, a, (h, wd), spans, strides, extra)
-            if len(extra) != 2 or min(extra) < 0:
-                raise ONNXImportError(f"node '{node.name}': malformed ConvTranspose attributes")
             window = [(spans[0] - pads[0], spans[0] - pads[2] + extra[0]),
                       (spans[1] - pads[1], spans[1] - pads[3] + extra[1])]  # fmt: skip
             if min(p for pair in window for p in pair) < 0:
@@ -198,10 +200,9 @@ class ConvOps(ImporterLike):
         SAME_UPPER, at the beginning otherwise)."""
         auto = _text(a.get("auto_pad", "NOTSET"))
         if "output_shape" not in a and auto in ("NOTSET", "VALID"):
-            pads = [int(v) for v in a.get("pads", [0, 0, 0, 0])] if auto == "NOTSET" else [0] * 4
-            if len(pads) != 4 or min(pads) < 0:
-                raise ONNXImportError(f"node '{node.name}': malformed ConvTranspose pads")
-            return pads
+            if auto == "VALID":
+                return [0] * 4
+            return onnx_check.spatial(node, a, "pads", 4, 0, 0)
         if auto not in ("NOTSET", "SAME_UPPER", "SAME_LOWER"):
             raise ONNXImportError(f"node '{node.name}': unknown auto_pad '{auto}'")
         wanted = [
@@ -209,6 +210,8 @@ class ConvOps(ImporterLike):
             for v in a.get("output_shape", [d * s for d, s in zip(size, strides, strict=True)])
         ]
         wanted = wanted[-2:]
+        if len(wanted) != 2:
+            raise ONNXImportError(f"node '{node.name}': output_shape {wanted} needs H and W")
         begin, end = [], []
         for n, span, st, ex, out in zip(size, spans, strides, extra, wanted, strict=True):
             total = st * (n - 1) + ex + span + 1 - out

@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
 
 from qdialect import numerics
-from qdialect.importers import ort_float
+from qdialect.importers import onnx_check, ort_float
 from qdialect.importers.emitter import Emitter, Value, verified
 from qdialect.importers.onnx_common import EIGHT_BIT, MAX_ELEMENTS, RANGE, ONNXImportError
 from qdialect.importers.onnx_conv import ConvOps
@@ -70,14 +70,11 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
                          default=13)  # fmt: skip
         if not self.graph.node and not self.graph.output:
             raise ONNXImportError("the model has no graph")
+        onnx_check.graph(self.graph)
         self.constants: dict[str, np.ndarray] = {}
         for t in self.graph.initializer:
             if t.data_location == onnx.TensorProto.EXTERNAL:
                 raise ONNXImportError(f"initializer '{t.name}' lives in an external file")
-            if math.prod(t.dims) > MAX_ELEMENTS:
-                raise ONNXImportError(
-                    f"initializer '{t.name}' declares {math.prod(t.dims)} elements"
-                )
             try:
                 self.constants[t.name] = numpy_helper.to_array(t)
             except Exception as err:
@@ -118,6 +115,8 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
     # ---- graph ---------------------------------------------------------------------
 
     def _input(self, node, i: int) -> Value:
+        if i >= len(node.input):
+            raise ONNXImportError(f"{onnx_check.node_label(node)} needs an input {i}")
         name = node.input[i]
         if name not in self.values:
             raise ONNXImportError(
@@ -206,6 +205,8 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
             for name in node.output:
                 self.producers[name] = node
         self.order = self._ordered()
+        for node in self.order:
+            onnx_check.arity(node, self.opset)
         self._check_supported()
         self.outputs = {vi.name for vi in g.output}
         for vi in (x for x in g.input if x.name not in self.constants):
@@ -224,7 +225,7 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         for node in self.order:
             if id(node) in self.fused:
                 continue
-            with self.e.at(node.output[0] if node.output else node.name):
+            with self.e.at(node.output[0] if node.output else node.name), onnx_check.guard(node):
                 if not self._fold(node):
                     self._handler(node)(node)
         results = []
@@ -262,9 +263,7 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
 
     @staticmethod
     def _attrs(node) -> dict:
-        from onnx import helper
-
-        return {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        return onnx_check.attributes(node)
 
     def _scale_zp(self, node, i: int) -> tuple[np.ndarray, np.ndarray]:
         scale = self._const_input(node, i, "scale").astype(np.float32)
@@ -274,10 +273,10 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
                 raise ONNXImportError(
                     f"node '{node.name}': only 8-bit quantization is supported (got {zp.dtype})"
                 )
-            zp = zp.astype(np.int64)
         else:
             zp = np.zeros_like(scale, np.int64)
-        return scale, zp
+        onnx_check.quantization(node, scale, zp)
+        return scale, zp.astype(np.int64)
 
     def _storage(self, node, zp_index: int) -> str:
         """The storage type a QuantizeLinear-like output gets: its zero point's, else uint8
@@ -438,7 +437,13 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         axis = int(self._attrs(node).get("axis", 1))
         source = node.input[0]
         if source in self.constants:
-            axis %= max(self.constants[source].ndim, 1)
+            shape = self.constants[source].shape
+            axis %= max(len(shape), 1)
+            if scale.size > 1 and (axis >= len(shape) or shape[axis] != scale.size):
+                raise ONNXImportError(
+                    f"{onnx_check.node_label(node)}: {scale.size} scales along axis {axis} of "
+                    f"'{source}' {list(shape)}"
+                )
         return source, scale, zp, axis
 
     def _per_channel_axis(self, node, i: int, expected: int) -> None:
@@ -513,6 +518,10 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
             raise ONNXImportError(
                 f"node '{node.name}': matrix products are imported for 2-D operands"
             )
+        if a.shape[1] != b.shape[0]:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: {list(a.shape)} by {list(b.shape)} do not multiply"
+            )
         ac = self._widen(a, int(z_a.reshape(-1)[0]))
         out_shape = (a.shape[0], b.shape[1])
         return self.e.dot_general(ac, b, out_shape, ([1], [0]))
@@ -574,24 +583,17 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
         pads = self._pads(node, x.shape[2:], kernel, strides, dil)
         if a.get("ceil_mode", 0):
             pads = self._ceil_pads(x.shape[2:], kernel, strides, dil, pads)
+        onnx_check.pooled(node, x.shape[2:], kernel, strides, dil, pads)
         self.values[target] = self._max_pool(x, kernel, strides, dil, pads)
 
     @staticmethod
     def _window(node, a: dict) -> tuple[list[int], list[int], list[int]]:
         """(kernel, strides, dilations) of a 2-D pooling node, checked."""
-        kernel = list(a.get("kernel_shape", []))
-        strides = list(a.get("strides", [1, 1]))
-        dil = list(a.get("dilations", [1, 1]))
-        if (
-            len(kernel) != 2
-            or len(strides) != 2
-            or len(dil) != 2
-            or min(kernel + strides + dil) < 1
-        ):
-            raise ONNXImportError(
-                f"node '{node.name}': needs two positive kernel_shape, strides and dilations "
-                f"values (got {kernel}, {strides}, {dil})"
-            )
+        if "kernel_shape" not in a:
+            raise ONNXImportError(f"{onnx_check.node_label(node)}: needs kernel_shape")
+        kernel = onnx_check.spatial(node, a, "kernel_shape", 2, 1, 1)
+        strides = onnx_check.spatial(node, a, "strides", 2, 1, 1)
+        dil = onnx_check.spatial(node, a, "dilations", 2, 1, 1)
         return kernel, strides, dil
 
     @staticmethod

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from qdialect.importers import ort_float
+from qdialect.importers import onnx_check, ort_float
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import EIGHT_BIT, RANGE, ONNXImportError
 
@@ -182,7 +182,9 @@ class OrtKernels(ImporterLike):
             acc = self.e.binary(
                 "add",
                 acc,
-                self._broadcast_to(node, self.e.const(bias.astype(np.int64), "i32"), acc.shape),
+                self._broadcast_to(
+                    node, self.e.const(onnx_check.int32_bias(node, bias), "i32"), acc.shape
+                ),
             )
         scale = ort_float.requant_scale(s_a, s_b, s_y)
         return self._requantize(acc, scale, int(z_y.reshape(-1)[0]), 1, relu, out)
@@ -322,12 +324,31 @@ class OrtKernels(ImporterLike):
         return self._lookup(node, x, table, out)
 
     def _concat(self, node, parts: list[Value], axis: int) -> Value:
-        shape = list(parts[0].shape)
-        axis %= len(shape)
-        shape[axis] = sum(p.shape[axis] for p in parts)
-        if any(p.elem != parts[0].elem or len(p.shape) != len(shape) for p in parts):
-            raise ONNXImportError(f"node '{node.name}': inputs of different types or ranks")
+        _, axis = self._concat_shape(node, parts, axis)
+        if any(p.elem != parts[0].elem for p in parts):
+            raise ONNXImportError(f"node '{node.name}': inputs of different types")
         return self.e.concatenate(parts, axis)
+
+    @staticmethod
+    def _concat_shape(node, parts: list[Value], axis: int) -> tuple[list[int], int]:
+        """(the result's shape, the axis made non-negative); the parts must agree on every
+        other axis."""
+        if not parts:
+            raise ONNXImportError(f"{onnx_check.node_label(node)}: nothing to concatenate")
+        rank = len(parts[0].shape)
+        axis = onnx_check.axis(node, axis, rank)
+        if any(
+            len(p.shape) != rank or any(d != e for i, (d, e) in enumerate(
+                zip(p.shape, parts[0].shape, strict=True)) if i != axis)
+            for p in parts
+        ):  # fmt: skip
+            shapes = ", ".join(str(list(p.shape)) for p in parts)
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: inputs {shapes} differ off axis {axis}"
+            )
+        shape = list(parts[0].shape)
+        shape[axis] = sum(p.shape[axis] for p in parts)
+        return shape, axis
 
     def _ms_QLinearConcat(self, node) -> None:
         """Each input requantized to the output's parameters (ONNX Runtime's per-input table,
@@ -339,10 +360,16 @@ class OrtKernels(ImporterLike):
                               z_y, out)
             for j in range(2, len(node.input), 3)
         ]  # fmt: skip
-        self.values[node.output[0]] = self._concat(node, parts, int(self._attrs(node)["axis"]))
+        self.values[node.output[0]] = self._concat(node, parts, self._concat_axis(node))
+
+    def _concat_axis(self, node) -> int:
+        attrs = self._attrs(node)
+        if "axis" not in attrs:
+            raise ONNXImportError(f"{onnx_check.node_label(node)}: needs an axis")
+        return int(attrs["axis"])
 
     def _op_Concat(self, node) -> None:
-        axis = int(self._attrs(node)["axis"])
+        axis = self._concat_axis(node)
         if not all(name in self.dq for name in node.input):
             self.values[node.output[0]] = self._concat(
                 node, [self._operand(node, i) for i in range(len(node.input))], axis
@@ -363,6 +390,7 @@ class OrtKernels(ImporterLike):
     def _op_Transpose(self, node) -> None:
         x, target = self._passthrough(node)
         perm = list(self._attrs(node).get("perm", range(len(x.shape) - 1, -1, -1)))
+        perm = onnx_check.permutation(node, perm, len(x.shape))
         self.values[target] = self._transposed(x, perm)
 
     def _transposed(self, x: Value, perm: list[int]) -> Value:
@@ -420,14 +448,19 @@ class OrtKernels(ImporterLike):
         if a.get("ceil_mode", 0):
             raise ONNXImportError(f"node '{node.name}': ceil_mode is not supported yet")
         channels_last = bool(a.get("channels_last", 0))
-        kernel = list(a["kernel_shape"])
-        strides = list(a.get("strides", [1, 1]))
-        if len(x.shape) != 4 or len(kernel) != 2:
+        if len(x.shape) != 4:
             raise ONNXImportError(f"node '{node.name}': 2-D pooling of 4-D data only")
+        if "kernel_shape" not in a:
+            raise ONNXImportError(f"{onnx_check.node_label(node)}: needs kernel_shape")
+        kernel = onnx_check.spatial(node, a, "kernel_shape", 2, 1, 1)
+        strides = onnx_check.spatial(node, a, "strides", 2, 1, 1)
+        if onnx_check.spatial(node, a, "dilations", 2, 1, 1) != [1, 1]:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: dilated pooling is not supported"
+            )
         size = x.shape[1:3] if channels_last else x.shape[2:]
         pads = self._pads(node, size, kernel, strides, [1, 1])
-        oh = (size[0] + pads[0] + pads[2] - kernel[0]) // strides[0] + 1
-        ow = (size[1] + pads[1] + pads[3] - kernel[1]) // strides[1] + 1
+        oh, ow = onnx_check.pooled(node, size, kernel, strides, [1, 1], pads)
         return kernel, strides, pads, (oh, ow), channels_last
 
     def _qaverage_pool(self, node, x: Value, s_x, z_x, s_y, z_y, out: str) -> Value:
@@ -442,6 +475,11 @@ class OrtKernels(ImporterLike):
         size = x.shape[1:3] if channels_last else x.shape[2:]
         if list(size) == kernel and not any(pads):
             return self._qglobal_average_pool(node, x, s_x, z_x, s_y, z_y, out, channels_last)
+        if kernel[0] * kernel[1] > onnx_check.MAX_TAPS:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: a padded {kernel} window is summed tap by tap, "
+                f"at most {onnx_check.MAX_TAPS} taps"
+            )
         xc = x if not channels_last else self._transposed(x, [0, 3, 1, 2])
         f = self.e.unary("convert", self._widen(xc, int(z_x.reshape(-1)[0])), "f32")
         f = self.e.binary(

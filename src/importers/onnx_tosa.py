@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, f32, i32, i
 from xdsl.ir import Attribute, SSAValue
 
 from qdialect import numerics
-from qdialect.importers import ort_float
+from qdialect.importers import onnx_check, ort_float
 from qdialect.importers.emitter import ELEMENT_TYPES, Value, i64_array
 from qdialect.importers.onnx_common import ONNXImportError
 from qdialect.importers.onnx_import import Importer
@@ -81,10 +81,21 @@ class TosaImporter(Importer):
     def _tconst(self, array, elem: str) -> Value:
         return self.e.tosa_const(np.asarray(array), elem)
 
+    def _zp_const(self, node, zp: np.ndarray) -> Value:
+        """An int8 data zero point as the operand TOSA takes it."""
+        value = int(zp.reshape(-1)[0])
+        if not -128 <= value <= 127:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: zero point {value} of int8 data is out of range"
+            )
+        return self._tconst(np.array([value]), "i8")
+
     def _transpose(self, x: Value, perms: list[int]) -> Value:
         return self.e.tosa_transpose(x, perms)
 
     def _tosa_requant(self, acc: Value, scale: np.ndarray, zp: int, relu: bool) -> Value:
+        if not -128 <= zp <= 127:
+            raise ONNXImportError(f"zero point {zp} of int8 data is out of range")
         pairs = [numerics.quantize_multiplier(float(v)) for v in scale.reshape(-1)]
         y = self.e.tosa_rescale(acc, [p[0] for p in pairs], [p[1] for p in pairs], 0, zp, "i8",
                                 double_round=False)  # fmt: skip
@@ -109,19 +120,23 @@ class TosaImporter(Importer):
             )
         if np.any(z_w):
             raise ONNXImportError(f"node '{node.name}': weight zero points must be 0 (TOSA form)")
+        if w.ndim != 4:
+            raise ONNXImportError(f"node '{node.name}': the weights must be OIHW")
+        self._geometry(node, x.shape, w.shape)  # the attributes and shapes, checked
         a = self._attrs(node)
         k_out, c_in, kh, kw = w.shape
         group = int(a.get("group", 1))
-        strides = list(a.get("strides", [1, 1]))
-        dil = list(a.get("dilations", [1, 1]))
+        strides = onnx_check.spatial(node, a, "strides", 2, 1, 1)
+        dil = onnx_check.spatial(node, a, "dilations", 2, 1, 1)
         top, left, bottom, right = self._pads(node, x.shape[2:], (kh, kw), strides, dil)
         n, c, h, wd = x.shape
         oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
         ow = (wd + left + right - (kw - 1) * dil[1] - 1) // strides[1] + 1
         xh = self._transpose(x, [0, 2, 3, 1])
-        b = self._tconst(np.zeros(k_out, np.int64) if bias is None else bias, "i32")
+        zero = np.zeros(k_out, np.int64)
+        b = self._tconst(zero if bias is None else onnx_check.int32_bias(node, bias, k_out), "i32")
         zx, zw = (
-            self._tconst(np.array([int(z_x.reshape(-1)[0])]), "i8"),
+            self._zp_const(node, z_x),
             self._tconst(np.array([0]), "i8"),
         )
         if group == 1:
@@ -153,16 +168,26 @@ class TosaImporter(Importer):
                 f"node '{node.name}': MatMul needs a 2-D input and constant symmetric weights (TOSA form)"
             )
         m, k = a.shape
+        if b.ndim != 2 or b.shape[0] != k:
+            raise ONNXImportError(
+                f"{onnx_check.node_label(node)}: {list(a.shape)} by {list(b.shape)} do not multiply"
+            )
         n = b.shape[1]
         a3 = self._reshaped(node, a, (1, m, k))
         wt = self._tconst(b.reshape(1, k, n), "i8")
         za, zb = (
-            self._tconst(np.array([int(z_a.reshape(-1)[0])]), "i8"),
+            self._zp_const(node, z_a),
             self._tconst(np.array([0]), "i8"),
         )
         acc = self.e.tosa("matmul", [a3, wt, za, zb], (1, m, n), "i32")
         if bias is not None:
-            c = self._tconst(np.broadcast_to(bias, (n,)).reshape(1, 1, n), "i32")
+            bias = onnx_check.int32_bias(node, bias)
+            if bias.size not in (1, n):
+                raise ONNXImportError(
+                    f"{onnx_check.node_label(node)}: a bias of shape {list(bias.shape)} for {n} "
+                    "columns"
+                )
+            c = self._tconst(np.broadcast_to(bias.reshape(-1), (n,)).reshape(1, 1, n), "i32")
             acc = self.e.tosa("add", [acc, c], acc.shape, "i32")
         scale = ort_float.requant_scale(s_a, s_b, s_y)
         y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
@@ -193,6 +218,8 @@ class TosaImporter(Importer):
         n, h, w, c = xh.shape
         oh = (h + top + bottom - kernel[0]) // strides[0] + 1
         ow = (w + left + right - kernel[1]) // strides[1] + 1
+        if min(oh, ow) < 1:
+            raise ONNXImportError(f"window {kernel} does not fit the padded input {[h, w]}")
         y = self.e.tosa("max_pool2d", [xh], (n, oh, ow, c), "i8", kernel=i64_array(kernel),
                         stride=i64_array(strides), pad=i64_array([top, bottom, left, right]))  # fmt: skip
         return self._transpose(y, [0, 3, 1, 2])
@@ -224,6 +251,9 @@ class TosaImporter(Importer):
         """A per-tensor `tosa.rescale` (SINGLE_ROUND) by a real scale or an exact
         (multiplier, shift)."""
         m, sh = scale if isinstance(scale, tuple) else numerics.quantize_multiplier(float(scale))
+        for zp, elem in ((in_zp, x.elem), (out_zp, out)):
+            if elem == "i8" and not -128 <= zp <= 127:
+                raise ONNXImportError(f"zero point {zp} of int8 data is out of range")
         return self.e.tosa_rescale(x, [m], [sh], in_zp, out_zp, out, double_round=False)
 
     def _centred(self, x: Value, zp: int, left_shift: int = 0) -> Value:
@@ -292,9 +322,7 @@ class TosaImporter(Importer):
     # ---- data movement and average pooling ---------------------------------------------
 
     def _concat(self, node, parts, axis):
-        shape = list(parts[0].shape)
-        axis %= len(shape)
-        shape[axis] = sum(p.shape[axis] for p in parts)
+        shape, axis = self._concat_shape(node, parts, axis)
         self._int8_operands(node, "i8", *parts)
         return self.e.tosa("concat", parts, shape, "i8", axis=IntegerAttr(axis, i32))
 
@@ -325,7 +353,7 @@ class TosaImporter(Importer):
         xh = x if channels_last else self._transpose(x, [0, 2, 3, 1])
         n, c = xh.shape[0], xh.shape[3]
         zx = int(z_x.reshape(-1)[0])
-        zp = self._tconst(np.array([zx]), "i8")
+        zp = self._zp_const(node, z_x)
         top, left, bottom, right = pads
         f32 = np.float32
         if not any(pads) or self._attrs(node).get("count_include_pad", 0):

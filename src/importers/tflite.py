@@ -56,17 +56,16 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
 
 from qdialect import numerics
 from qdialect.importers import fixed_point as fp
+from qdialect.importers import tflite_check
 from qdialect.importers.emitter import ELEMENT_TYPES, Emitter, Value, i64_array, verified
+from qdialect.importers.tflite_check import TFLiteImportError
 from qdialect.importers.tflite_softmax import SoftmaxError, emit_softmax
 
-MAX_ELEMENTS = 1 << 28  # a tensor larger than this is refused (bounded memory)
-
-
-class TFLiteImportError(ValueError):
-    """A model this importer cannot read or does not support; the message says which part."""
+__all__ = ["TFLiteImportError", "host_dequantize", "host_quantize", "import_tflite"]
 
 
 def _schema():
@@ -113,6 +112,7 @@ class _Importer:
         if not self.model.subgraphs:
             raise TFLiteImportError("the model has no subgraph")
         self.graph = self.model.subgraphs[0]
+        tflite_check.indices(self.graph, len(self.graph.tensors or []))
         self.tensors = [self._tensor(i, t) for i, t in enumerate(self.graph.tensors or [])]
         self.e = Emitter()
         self.values: dict[int, Value] = {}  # tensor index -> the value computing it
@@ -122,8 +122,7 @@ class _Importer:
 
     def _tensor(self, index: int, t) -> _Tensor:
         shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
-        if any(d < 0 for d in shape):
-            raise TFLiteImportError(f"tensor {index} has a dynamic shape {list(shape)}")
+        tflite_check.shape(index, shape)
         signature = getattr(t, "shapeSignature", None)
         if signature is not None and any(int(d) < 0 for d in list(signature)[1:]):
             # A dynamic batch imports at the declared one (LiteRT runs it so unless
@@ -132,15 +131,15 @@ class _Importer:
                 f"tensor {index} has dynamic axes {[int(d) for d in signature]} (declared "
                 f"{list(shape)}): qimport needs static shapes; convert with a fixed input size"
             )
-        if math.prod(shape) > MAX_ELEMENTS:
-            raise TFLiteImportError(f"tensor {index} declares {math.prod(shape)} elements")
         q = t.quantization
         scale = zp = None
         axis = 0
         if q is not None and q.scale is not None and len(q.scale):
             scale = np.asarray(q.scale, np.float32)
-            zp = np.asarray(q.zeroPoint, np.int64)
+            zp = np.asarray(q.zeroPoint if q.zeroPoint is not None else [], np.int64)
             axis = int(q.quantizedDimension)
+            storage = {self.s.TensorType.INT8: (-128, 127), self.s.TensorType.UINT8: (0, 255)}
+            tflite_check.quantization(index, scale, zp, axis, shape, storage.get(t.type))
         data = None
         buffers = self.model.buffers or []
         if t.buffer >= len(buffers):
@@ -295,7 +294,7 @@ class _Importer:
         for index in (int(i) for i in g.outputs):
             for n, op in enumerate(g.operators or []):
                 if int(op.outputs[0]) == index and self.tensors[index].dtype == float32:
-                    if self._kind(n, op) == "DEQUANTIZE":
+                    if self._kind(n, op) == "DEQUANTIZE" and len(op.inputs):
                         outs[index] = int(op.inputs[0])
                         peeled.add(n)
         return ins, outs, peeled
@@ -361,11 +360,15 @@ class _Importer:
             if n in peeled:
                 continue
             kind = self._kind(n, op)
-            try:
-                with self.e.at(self._output_name(n, op)):
-                    getattr(self, f"_op_{kind.lower()}")(op, kind)
-            except TFLiteImportError as err:
-                raise TFLiteImportError(f"operator {n} ({kind}): {err}") from None
+            with tflite_check.guard(n, kind), self.e.at(self._output_name(n, op)):
+                tflite_check.operator(op, kind)
+                mark = self.e.mark()
+                getattr(self, f"_op_{kind.lower()}")(op, kind)
+                try:  # the ops are built at the shapes the model declares
+                    self.e.verify_since(mark)
+                except VerifyException as err:
+                    message = str(err).splitlines()[0]
+                    raise TFLiteImportError(f"the model's shapes do not fit: {message}") from None
         results, result_attrs = [], []
         for i, index in enumerate(int(i) for i in g.outputs):
             inner = outs.get(index, index)
@@ -403,6 +406,13 @@ class _Importer:
         out = self._int8(out_index, "the output")
         if w.data is None:
             raise TFLiteImportError("the filter must be a constant")
+        fully_connected = kind == "FULLY_CONNECTED"
+        if len(w.shape) != (2 if fully_connected else 4) or (
+            not fully_connected and len(x.shape) != 4
+        ):
+            raise TFLiteImportError(
+                f"input {list(x.shape)} and filter {list(w.shape)} have the wrong ranks for {kind}"
+            )
         if np.any(w.zero_point != 0):
             raise TFLiteImportError("filter zero points must be 0 (symmetric int8 weights)")
         bias = None
@@ -418,6 +428,9 @@ class _Importer:
         w_scales = np.broadcast_to(w.scale, (n_out,)) if w.scale.size == 1 else w.scale
         if w_scales.size != n_out:
             raise TFLiteImportError(f"{w_scales.size} filter scales for {n_out} output channels")
+        self._filter_fits(kind, x.shape, w.shape, n_out)
+        if bias is not None and bias.size != n_out:
+            raise TFLiteImportError(f"{bias.size} bias values for {n_out} output channels")
         mults, shifts = zip(
             *(self._multiplier(float(s_x) * float(sw) / float(s_y)) for sw in w_scales), strict=True
         )
@@ -459,6 +472,22 @@ class _Importer:
             y = self._rescale(acc, "i8", mults, shifts, 0, zy, True)
         lo, hi = self._activation(o.fusedActivationFunction, out)
         self.values[out_index] = self._clamp(y, lo, hi)
+
+    @staticmethod
+    def _filter_fits(kind: str, x: tuple[int, ...], w: tuple[int, ...], n_out: int) -> None:
+        """The filter's shape fits the input's channels and the output's (TFLite's layouts:
+        FULLY_CONNECTED [out, in], CONV_2D [out, kh, kw, in], DEPTHWISE_CONV_2D [1, kh, kw,
+        in x multiplier])."""
+        if kind == "FULLY_CONNECTED":
+            fits = w[0] == n_out and w[1] > 0 and math.prod(x) % w[1] == 0
+        elif kind == "CONV_2D":
+            fits = w[0] == n_out and w[3] == x[3]
+        else:
+            fits = w[3] == n_out and x[3] > 0 and n_out % x[3] == 0
+        if not fits:
+            raise TFLiteImportError(
+                f"filter {list(w)} does not fit input {list(x)} and {n_out} output channels"
+            )
 
     _op_conv_2d = _conv_like
     _op_depthwise_conv_2d = _conv_like

@@ -6,7 +6,7 @@ The generated accessors read one field at a time (`op.BuiltinOptions()`,
 `tensor.Shape(j)`); `unpack` turns a table into a namespace whose fields are named as
 TFLite's object API names them (`strideW`, `fusedActivationFunction`, `builtinOptions`,
 `quantizedDimension`...), vectors as lists (or numpy arrays for scalar vectors), unions
-as the table their type names. Flatbuffer offsets only point forward, so the tree has
+as the table their type names (its name in the namespace's `table`). Flatbuffer offsets only point forward, so the tree has
 no cycles; a malformed file raises from the accessors, which the importer reports.
 """
 
@@ -39,7 +39,9 @@ def _union(module: ModuleType, obj, name: str):
         return None
     value = cls()
     value.Init(table.Bytes, table.Pos)
-    return unpack(module, value)
+    fields = unpack(module, value)
+    fields.table = names[kind]  # which table the union holds, e.g. "Conv2DOptions"
+    return fields
 
 
 def _value(module: ModuleType, value):

@@ -23,6 +23,8 @@ import struct
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 __all__ = [
     "FLOAT_FORMATS",
     "double_bits",
@@ -201,13 +203,35 @@ def _ap_to_string(
     return f"{sign}0.{'0' * -whole}{digits}"
 
 
+def _reads_back(text: str, value: float, fmt: FloatFormat) -> bool:
+    """Whether decimal `text` parses to `value` in `fmt` (round to nearest, ties to even).
+
+    Python's float() rounds decimal text to f64 correctly, so f64 needs no rational
+    arithmetic; for f32, rounding through f64 gives the direct rounding unless the f64
+    lands exactly between two f32 values, the one case left to `round_to_format`. This
+    is what makes printing many floats cheap (MLIR's first tier asks this per value)."""
+    if fmt.name == "f64":
+        return float(text) == value
+    if fmt.name == "f32":
+        wide = float(text)
+        with np.errstate(over="ignore"):
+            narrow = np.float32(wide)
+        if float(narrow) == wide or not math.isfinite(narrow):
+            return float(narrow) == value
+        toward = np.float32(np.inf) if wide > float(narrow) else np.float32(-np.inf)
+        neighbour = float(np.nextafter(narrow, toward))
+        if (float(narrow) + neighbour) / 2 != wide:  # not a tie: f64 rounding decided it
+            return float(narrow) == value
+    return round_to_format(Fraction(text), fmt) == Fraction(value)
+
+
 def format_mlir_float(value: float, fmt: FloatFormat | str = "f64") -> str:
     """Text MLIR's AsmPrinter writes for a value of float type `fmt` (exact in that type)."""
     if isinstance(fmt, str):
         fmt = FLOAT_FORMATS[fmt]
     if math.isfinite(value) and value != 0.0:
         text = _ap_to_string(value, 6, 0, truncate_zero=False)
-        if round_to_format(Fraction(text), fmt) == Fraction(value):
+        if _reads_back(text, value, fmt):
             return text
         text = _ap_to_string(value, 0, 3, truncate_zero=True, semantics_precision=fmt.precision)
         if "." in text:

@@ -699,6 +699,8 @@ def test_per_channel_weights_along_another_axis_are_refused() -> None:
     for attribute in dq.attribute:
         if attribute.name == "axis":
             attribute.i = 1
+    _set_init(model, dq.input[1], np.full(3, 0.01, np.float32))  # one per input channel
+    _set_init(model, dq.input[2], np.zeros(3, np.int8))
     with pytest.raises(
         ONNXImportError,
         match=r"quantized along axis 1; per-channel weights must use the output-channel axis 0",
@@ -805,3 +807,182 @@ def test_an_importer_bug_is_one_internal_error_line(tmp_path, monkeypatch, capsy
     err = capsys.readouterr().err
     assert err.startswith("qimport: internal error: InvalidIRError: 'stablehlo.clamp' built for '")
     assert len(err.strip().splitlines()) == 1
+
+
+# ---- hostile models: each malformed field is one ONNXImportError naming it ----------------
+
+
+def _qdq_pool(op: str = "AveragePool", size: int = 8, **attrs) -> onnx.ModelProto:
+    """float x -> QuantizeLinear -> DequantizeLinear -> `op` -> QuantizeLinear ->
+    DequantizeLinear: a QDQ group both targets import."""
+    s = numpy_helper.from_array(np.array(0.05, np.float32), "s")
+    z = numpy_helper.from_array(np.array(0, np.int8), "z")
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "s", "z"], ["xq"], name="q0"),
+        helper.make_node("DequantizeLinear", ["xq", "s", "z"], ["xd"], name="dq0"),
+        helper.make_node(op, ["xd"], ["p"], name="pool", **attrs),
+        helper.make_node("QuantizeLinear", ["p", "s", "z"], ["pq"], name="q1"),
+        helper.make_node("DequantizeLinear", ["pq", "s", "z"], ["y"], name="dq1"),
+    ]
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, size, size])
+    y = helper.make_empty_tensor_value_info("y")
+    return onnx.load_from_string(model_of(nodes, [x], [y], [s, z]))
+
+
+def _set_init(m: onnx.ModelProto, name: str, array: np.ndarray) -> None:
+    (t,) = [t for t in m.graph.initializer if t.name == name]
+    t.CopyFrom(numpy_helper.from_array(array, name))
+
+
+def _hostile_onnx() -> list:
+    cases = []
+
+    def case(label, edit, message, pool: dict | None = None, op: str = "AveragePool"):
+        m = _qdq_pool(op, **(pool if pool is not None else {"kernel_shape": [2, 2]}))
+        edit(m)
+        cases.append(pytest.param(m.SerializeToString(), message, id=label))
+
+    nothing = lambda m: None  # noqa: E731
+    for value in (0.0, float("nan"), -1.0, float("inf")):
+        case(f"scale {value}", lambda m, v=value: _set_init(m, "s", np.array(v, np.float32)),
+             "scales must be finite and positive")  # fmt: skip
+    case("empty scale", lambda m: _set_init(m, "s", np.zeros(0, np.float32)),
+         "scales must be finite and positive")  # fmt: skip
+    case("empty zero point", lambda m: _set_init(m, "z", np.zeros(0, np.int8)),
+         "0 zero points of type int8 for 1 scales")  # fmt: skip
+    case("2^40 kernel", nothing, "'kernel_shape' holds an integer beyond",
+         {"kernel_shape": [1 << 40, 1 << 40]})  # fmt: skip
+    case("2^20 kernel", nothing, r"'kernel_shape' values must lie in \[1, 65536\]",
+         {"kernel_shape": [1 << 20, 1 << 20]})  # fmt: skip
+    case("window larger than the input", nothing, "window .* does not fit the padded input",
+         {"kernel_shape": [9, 9]})  # fmt: skip
+    case("missing kernel_shape", nothing, r"node 'pool' \(AveragePool\): needs kernel_shape", {})
+    case("short kernel_shape", nothing, "'kernel_shape' needs 2 values", {"kernel_shape": [2]})
+    case("short pads", nothing, "'pads' needs 4 values", {"kernel_shape": [2, 2], "pads": [1]})
+    case("zero stride", nothing, r"'strides' values must lie in \[1",
+         {"kernel_shape": [2, 2], "strides": [0, 1]})  # fmt: skip
+    case("MaxPool without kernel_shape", nothing, r"node 'pool' \(MaxPool\): needs kernel_shape",
+         {}, op="MaxPool")  # fmt: skip
+    case("kernel_shape of the wrong type", nothing, "'kernel_shape' must be a list of integers",
+         {"kernel_shape": 3})  # fmt: skip
+    case("Transpose perm too short", nothing, r"perm \[1, 0\] is not a permutation of 4 axes",
+         {"perm": [1, 0]}, op="Transpose")  # fmt: skip
+    case("Concat without axis", nothing, r"node 'pool' \(Concat\): needs an axis", {},
+         op="Concat")  # fmt: skip
+    case("Concat axis out of range", nothing, "axis 7 is out of range for rank 4", {"axis": 7},
+         op="Concat")  # fmt: skip
+
+    def drop_inputs(m):
+        del m.graph.node[1].input[1:]
+
+    case("DequantizeLinear without its scale", drop_inputs,
+         r"node 'dq0' \(DequantizeLinear\) has 1 inputs .* takes 2 to 3 inputs")  # fmt: skip
+
+    def dq_axis_list(m):
+        m.graph.node[1].attribute.append(helper.make_attribute("axis", [1, 2]))
+
+    case("axis of the wrong type", dq_axis_list, "'axis' must be an integer")
+
+    def no_outputs(m):
+        del m.graph.output[:]
+
+    case("no graph outputs", no_outputs, "the graph has no outputs")
+
+    def cycle(m):
+        m.graph.node[0].input[0] = "y"
+
+    case("cycle", cycle, "undefined, or on a cycle")
+    return cases
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "tosa"])
+@pytest.mark.parametrize("data, message", _hostile_onnx())
+def test_hostile_models_are_one_clear_error(data: bytes, message: str, target: str) -> None:
+    """Malformed attributes, quantization parameters, arities and graphs are refused where
+    they enter, with the node and field named, on both targets."""
+    with pytest.raises(ONNXImportError, match=message):
+        import_onnx(data, target)
+
+
+def test_non_utf8_names_are_refused() -> None:
+    data = _qdq_pool(kernel_shape=[2, 2]).SerializeToString().replace(b"pool", b"\xffool")
+    with pytest.raises(ONNXImportError, match="is not valid UTF-8 text"):
+        import_onnx(data)
+
+
+def test_matrix_products_of_mismatched_shapes_are_named() -> None:
+    a = helper.make_tensor_value_info("a", TensorProto.INT8, [2, 5])
+    y = helper.make_empty_tensor_value_info("y")
+    b = numpy_helper.from_array(np.ones((4, 3), np.int8), "b")
+    data = model_of([helper.make_node("MatMulInteger", ["a", "b"], ["y"], name="mm")], [a], [y],
+                    [b])  # fmt: skip
+    with pytest.raises(ONNXImportError, match=r"node 'mm' \(MatMulInteger\): \[2, 5\] by \[4, 3\]"):
+        import_onnx(data)
+
+
+def test_an_unexpected_error_in_one_op_names_the_node(monkeypatch) -> None:
+    """A residual importer bug inside one op's handler is reported naming that node."""
+    from qdialect.importers.onnx_import import Importer
+
+    def broken(self, node):
+        raise IndexError("list index out of range")
+
+    monkeypatch.setattr(Importer, "_op_AveragePool", broken)
+    with pytest.raises(ONNXImportError, match=r"ONNX node 'pool' \(AveragePool\): unexpected "
+                                              "IndexError"):  # fmt: skip
+        import_onnx(_qdq_pool(kernel_shape=[2, 2]).SerializeToString())
+
+
+def test_an_int8_zero_point_out_of_range_is_named_on_the_tosa_target() -> None:
+    """An int32 zero point (allowed for biases) given to int8 data is refused by name."""
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    conv = next(n for n in m.graph.node if n.op_type == "QLinearConv")
+    _set_init(m, conv.input[2], np.array(1000, np.int32))
+    with pytest.raises(ONNXImportError, match="zero point 1000 of int8 data is out of range"):
+        import_onnx(m.SerializeToString(), "tosa")
+
+
+@pytest.mark.parametrize("target", ["stablehlo", "tosa"])
+@pytest.mark.parametrize(
+    "bias, message",
+    [
+        (np.full(8, 1 << 40, np.int64), "the bias must hold int32 values"),
+        (np.zeros((2, 3), np.int32), r"a bias of shape \[2, 3\] for 8 channels"),
+    ],
+)
+def test_conv_biases_that_do_not_fit_are_named(bias, message: str, target: str) -> None:
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    conv = next(n for n in m.graph.node if n.op_type == "QLinearConv")
+    _set_init(m, conv.input[8], bias)
+    with pytest.raises(ONNXImportError, match=message):
+        import_onnx(m.SerializeToString(), target)
+
+
+def test_an_int8_output_zero_point_out_of_range_is_named_on_the_tosa_target() -> None:
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=False, per_channel=False))
+    conv = next(n for n in m.graph.node if n.op_type == "QLinearConv")
+    _set_init(m, conv.input[7], np.array(1000, np.int32))
+    with pytest.raises(ONNXImportError, match=r"node 'QLinearConv_\d+' \(QLinearConv\): zero point "
+                                              "1000 of int8 data is out of range"):  # fmt: skip
+        import_onnx(m.SerializeToString(), "tosa")
+
+
+def test_per_axis_scales_of_the_wrong_length_are_named() -> None:
+    m = onnx.load_from_string(onnx_models.quantized_cnn(qdq=True, per_channel=True))
+    dq = next(n for n in m.graph.node
+              if n.op_type == "DequantizeLinear" and n.input[0] in {t.name for t in m.graph.initializer}
+              and len(n.input) > 1)  # fmt: skip
+    n = int(np.prod(next(t for t in m.graph.initializer if t.name == dq.input[1]).dims)) + 3
+    _set_init(m, dq.input[1], np.full(n, 0.1, np.float32))
+    _set_init(m, dq.input[2], np.zeros(n, np.int8))
+    with pytest.raises(ONNXImportError, match=r"\(DequantizeLinear\): \d+ scales along axis 0"):
+        import_onnx(m.SerializeToString())
+
+
+def test_arity_is_checked_with_the_latest_schema_outside_the_opset() -> None:
+    """opset 1 has no DequantizeLinear; its arity is still checked (by its latest schema)."""
+    m = _qdq_pool(kernel_shape=[2, 2])
+    del m.graph.node[1].input[1:]
+    m.opset_import[0].version = 1
+    with pytest.raises(ONNXImportError, match=r"node 'dq0' \(DequantizeLinear\) has 1 inputs"):
+        import_onnx(m.SerializeToString())

@@ -468,3 +468,135 @@ def test_legacy_uint8_models_match_litert(name: str) -> None:
         assert np.array_equal(
             sim.get_outputs(binary)["result0"].view(np.uint8), litert_run(model, x)
         )
+
+
+# ---- hostile models: each malformed field is one TFLiteImportError naming it -------------
+
+
+def _edited(edit) -> bytes:
+    """mobilenet_like (0 CONV_2D, 1 DEPTHWISE_CONV_2D, 2 CONV_2D, 3 ADD, 4 MAX_POOL_2D,
+    5 RESHAPE, 6 FULLY_CONNECTED) with `edit` applied to its object tree."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as s
+
+    m = s.ModelT.InitFromPackedBuf(tb.quantized("mobilenet_like")[0], 0)
+    edit(m, m.subgraphs[0], s)
+    b = flatbuffers.Builder(1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def _quant(g, index: int):
+    return g.tensors[index].quantization
+
+
+def _hostile_tflite() -> list:
+    def op_options(n, field, value):
+        return lambda m, g, s: setattr(g.operators[n].builtinOptions, field, value)
+
+    cases = {
+        "opcode index out of range": (lambda m, g, s: setattr(g.operators[2], "opcodeIndex", 99),
+                                      "operator 2 names operator code 99"),
+        "input index out of range": (lambda m, g, s: setattr(g.operators[3], "inputs", [9, 1000]),
+                                     "operator 3 names tensor 1000 of 16"),
+        "buffer index out of range": (lambda m, g, s: setattr(g.tensors[4], "buffer", 10**6),
+                                      "tensor 4 names buffer 1000000"),
+        "wrong builtin options": (
+            lambda m, g, s: setattr(g.operators[0], "builtinOptionsType",
+                                    s.BuiltinOptions.Pool2DOptions),
+            r"operator 0 \(CONV_2D\): has builtin options Pool2DOptions, expected Conv2DOptions"),
+        "no builtin options": (
+            lambda m, g, s: (setattr(g.operators[4], "builtinOptionsType", 0),
+                             setattr(g.operators[4], "builtinOptions", None)),
+            r"operator 4 \(MAX_POOL_2D\): has builtin options none"),
+        "zero stride": (op_options(0, "strideW", 0), "option strideW = 0 is outside"),
+        "huge filter": (op_options(4, "filterHeight", 1 << 30), "option filterHeight = 1073741824"),
+        "huge shape": (lambda m, g, s: setattr(g.tensors[6], "shape", [1, 1 << 20, 1 << 20, 24]),
+                       "tensor 6 declares"),
+        "scales of the wrong length": (
+            lambda m, g, s: setattr(_quant(g, 1), "scale", [0.1] * 23),
+            "tensor 1: 23 zero points for 24 scales|tensor 1: 24 zero points for 23 scales"),
+        "scales along a short axis": (
+            lambda m, g, s: (setattr(_quant(g, 1), "scale", [0.1] * 3),
+                             setattr(_quant(g, 1), "zeroPoint", [0] * 3)),
+            r"tensor 1: 3 scales along axis 0 of shape \[24, 1, 1, 8\]"),
+        "zero scale": (lambda m, g, s: setattr(_quant(g, 3), "scale", [0.0]),
+                       "tensor 3: scales must be finite and positive"),
+        "NaN scale": (lambda m, g, s: setattr(_quant(g, 3), "scale", [float("nan")]),
+                      "tensor 3: scales must be finite and positive"),
+        "negative scale": (lambda m, g, s: setattr(_quant(g, 9), "scale", [-0.5]),
+                           "tensor 9: scales must be finite and positive"),
+        "empty zero points": (lambda m, g, s: setattr(_quant(g, 3), "zeroPoint", []),
+                              "tensor 3: 0 zero points for 1 scales"),
+        "zero point out of range": (lambda m, g, s: setattr(_quant(g, 3), "zeroPoint", [1000]),
+                                    r"tensor 3: zero points \[1000\] outside \[-128, 127\]"),
+        "no model outputs": (lambda m, g, s: setattr(g, "outputs", []), "the model has no outputs"),
+        "operator without outputs": (lambda m, g, s: setattr(g.operators[5], "outputs", []),
+                                     "operator 5 has no outputs"),
+        "too few inputs": (lambda m, g, s: setattr(g.operators[3], "inputs", [9]),
+                           r"operator 3 \(ADD\): takes 2 inputs, got \[9\]"),
+        "declared shape that does not fit": (
+            lambda m, g, s: setattr(g.tensors[9], "shape", [1, 8, 5, 8]),
+            r"operator 2 \(CONV_2D\): the model's shapes do not fit"),
+    }  # fmt: skip
+    return [pytest.param(edit, message, id=label) for label, (edit, message) in cases.items()]
+
+
+@pytest.mark.parametrize("edit, message", _hostile_tflite())
+def test_hostile_models_are_one_clear_error(edit, message: str) -> None:
+    """Indices, option tables, window fields, shapes and quantization parameters are
+    checked where they enter, each error naming the operator or tensor."""
+    with pytest.raises(TFLiteImportError, match=message):
+        import_tflite(_edited(edit))
+
+
+def test_an_unexpected_error_in_one_operator_names_it(monkeypatch) -> None:
+    from qdialect.importers import tflite
+
+    def broken(self, op, kind):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(tflite._Importer, "_op_max_pool_2d", broken)
+    with pytest.raises(TFLiteImportError,
+                       match=r"TFLite operator 4 \(MAX_POOL_2D\): unexpected KeyError"):  # fmt: skip
+        import_tflite(tb.quantized("mobilenet_like")[0])
+
+
+def test_a_filter_of_the_wrong_rank_is_named() -> None:
+    def edit(m, g, s):
+        g.tensors[4].shape = [1, 3, 72]
+        g.tensors[4].quantization.scale, g.tensors[4].quantization.zeroPoint = [0.01], [0]
+
+    data = _edited(edit)
+    with pytest.raises(TFLiteImportError, match=r"operator 1 \(DEPTHWISE_CONV_2D\): .*wrong ranks"):
+        import_tflite(data)
+
+
+def test_biases_and_filters_that_do_not_fit_are_named() -> None:
+    data = _edited(lambda m, g, s: setattr(g.operators[6], "inputs", [12, 13, 8]))
+    with pytest.raises(TFLiteImportError,
+                       match=r"operator 6 \(FULLY_CONNECTED\): 8 bias values for 10 output"):  # fmt: skip
+        import_tflite(data)
+    from qdialect.importers.tflite import _Importer
+
+    for kind, x, w, n_out in [("CONV_2D", (1, 8, 8, 8), (24, 1, 1, 7), 24),
+                              ("DEPTHWISE_CONV_2D", (1, 8, 8, 5), (1, 3, 3, 24), 24),
+                              ("FULLY_CONNECTED", (1, 127), (10, 128), 10)]:  # fmt: skip
+        with pytest.raises(TFLiteImportError, match="does not fit input"):
+            _Importer._filter_fits(kind, x, w, n_out)
+
+
+def test_a_float_output_from_an_operator_without_inputs_is_named() -> None:
+    """The DEQUANTIZE that makes a float output, without inputs: not peeled off (DEQUANTIZE
+    inside the graph is unsupported), and named."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as s
+
+    m = s.ModelT.InitFromPackedBuf(calibrated(*tb.mlp(0), io_type=np.float32), 0)
+    g = m.subgraphs[0]
+    last = len(g.operators) - 1
+    g.operators[last].inputs = []
+    b = flatbuffers.Builder(1024)
+    b.Finish(m.Pack(b), file_identifier=b"TFL3")
+    with pytest.raises(TFLiteImportError, match=rf"DEQUANTIZE: 1 operator, first operator {last}"):
+        import_tflite(bytes(b.Output()))

@@ -11,6 +11,7 @@ import random
 import re
 import shutil
 import subprocess
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -18,11 +19,13 @@ from hypothesis import strategies as st
 
 from qdialect.ir.float_format import (
     FLOAT_FORMATS,
+    _reads_back,
     double_bits,
     double_from_bits,
     float_bits,
     format_mlir_double,
     format_mlir_float,
+    round_to_format,
 )
 
 UPSTREAM = [
@@ -153,3 +156,31 @@ def test_dense_floats_match_upstream_mlir(tmp_path, fmt: str) -> None:
     pick = re.compile(r"dense<\[([^\]]*)\]>")
     assert pick.findall(ours) == pick.findall(upstream)
     assert len(pick.findall(ours)) == len(chunks)
+
+
+def _exact_reads_back(text: str, value: float, fmt: str) -> bool:
+    return round_to_format(Fraction(text), FLOAT_FORMATS[fmt]) == Fraction(value)
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("1.000000059604644775390625", 1.0),  # exactly between 1 and 1 + 2^-23: ties to even
+        ("1.0000000596046447753906251", 1.0 + 2.0**-23),  # above it, but f64 rounds onto it
+        ("1.0000000596046447753906249", 1.0),  # below it, f64 rounds onto it too
+        ("3.4028235e38", 3.4028234663852886e38),  # the largest f32
+        ("1e-46", 0.0),
+    ],
+)
+def test_f32_read_back_is_exact_where_f64_rounding_lands_on_a_tie(text: str, value: float) -> None:
+    """The fast read-back check (through f64) defers to rational arithmetic exactly when
+    f64 rounding lands between two f32 values, so it never double-rounds."""
+    assert _exact_reads_back(text, value, "f32")
+    assert _reads_back(text, value, FLOAT_FORMATS["f32"])
+
+
+@given(st.floats(width=32, allow_nan=False, allow_infinity=False), st.integers(0, 9))
+def test_fast_read_back_agrees_with_rational_arithmetic(value: float, digits: int) -> None:
+    for fmt in ("f32", "f64"):
+        text = f"{value:.{digits}e}"
+        assert _reads_back(text, value, FLOAT_FORMATS[fmt]) == _exact_reads_back(text, value, fmt)
