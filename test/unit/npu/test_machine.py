@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from qdialect.npu.machine import LIMIT, MachineError, read_machine
+from qdialect.npu.machine import LIMIT, MachineError, load_machine, parse_machine, read_machine
 
-SHIPPED = Path(__file__).resolve().parents[3] / "src" / "qdialect" / "npu" / "machines"
+ROOT = Path(__file__).resolve().parents[3]
+SHIPPED = ROOT / "src" / "qdialect" / "npu" / "machines"
 
 
 def _with_dram(bytes_: int) -> str:
@@ -54,3 +55,35 @@ def test_qasm_given_a_binary_says_so(tmp_path, capsys) -> None:
     assert (
         "not assembly text (not UTF-8; to disassemble a binary, use -d)" in capsys.readouterr().err
     )
+
+
+def test_shipped_machines_and_description_errors() -> None:
+    default, small = load_machine("default"), load_machine("small")
+    assert (default.mac_rows, default.mac_cols) == (16, 16)
+    assert (small.mac_rows, small.mac_cols) == (4, 4)
+    assert default.digest() != small.digest()
+    assert small.buffer("accumulator").row_bytes == 16 and small.buffer("input").rows == 1024
+    text = (ROOT / "src" / "qdialect" / "npu" / "machines" / "small.json").read_text()
+    with pytest.raises(MachineError, match=r"'buffers\.input\.row_bytes' must be 4"):
+        parse_machine(text.replace('"row_bytes": 4}', '"row_bytes": 8}', 1))
+    with pytest.raises(MachineError, match=r"missing field 'dram\.bus_bytes'"):
+        parse_machine(text.replace('"bus_bytes": 4,', ""))
+    with pytest.raises(MachineError, match="not JSON"):
+        parse_machine("{")
+    with pytest.raises(
+        MachineError, match=r"cannot read machine description 'nope'.*shipped: default, small"
+    ):
+        load_machine("nope")
+
+
+def test_machine_descriptions_are_read_once_per_file_version(tmp_path: Path) -> None:
+    """The verifier asks for its program's description once per instruction: an unchanged
+    description is remembered, an edited file is read again."""
+    assert load_machine("small") is load_machine("small")
+    path = tmp_path / "m.json"
+    text = (ROOT / "src" / "qdialect" / "npu" / "machines" / "small.json").read_text()
+    path.write_text(text)
+    first = load_machine(str(path))
+    assert load_machine(str(path)) is first
+    path.write_text(text.replace('"clock_mhz": ', '"clock_mhz": 1'))  # 200 -> 1200
+    assert load_machine(str(path)).clock_mhz == 1200
