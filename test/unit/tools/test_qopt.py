@@ -14,7 +14,6 @@ from xdsl.utils.exceptions import PassFailedException
 
 from qdialect.ir.errors import OpError
 from qdialect.tools import qopt
-from qdialect.tools.pipeline import PipelineError, parse_pass_list, parse_pass_pipeline
 
 SOURCE = """\
 func.func @a(%x: i32) -> i32 {
@@ -115,16 +114,6 @@ def test_func_anchor_runs_on_each_function_separately(tmp_path, capsys, registry
     assert out.index("@a_seen_with_1") < out.index("@b_seen_with_1")
     code, out, _ = run(tmp_path, capsys, "--pass-pipeline=builtin.module(count-functions)")
     assert "@a_seen_with_2" in out and "@b_seen_with_2" in out
-
-
-def test_pipeline_parsers_agree(registry) -> None:
-    mlir = parse_pass_pipeline("builtin.module(canonicalize, cse,dce)", registry)
-    xdsl = parse_pass_list("canonicalize,cse,dce", registry)
-    assert [s.pass_ for s in mlir] == [s.pass_ for s in xdsl]
-    nested = parse_pass_pipeline("builtin.module(func.func(cse),dce)", registry)
-    assert [(s.name, s.anchor) for s in nested] == [("cse", "func.func"), ("dce", "builtin.module")]
-    with pytest.raises(PipelineError, match="unknown pass 'nope'"):
-        parse_pass_list("cse,nope", registry)
 
 
 def test_split_input_file_keeps_going_after_an_error(tmp_path, capsys) -> None:
