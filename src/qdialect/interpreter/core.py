@@ -39,6 +39,9 @@ class _Entry:
 
 _IMPLS: dict[type[Operation], _Entry] = {}
 
+MAX_RANK = 32
+"""Highest tensor rank the interpreter runs (numpy's limit in its 1.x releases)."""
+
 
 def implements(*op_types: type[OpT], quantized: str = "dqq") -> Callable[[Impl[OpT]], Impl[OpT]]:
     """Register `impl` as the semantics of `op_types`.
@@ -177,6 +180,11 @@ class Interpreter:
             raise OpFailure(op, f"the interpreter does not support '{name}'")
         result_types = [r.type for r in op.results]
         operand_types = [o.type for o in op.operands]
+        for t in (*operand_types, *result_types):
+            if len(ht.shape_of(t) or ()) > MAX_RANK:
+                raise OpFailure(
+                    op, f"the interpreter runs tensors of rank at most {MAX_RANK}, not {t}"
+                )
         quantized = any(ht.is_quantized(t) for t in (*operand_types, *result_types))
         try:
             with np.errstate(all="ignore"):
@@ -195,6 +203,8 @@ class Interpreter:
             raise OpFailure(op, str(err)) from None
         except QuantizationError as err:  # a spec REQUIRE (e.g. apply_scale's ranges) failed
             raise OpFailure(op, f"'{op.name}': {err}") from err
+        except MemoryError:
+            raise OpFailure(op, f"'{op.name}': out of memory computing its results") from None
         if len(results) != len(op.results):
             raise OpFailure(
                 op,
