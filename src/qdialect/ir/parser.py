@@ -274,7 +274,7 @@ class QParser(Parser):
         if shape is not None:
             count = 1
             for size in shape:
-                count *= max(size, 1)  # dynamic sizes (-1) and zeros do not count
+                count *= size if size >= 0 else 1  # a dynamic size (-1) is not counted
             if count > MAX_ELEMENTS:
                 self._error_at_keyword(
                     start, f"{kind} type declares {count} elements; the limit is 2^31"
