@@ -56,6 +56,8 @@ from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
 
+_UNDEFINED_ALIAS = re.compile(r"undefined symbol alias '(#[^']*)'")
+
 MAX_NESTING = 256
 """Deepest bracket nesting (`(`, `[`, `{`, `<`) the parser accepts."""
 
@@ -208,28 +210,43 @@ class QParser(Parser):
         return type
 
     def _predefine_location_aliases(self) -> None:
+        """Define every top-level `#name = loc(...)` before the parse. An alias whose
+        location uses another not yet defined is retried after that one (depth first),
+        so each is parsed a bounded number of times: a long chain of aliases defined in
+        the wrong order stays linear. Undefined or cyclic ones are left to the parse."""
         text = self.lexer.input.content
-        pending = {m.group(1): m for m in _LOC_ALIAS_DEF.finditer(text)}
+        pending = {m.group(1): m.start(2) for m in _LOC_ALIAS_DEF.finditer(text)}
         self._predefined: set[str] = set()
-        while pending:
-            progress = False
-            for name, match in list(pending.items()):
-                sub = Parser(self.ctx, "", self.lexer.input.name)
-                xp.set_lexer(sub, xp.LinearLexer(self.lexer.input))
-                sub.attribute_aliases.update(self.attribute_aliases)
-                xp.resume_from(sub, match.start(2))
+        if not pending:
+            return
+        sub = Parser(self.ctx, "", self.lexer.input.name)
+        xp.set_lexer(sub, xp.LinearLexer(self.lexer.input), next(iter(pending.values())))
+        sub.attribute_aliases = self.attribute_aliases  # shared: definitions seen at once
+        failed: set[str] = set()
+        for name in pending:
+            stack = [name]
+            while stack:
+                current = stack[-1]
+                if current in self._predefined or current in failed:
+                    stack.pop()
+                    continue
+                xp.resume_from(sub, pending[current])
                 try:
                     loc = sub.parse_optional_location()
-                except ParseError:
-                    continue  # depends on an alias not resolved yet (or malformed)
+                except ParseError as err:
+                    missing = _UNDEFINED_ALIAS.search(err.msg)
+                    needed = missing.group(1) if missing else None
+                    if needed in pending and needed not in failed and needed not in stack:
+                        stack.append(needed)
+                        continue
+                    loc = None  # malformed, undefined or cyclic
                 if loc is None:
+                    failed.update(stack)  # the normal parse reports what is wrong
+                    stack.clear()
                     continue
-                self.attribute_aliases[name] = loc
-                self._predefined.add(name)
-                del pending[name]
-                progress = True
-            if not progress:
-                return  # the normal parse reports what is wrong
+                self.attribute_aliases[current] = loc
+                self._predefined.add(current)
+                stack.pop()
 
     def _parse_alias_def(self):
         token = xp.current_token(self)
@@ -243,7 +260,15 @@ class QParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except MemoryError:
+            self.raise_error("out of memory parsing this operation", start, self.pos)
+        except _BUILD_ERRORS as err:
+            # A custom syntax built an attribute its values do not fit (a clause's
+            # integer too large for i32, ...): an error at the op, not a traceback.
+            message = str(err).strip().splitlines()
+            self.raise_error(message[0] if message else type(err).__name__, start, self.pos)
         self.op_offsets[op] = start
         return op
 

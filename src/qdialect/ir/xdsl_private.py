@@ -82,8 +82,10 @@ class LinearLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
-def set_lexer(parser: BaseParser, lexer: MLIRLexer) -> None:
-    """Make `parser` read from `lexer` (lexing its first token now: may raise ParseError)."""
+def set_lexer(parser: BaseParser, lexer: MLIRLexer, start: int = 0) -> None:
+    """Make `parser` read from `lexer` at offset `start` (lexing that token now: may raise
+    ParseError)."""
+    lexer.pos = start
     parser._parser_state = ParserState(lexer)
 
 

@@ -163,3 +163,22 @@ func.func @empty_zero_point() -> tensor<1x2x2xi32> {
   %r = tosa.matmul %a, %a, %z, %z : (tensor<1x2x2xi8>, tensor<1x2x2xi8>, tensor<0xi8>, tensor<0xi8>) -> tensor<1x2x2xi32>
   func.return %r : tensor<1x2x2xi32>
 }
+
+// -----
+
+// A custom syntax's integer clause that does not fit its type.
+func.func @clause(%c: tensor<1x3x4x5xi8>) -> tensor<1x5x4x3xi8> {
+  // expected-error @+1 {{Integer value 4294967296 is out of range for type i32}}
+  %d = tosa.transpose %c perms([0, 3, 4294967296, 1]) : (tensor<1x3x4x5xi8>) -> tensor<1x5x4x3xi8>
+  func.return %d : tensor<1x5x4x3xi8>
+}
+
+// -----
+
+// Location aliases in reverse dependency order resolve (depth first, linear work).
+func.func @aliases() {
+  func.return
+} loc(#l0)
+#l0 = loc(#l1)
+#l1 = loc(#l2)
+#l2 = loc("a.py":1:1)
