@@ -64,6 +64,9 @@ MAX_NESTING = 256
 MAX_ELEMENTS = 2**31
 """Most elements a statically shaped type may declare."""
 
+MAX_DENSE_BYTES = 2**31
+"""Most bytes a dense constant may hold once built (a splat or a hex splat is expanded)."""
+
 RECURSION_LIMIT = 20_000
 """Python frames that parsing, verifying, printing and running IR nested MAX_NESTING deep
 need (about a dozen a bracket), with room; QParser raises the interpreter's limit to it."""
@@ -207,6 +210,17 @@ class QParser(Parser):
         type = super()._parse_dense_literal_type()
         if (why := _unsupported_element(type.element_type)) is not None:
             self.raise_error(why, start, self.pos)
+        element = type.element_type
+        size = 16 if isinstance(element, ComplexType) else getattr(element, "compile_time_size", 8)
+        count = 1
+        for dim in type.get_shape():
+            count *= dim
+        if count * size > MAX_DENSE_BYTES:
+            self.raise_error(
+                f"a dense constant of {type} takes {count * size} bytes; the limit is 2^31 bytes",
+                start,
+                self.pos,
+            )
         return type
 
     def _predefine_location_aliases(self) -> None:

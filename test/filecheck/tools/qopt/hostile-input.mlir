@@ -182,3 +182,12 @@ func.func @aliases() {
 #l0 = loc(#l1)
 #l1 = loc(#l2)
 #l2 = loc("a.py":1:1)
+
+// -----
+
+// A splat within the element limit but over the byte limit once built.
+func.func @too_many_bytes() {
+  // expected-error @+1 {{a dense constant of tensor<1073741824xf64> takes 8589934592 bytes; the limit is 2^31 bytes}}
+  %0 = stablehlo.constant dense<"0x0000000000000000"> : tensor<1073741824xf64>
+  func.return
+}
