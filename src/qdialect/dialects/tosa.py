@@ -319,12 +319,14 @@ def _check_zero_point(
     op: TosaOp, zp_value: SSAValue, what: str, width: int | None, unsigned: bool = False
 ) -> None:
     """TOSA: a zero point may be nonzero only for 8-bit data (or unsigned 16-bit, where it is 0 or 32768)."""
-    values = _const_values(zp_value)
     zp_type = zp_value.type
     if ht.shape_of(zp_type) not in ((1,), None):
         raise VerifyException(f"'{op.name}' {what} must be a one-element tensor, got {zp_type}")
+    values = _const_values(zp_value)
     if values is None:
         return
+    if len(values) != 1:  # an unranked result type: the constant says how many
+        raise VerifyException(f"'{op.name}' {what} must hold one value, got {len(values)}")
     zp = values[0]
     if unsigned and width is not None:
         zp &= (1 << width) - 1  # unsigned zero points are the storage bits zero-extended
@@ -424,7 +426,7 @@ class ConstShapeOp(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
 
     def verify_(self) -> None:
-        n = len(self.values.get_values())
+        n = len(self.values)
         if n != self.output.type.rank.data:
             raise VerifyException(
                 f"'tosa.const_shape' has {n} values for !tosa.shape<{self.output.type.rank.data}>"

@@ -39,6 +39,9 @@ class _Entry:
 
 _IMPLS: dict[type[Operation], _Entry] = {}
 
+MAX_RANK = 32
+"""Highest tensor rank the interpreter runs (numpy's limit in its 1.x releases)."""
+
 
 def implements(*op_types: type[OpT], quantized: str = "dqq") -> Callable[[Impl[OpT]], Impl[OpT]]:
     """Register `impl` as the semantics of `op_types`.
@@ -87,6 +90,7 @@ class Interpreter:
     _functions: dict[str, FuncOp] = field(default_factory=dict)
     _stack: list[str] = field(default_factory=list)
     _liveness: dict = field(default_factory=dict)
+    _scopes: list[dict] = field(default_factory=list)  # environments of the blocks being run
 
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
@@ -131,11 +135,28 @@ class Interpreter:
 
     def run_block(self, block: Block, args: Sequence[np.ndarray]) -> list[np.ndarray]:
         env: dict = dict(zip(block.args, args, strict=True))
+        self._scopes.append(env)
+        try:
+            return self._run_ops(block, env)
+        finally:
+            self._scopes.pop()
+
+    def _value(self, value, env: dict) -> np.ndarray:
+        """`value` from the running block, or (a region reading a value of an enclosing
+        block, which dominance allows) from the nearest enclosing block being run."""
+        if value in env:
+            return env[value]
+        for scope in reversed(self._scopes):
+            if value in scope:
+                return scope[value]
+        raise InterpreterError("an operand is used before it is computed (verify the module first)")
+
+    def _run_ops(self, block: Block, env: dict) -> list[np.ndarray]:
         frees = self._frees(block)
         for index, op in enumerate(block.ops):
             if isinstance(op, ReturnOp) or op.name in ("stablehlo.return",):
-                return [env[o] for o in op.operands]
-            operands = [env[o] for o in op.operands]
+                return [self._value(o, env) for o in op.operands]
+            operands = [self._value(o, env) for o in op.operands]
             results = self.eval_op(op, operands)
             for result, value in zip(op.results, results, strict=True):
                 env[result] = value
@@ -177,6 +198,11 @@ class Interpreter:
             raise OpFailure(op, f"the interpreter does not support '{name}'")
         result_types = [r.type for r in op.results]
         operand_types = [o.type for o in op.operands]
+        for t in (*operand_types, *result_types):
+            if len(ht.shape_of(t) or ()) > MAX_RANK:
+                raise OpFailure(
+                    op, f"the interpreter runs tensors of rank at most {MAX_RANK}, not {t}"
+                )
         quantized = any(ht.is_quantized(t) for t in (*operand_types, *result_types))
         try:
             with np.errstate(all="ignore"):
@@ -195,6 +221,8 @@ class Interpreter:
             raise OpFailure(op, str(err)) from None
         except QuantizationError as err:  # a spec REQUIRE (e.g. apply_scale's ranges) failed
             raise OpFailure(op, f"'{op.name}': {err}") from err
+        except MemoryError:
+            raise OpFailure(op, f"'{op.name}': out of memory computing its results") from None
         if len(results) != len(op.results):
             raise OpFailure(
                 op,

@@ -30,7 +30,14 @@ def _wrap(x: np.ndarray, dtype: np.dtype) -> np.ndarray:
 
 
 def _scalar(a: np.ndarray) -> int:
-    return int(np.asarray(a).reshape(-1)[0])
+    """The value of a one-element operand (a zero point, a shift); an unranked operand may
+    arrive with any number of elements at run time."""
+    flat = np.asarray(a).reshape(-1)
+    if flat.size != 1:
+        raise InterpreterError(
+            f"expected a one-element zero point or shift, got shape {list(a.shape)}"
+        )
+    return int(flat[0])
 
 
 @implements(tosa.ConstOp, quantized="none")

@@ -153,6 +153,15 @@ def random_value(t: Attribute, rng: np.random.Generator) -> np.ndarray:
     shape = ht.shape_of(t)
     if shape is None or any(d < 0 for d in shape):
         raise InterpreterError(f"cannot make a random input of dynamic type {t}")
+    if len(shape) > 32:
+        raise InterpreterError(f"cannot make a random input of rank above 32 ({t})")
+    try:
+        return _random_array(t, shape, rng)
+    except MemoryError:
+        raise InterpreterError(f"out of memory making a random input of type {t}") from None
+
+
+def _random_array(t: Attribute, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
     e = ht.element_type(t)
     dtype = element_dtype(e)
     q = ht.quant_type(t)

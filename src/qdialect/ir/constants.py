@@ -9,7 +9,15 @@ importing the dialects (this module imports none).
 from __future__ import annotations
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerType, ShapedType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    ShapedType,
+    Signedness,
+)
 from xdsl.ir import SSAValue
 from xdsl.traits import ConstantLike
 
@@ -35,7 +43,24 @@ def constant_array(value: SSAValue, *, integer: bool = True) -> np.ndarray | Non
     shape = tuple(
         result_type.get_shape() if isinstance(result_type, ShapedType) else shaped.get_shape()
     )
-    array = np.asarray(attr.get_values(), np.int64 if is_int else np.float64).reshape(-1)
+    array = dense_values(attr).astype(np.int64 if is_int else np.float64, copy=False)
     if array.size == 1 and int(np.prod(shape, dtype=np.int64)) != 1:
         return np.full(shape, array[0], array.dtype)
     return array.reshape(shape)
+
+
+def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """`attr`'s elements, flat, read from its bytes without a Python number per element
+    (a large splat is a 64M-element constant); other element types through xDSL."""
+    element = attr.get_element_type()
+    raw = attr.data.data
+    if isinstance(element, IntegerType | IndexType):
+        width = 64 if isinstance(element, IndexType) else element.width.data
+        if width in (8, 16, 32, 64):
+            unsigned = (
+                isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+            )
+            return np.frombuffer(raw, f"<{'u' if unsigned else 'i'}{width // 8}")
+    if isinstance(element, Float32Type | Float64Type):
+        return np.frombuffer(raw, f"<f{element.compile_time_size}")
+    return np.asarray(attr.get_values()).reshape(-1)

@@ -16,24 +16,99 @@ them (`loc(#loc3)` in the module, `#loc3 = loc(...)` after it): the top-level
 Identical shaped-type texts are parsed once per input (a per-parser cache):
 real modules repeat a few tensor types thousands of times, and tokenizing them
 dominated parse time (bench/bench_parse_print.py).
+
+Hostile text gets a located error in time linear in its size (docs/qopt.md,
+"Limits"): brackets nest at most `MAX_NESTING` deep (checked before parsing, so
+deep nesting is an error, not a RecursionError), a shaped type holds at most
+`MAX_ELEMENTS` elements, string literals lex in linear time (`LinearLexer`), a
+splat `dense<v>` is built from one packed element, and an attribute whose value
+does not fit its type (`dense<300> : tensor<2xi8>`, `4294967296 : i32`) is an
+error at the attribute.
 """
 
 from __future__ import annotations
 
 import re
+import struct
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import UnrankedMemRefType, UnrankedTensorType
+from xdsl.dialects.builtin import (
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerType,
+    ModuleOp,
+    UnrankedMemRefType,
+    UnrankedTensorType,
+)
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
+
+_UNDEFINED_ALIAS = re.compile(r"undefined symbol alias '(#[^']*)'")
+
+MAX_NESTING = 256
+"""Deepest bracket nesting (`(`, `[`, `{`, `<`) the parser accepts."""
+
+MAX_ELEMENTS = 2**31
+"""Most elements a statically shaped type may declare."""
+
+MAX_DENSE_BYTES = 2**31
+"""Most bytes a dense constant may hold once built (a splat or a hex splat is expanded)."""
+
+RECURSION_LIMIT = 20_000
+"""Python frames that parsing, verifying, printing and running IR nested MAX_NESTING deep
+need (about a dozen a bracket), with room; QParser raises the interpreter's limit to it."""
+
+# Strings and comments are skipped (their brackets do not count); `->` is not a bracket.
+_NESTING_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|[<(\[{]|[>)\]}]')
+
+# `<value>` of a splat dense literal: one integer, float or boolean, no brackets.
+_SPLAT_BODY = re.compile(r"<\s*(?:-\s*)?(?:[0-9][\w.+-]*|true|false)\s*>")
+
+# What building an attribute from parsed values raises when they do not fit its type.
+_BUILD_ERRORS = (VerifyException, ValueError, OverflowError, struct.error, NotImplementedError)
+
+_T = TypeVar("_T")
+
+
+def nesting_error(text: str) -> tuple[int, str] | None:
+    """(offset, message) of the first bracket nested deeper than MAX_NESTING, else None."""
+    depth = 0
+    for match in _NESTING_TOKEN.finditer(text):
+        char = match.group()[0]
+        if char in "<([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return match.start(), f"brackets nest deeper than {MAX_NESTING} levels"
+        elif char in ">)]}" and depth:
+            depth -= 1
+    return None
+
+
+def _unsupported_element(element) -> str | None:
+    """Why dense constants cannot hold elements of type `element`, or None if they can."""
+    inner = element.element_type if isinstance(element, ComplexType) else element
+    if isinstance(inner, IntegerType) and inner.width.data > 64:
+        return f"dense constants of {element} are not supported (integers of at most 64 bits)"
+    if isinstance(inner, IntegerType | IndexType) or str(inner) in FLOAT_FORMATS:
+        return None
+    try:
+        size = inner.compile_time_size
+    except (NotImplementedError, AttributeError):
+        size = 0
+    return None if size else f"dense constants of {element} are not supported"
 
 
 @dataclass
@@ -48,7 +123,16 @@ class _TensorElement(AttrParser._TensorLiteralElement):
             if bits >> fmt.width:
                 parser.raise_error(f"hexadecimal literal does not fit in {type}", self.span)
             return float_from_bits(bits, fmt)
-        return super().to_type(parser, type)
+        value = super().to_type(parser, type)
+        # MLIR's rule: a literal for iN fits if it fits in N bits as signed or as unsigned.
+        fits = IntegerType(64) if isinstance(type, IndexType) else type
+        if (
+            isinstance(fits, IntegerType)
+            and isinstance(value, int)
+            and fits.normalized_value(value) is None
+        ):
+            parser.raise_error(f"integer literal {value} does not fit in {type}", self.span)
+        return value
 
 
 class QParser(Parser):
@@ -57,37 +141,126 @@ class QParser(Parser):
     _TensorLiteralElement = _TensorElement
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
-        super().__init__(ctx, text, name)
+        """Lexes the first token: raises ParseError if that is malformed."""
+        if sys.getrecursionlimit() < RECURSION_LIMIT:
+            sys.setrecursionlimit(RECURSION_LIMIT)
+        super().__init__(ctx, "", name)
+        xp.set_lexer(self, xp.LinearLexer(Input(text, name)))
         self.line_offset = line_offset
         self.op_offsets: dict[Operation, int] = {}
         self._shaped_cache: dict[tuple[str, str], Attribute] = {}
 
     def parse_module(self, allow_implicit_module: bool = True):
-        self._predefine_location_aliases()
-        return super().parse_module(allow_implicit_module)
+        if (error := nesting_error(self.lexer.input.content)) is not None:
+            self.raise_error(error[1], error[0], error[0] + 1)
+        if xp.current_token(self).kind == MLIRTokenKind.EOF:
+            return ModuleOp([])  # an empty input (or only comments) is an empty module, as in MLIR
+        try:
+            self._predefine_location_aliases()
+            return super().parse_module(allow_implicit_module)
+        except RecursionError:
+            # A safety net: MAX_NESTING keeps bracketed nesting well inside Python's limit.
+            self.raise_error("input nests too deeply for the parser")
+
+    def _located(self, parse: Callable[[], _T]) -> _T:
+        """`parse()`, with an attribute or type that rejects its parsed values (a value that
+        does not fit its type, ...) reported as a parse error at its text."""
+        start = self.pos
+        try:
+            return parse()
+        except MemoryError:
+            self.raise_error("out of memory building this attribute", start, self.pos)
+        except _BUILD_ERRORS as err:
+            message = str(err).strip().splitlines()
+            self.raise_error(message[0] if message else type(err).__name__, start, self.pos)
+
+    def parse_optional_attribute(self):
+        return self._located(super().parse_optional_attribute)
+
+    def parse_optional_type(self):
+        return self._located(super().parse_optional_type)
+
+    def parse_dense_int_or_fp_elements_attr(self, type):
+        """Checks the element type, and builds a splat from one packed value rather than
+        xDSL's list of one Python number per element."""
+        start = self.pos
+        splat = _SPLAT_BODY.match(self.lexer.input.content, start)
+        if splat is None:
+            if type is not None and (why := _unsupported_element(type.element_type)):
+                self.raise_error(why, start)
+            return self._located(
+                lambda: super(QParser, self).parse_dense_int_or_fp_elements_attr(type)
+            )
+        self.parse_punctuation("<", " in dense attribute")
+        elements, _ = xp.parse_tensor_literal(self)
+        self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        elif (why := _unsupported_element(type.element_type)) is not None:
+            self.raise_error(why, start, self.pos)
+        if isinstance(type.element_type, ComplexType):
+            self.raise_error(f"expected a (real, imaginary) pair for {type.element_type}", start)
+        value = elements[0].to_type(self, type.element_type)
+        shaped: Any = type
+        return self._located(lambda: DenseIntOrFPElementsAttr.from_list(shaped, [value]))
+
+    def _parse_dense_literal_type(self):
+        start = self.pos
+        type = super()._parse_dense_literal_type()
+        if (why := _unsupported_element(type.element_type)) is not None:
+            self.raise_error(why, start, self.pos)
+        element = type.element_type
+        size = 16 if isinstance(element, ComplexType) else getattr(element, "compile_time_size", 8)
+        count = 1
+        for dim in type.get_shape():
+            count *= dim
+        if count * size > MAX_DENSE_BYTES:
+            self.raise_error(
+                f"a dense constant of {type} takes {count * size} bytes; the limit is 2^31 bytes",
+                start,
+                self.pos,
+            )
+        return type
 
     def _predefine_location_aliases(self) -> None:
+        """Define every top-level `#name = loc(...)` before the parse. An alias whose
+        location uses another not yet defined is retried after that one (depth first),
+        so each is parsed a bounded number of times: a long chain of aliases defined in
+        the wrong order stays linear. Undefined or cyclic ones are left to the parse."""
         text = self.lexer.input.content
-        pending = {m.group(1): m for m in _LOC_ALIAS_DEF.finditer(text)}
+        pending = {m.group(1): m.start(2) for m in _LOC_ALIAS_DEF.finditer(text)}
         self._predefined: set[str] = set()
-        while pending:
-            progress = False
-            for name, match in list(pending.items()):
-                sub = Parser(self.ctx, text, self.lexer.input.name)
-                sub.attribute_aliases.update(self.attribute_aliases)
-                xp.resume_from(sub, match.start(2))
+        if not pending:
+            return
+        sub = Parser(self.ctx, "", self.lexer.input.name)
+        xp.set_lexer(sub, xp.LinearLexer(self.lexer.input), next(iter(pending.values())))
+        sub.attribute_aliases = self.attribute_aliases  # shared: definitions seen at once
+        failed: set[str] = set()
+        for name in pending:
+            stack = [name]
+            while stack:
+                current = stack[-1]
+                if current in self._predefined or current in failed:
+                    stack.pop()
+                    continue
+                xp.resume_from(sub, pending[current])
                 try:
                     loc = sub.parse_optional_location()
-                except ParseError:
-                    continue  # depends on an alias not resolved yet (or malformed)
+                except ParseError as err:
+                    missing = _UNDEFINED_ALIAS.search(err.msg)
+                    needed = missing.group(1) if missing else None
+                    if needed in pending and needed not in failed and needed not in stack:
+                        stack.append(needed)
+                        continue
+                    loc = None  # malformed, undefined or cyclic
                 if loc is None:
+                    failed.update(stack)  # the normal parse reports what is wrong
+                    stack.clear()
                     continue
-                self.attribute_aliases[name] = loc
-                self._predefined.add(name)
-                del pending[name]
-                progress = True
-            if not progress:
-                return  # the normal parse reports what is wrong
+                self.attribute_aliases[current] = loc
+                self._predefined.add(current)
+                stack.pop()
 
     def _parse_alias_def(self):
         token = xp.current_token(self)
@@ -101,7 +274,15 @@ class QParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except MemoryError:
+            self.raise_error("out of memory parsing this operation", start, self.pos)
+        except _BUILD_ERRORS as err:
+            # A custom syntax built an attribute its values do not fit (a clause's
+            # integer too large for i32, ...): an error at the op, not a traceback.
+            message = str(err).strip().splitlines()
+            self.raise_error(message[0] if message else type(err).__name__, start, self.pos)
         self.op_offsets[op] = start
         return op
 
@@ -129,20 +310,32 @@ class QParser(Parser):
         shaped = parse_body()
         unranked = (UnrankedTensorType, UnrankedMemRefType)
         shape = None if isinstance(shaped, unranked) else tuple(shaped.get_shape())
+        if shape is not None:
+            count = 1
+            for size in shape:
+                count *= size if size >= 0 else 1  # a dynamic size (-1) is not counted
+            if count > MAX_ELEMENTS:
+                self._error_at_keyword(
+                    start, f"{kind} type declares {count} elements; the limit is 2^31"
+                )
         # Element types that constrain their container (a per-axis quantized type
         # needs its axis and one scale per entry) say so through `container_error`.
         check = getattr(shaped.get_element_type(), "container_error", None)
         message = check(shape) if check is not None else None
         if message is not None:
-            # Point at the `tensor`/`memref`/`vector` keyword before the `<`.
-            text = self.lexer.input.content
-            keyword_start = text.rfind("<", 0, start)
-            while keyword_start > 0 and (text[keyword_start - 1].isalnum()):
-                keyword_start -= 1
-            self.raise_error(message, keyword_start, self.pos)
+            self._error_at_keyword(start, message)
         if key is not None:
             self._shaped_cache[key] = shaped
         return shaped
+
+    def _error_at_keyword(self, start: int, message: str):
+        """Raise `message` at the `tensor`/`memref`/`vector` keyword before the `<` that ends
+        just before `start`."""
+        text = self.lexer.input.content
+        keyword_start = text.rfind("<", 0, start)
+        while keyword_start > 0 and (text[keyword_start - 1].isalnum()):
+            keyword_start -= 1
+        self.raise_error(message, keyword_start, self.pos)
 
     def _parse_tensor_attrs(self):
         return self._checked_shaped("tensor", super()._parse_tensor_attrs)

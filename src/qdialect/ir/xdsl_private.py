@@ -9,18 +9,21 @@ this module means an xDSL upgrade that renames them changes one file
 
 The `QParser`/`QPrinter` subclasses in `parser.py` and `printer.py` also override a
 few of xDSL's underscore hooks (alias definitions, tensor/memref/vector bodies, result
-naming); they are the only classes that do.
+naming); they are the only classes that do, besides `LinearLexer` here.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import SSAValue
 from xdsl.parser import AttrParser, BaseParser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
 from xdsl.utils.lexer import Token
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 
 def current_token(parser: BaseParser) -> Token:
@@ -66,3 +69,26 @@ def ssa_names(printer: Printer) -> dict[SSAValue, str]:
 def new_ssa_name(printer: Printer) -> str:
     """A fresh numeric SSA name from the printer's counter."""
     return printer._get_new_valid_name_id()
+
+
+class LinearLexer(MLIRLexer):
+    """xDSL's MLIR lexer with a string-literal pattern that runs in linear time.
+
+    xDSL's pattern nests one quantifier in another (`(?:[^"]+|...)*`), so an
+    unterminated string backtracks exponentially; here every character has exactly
+    one way to match.
+    """
+
+    _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+
+
+def set_lexer(parser: BaseParser, lexer: MLIRLexer, start: int = 0) -> None:
+    """Make `parser` read from `lexer` at offset `start` (lexing that token now: may raise
+    ParseError)."""
+    lexer.pos = start
+    parser._parser_state = ParserState(lexer)
+
+
+def parse_tensor_literal(parser: AttrParser) -> tuple[list[Any], list[int]]:
+    """A dense literal's elements and shape (`[]` for a splat), as xDSL's parser reads it."""
+    return parser._parse_tensor_literal()

@@ -14,6 +14,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
 
+from qdialect.ir.dominance import dominance_error
 from qdialect.ir.parser import QParser, location_of
 from qdialect.tools.boundary import UserError, first_line
 from qdialect.tools.diagnostics import Diagnostic
@@ -91,9 +92,9 @@ class Locator:
 
 def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locator] | Diagnostic:
     """Parse one chunk; the module and a locator for its ops, or the located parse error."""
-    parser = QParser(ctx, chunk.text, file, chunk.line_offset)
-    locator = Locator(parser.lexer.input, chunk.line_offset, parser.op_offsets)
     try:
+        parser = QParser(ctx, chunk.text, file, chunk.line_offset)  # lexes the first token
+        locator = Locator(parser.lexer.input, chunk.line_offset, parser.op_offsets)
         return parser.parse_module(), locator
     except ParseError as err:
         where = location_of(err.span.input, err.span.start, chunk.line_offset)
@@ -103,9 +104,12 @@ def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locato
 def verify_module(
     module: ModuleOp, locator: Locator, file: str, suffix: str = ""
 ) -> Diagnostic | None:
-    """MLIR-style verification: None if valid, else the first failing op's located error."""
+    """MLIR-style verification (xDSL's, then SSA dominance): None if valid, else the first
+    failing op's located error."""
     try:
         module.verify()
+        if (wrong := dominance_error(module)) is not None:
+            return locator.locate(wrong[0], "error", wrong[1] + suffix, file)
         return None
     except DiagnosticException as err:
         whole_module_error = first_line(err)

@@ -726,3 +726,34 @@ def test_convolution_batch_groups() -> None:
   func.return %0 : tensor<1x3x3x4xf32>
 }"""
     np.testing.assert_array_equal(run(src, x, w)[0], expected)
+
+
+def test_region_reads_a_value_of_the_enclosing_block():
+    # Dominance allows it; the interpreter looked values up in the region's block only.
+    module = QParser(
+        make_context(),
+        """func.func @main() -> tensor<i32> {
+          %in = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+          %init = stablehlo.constant dense<10> : tensor<i32>
+          %r = stablehlo.reduce(%in init: %init) across dimensions = [0] : (tensor<2xi32>, tensor<i32>) -> tensor<i32>
+           reducer(%a: tensor<i32>, %b: tensor<i32>) {
+            %s = stablehlo.add %a, %init : tensor<i32>
+            stablehlo.return %s : tensor<i32>
+          }
+          func.return %r : tensor<i32>
+        }""",
+    ).parse_module()
+    module.verify()
+    assert Interpreter(module).call("main", [])[0].tolist() == 20
+
+
+def test_rank_above_the_limit_is_an_error_at_the_op():
+    ones = "[" * 33 + "1" + "]" * 33
+    module = QParser(
+        make_context(),
+        f"func.func @main() -> tensor<{'1x' * 33}i8> {{\n"
+        f"  %0 = stablehlo.constant dense<{ones}> : tensor<{'1x' * 33}i8>\n"
+        f"  func.return %0 : tensor<{'1x' * 33}i8>\n}}",
+    ).parse_module()
+    with pytest.raises(OpFailure, match="the interpreter runs tensors of rank at most 32"):
+        Interpreter(module).call("main", [])

@@ -358,3 +358,18 @@ def test_unsigned_16_bit_zero_point_is_zero_extended() -> None:
     x = np.array([0xFFFF, 0, 0x8000], np.uint16).view(np.int16)
     # 65535 - 32768 = 32767; 0 - 32768 = -32768; 32768 - 32768 = 0
     np.testing.assert_array_equal(run(src, x)[0], [32767, -32768, 0])
+
+
+def test_run_time_zero_point_must_hold_one_value():
+    # An unranked zero point passes verification; its run-time value is checked.
+    src = (
+        "func.func @main(%x: tensor<2xi8>, %z: tensor<*xi8>) -> tensor<2xi8> {\n"
+        "  %r = tosa.negate %x, %z, %z : (tensor<2xi8>, tensor<*xi8>, tensor<*xi8>) -> tensor<2xi8>\n"
+        "  func.return %r : tensor<2xi8>\n}"
+    )
+    x = np.array([1, 2], np.int8)
+    with pytest.raises(
+        OpFailure, match=r"expected a one-element zero point or shift, got shape \[0\]"
+    ):
+        run(src, x, np.zeros((0,), np.int8))
+    assert run(src, x, np.zeros((1,), np.int8))[0].tolist() == [-1, -2]

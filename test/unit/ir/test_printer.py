@@ -19,10 +19,12 @@ def _has_ir(text: str) -> bool:
 
 
 def _meant_to_fail(text: str) -> bool:
-    # --verify-diagnostics files and `not qopt` inputs are invalid on purpose;
+    # --verify-diagnostics files and `not qopt`/`not qrun` inputs are invalid on purpose;
     # their RUN lines check the diagnostics instead.
-    return "expected-error" in text or (
-        "RUN: not qopt %s" in text and "allow-unregistered" not in text
+    return (
+        "expected-error" in text
+        or "RUN: not qrun %s" in text
+        or ("RUN: not qopt %s" in text and "allow-unregistered" not in text)
     )
 
 
