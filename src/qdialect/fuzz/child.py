@@ -68,8 +68,8 @@ def _child(body: Callable[[], int], stderr_fd: int, memory_bytes: int, timeout: 
         os.dup2(stderr_fd, 2)
         # The parent's sys.stdout/stderr may be wrappers (pytest's capture) that do not
         # write to fds 1 and 2; the tool's output must go where the parent reads it.
-        sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
-        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+        sys.stdout = open(1, "w", closefd=False)
+        sys.stderr = open(2, "w", closefd=False)
         os.environ.pop("QDIALECT_DEBUG", None)
         faulthandler.disable()  # a crash is classified by its signal, not dumped
         try:
