@@ -161,6 +161,13 @@ class QParser(Parser):
         except RecursionError:
             # A safety net: MAX_NESTING keeps bracketed nesting well inside Python's limit.
             self.raise_error("input nests too deeply for the parser")
+        except AssertionError as err:
+            # Some xDSL parse functions assert the next token's kind instead of raising a
+            # ParseError (`_consume_token(kind)`, e.g. in complex literals): the same error.
+            if not str(err).startswith("Unexpected token"):
+                raise
+            token = xp.current_token(self)
+            self.raise_error(f"unexpected '{token.text}'", token.span.start, token.span.end)
 
     def _located(self, parse: Callable[[], _T]) -> _T:
         """`parse()`, with an attribute or type that rejects its parsed values (a value that

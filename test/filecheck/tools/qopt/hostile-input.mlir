@@ -191,3 +191,12 @@ func.func @too_many_bytes() {
   %0 = stablehlo.constant dense<"0x0000000000000000"> : tensor<1073741824xf64>
   func.return
 }
+
+// -----
+
+// xDSL asserts the token after a complex literal's second part; it is a parse error.
+func.func @complex_triple() -> tensor<2xcomplex<f32>> {
+  // expected-error @+1 {{unexpected ','}}
+  %0 = stablehlo.constant dense<[(1.0, 2.0), (3.0, 4.0, 5.0)]> : tensor<2xcomplex<f32>>
+  func.return %0 : tensor<2xcomplex<f32>>
+}
