@@ -10,6 +10,7 @@ MemoryError, a hang or a crash); each is listed with the command that reproduces
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 from qdialect.fuzz.child import run_in_child
@@ -39,7 +40,9 @@ def _parser() -> ToolArgumentParser:
 def _one_case(name: str, args) -> int:
     target = TARGETS[name]
     prepare(target)
-    work = args.save or Path(".")
+    # The case's input is kept under --save (to read or attach to a report), else in a
+    # fresh temporary folder, never in the current directory.
+    work = args.save or Path(tempfile.mkdtemp(prefix=f"qfuzz-{name}-"))
     work.mkdir(parents=True, exist_ok=True)
     case = target.make(case_random(args.seed, name, args.case), work)
     outcome = run_in_child(case, args.timeout, args.memory_mb)
@@ -47,6 +50,7 @@ def _one_case(name: str, args) -> int:
         f"{case.describe()}\n-> {outcome.kind} (status {outcome.status}, {outcome.seconds:.2f} s)"
     )
     print(outcome.stderr, end="")
+    print(f"(input kept in {work})")
     return 1 if outcome.is_bug else 0
 
 
