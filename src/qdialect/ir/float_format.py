@@ -219,7 +219,8 @@ def _reads_back(text: str, value: float, fmt: FloatFormat) -> bool:
         if float(narrow) == wide or not math.isfinite(narrow):
             return float(narrow) == value
         toward = np.float32(np.inf) if wide > float(narrow) else np.float32(-np.inf)
-        neighbour = float(np.nextafter(narrow, toward))
+        with np.errstate(over="ignore"):  # past the largest f32 the neighbour is inf
+            neighbour = float(np.nextafter(narrow, toward))
         if (float(narrow) + neighbour) / 2 != wide:  # not a tie: f64 rounding decided it
             return float(narrow) == value
     return round_to_format(Fraction(text), fmt) == Fraction(value)
