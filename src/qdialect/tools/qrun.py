@@ -122,7 +122,10 @@ class QRun:
         self.failed = 0
 
     def report(self, diag: Diagnostic) -> None:
-        diag.emit(sys.stdout)
+        """Diagnostics go to stderr like every tool's; stdout is flushed first so the
+        PASS/FAIL lines and the errors interleave in order when both are captured."""
+        sys.stdout.flush()
+        diag.emit(sys.stderr)
 
     def run(self) -> int:
         text = read_text(self.args.input_file or "-")

@@ -1,0 +1,185 @@
+"""How much of upstream's own test files qopt and qrun accept, chunk by chunk.
+
+Reads upstream MLIR / StableHLO lit files (not shipped with the project; point it
+at a checkout, e.g. StableHLO's `stablehlo/tests` and `stablehlo/testdata`, MLIR's
+`mlir/test/Dialect/Quant` and `mlir/test/Dialect/Tosa`) and runs each `// -----`
+chunk the way the file's RUN line asks:
+
+- `--interpret` files: `qrun` on the chunk; it passes when every `check.*` op holds;
+- `-verify-diagnostics` files: `qopt --verify-diagnostics`; it passes when the
+  diagnostics produced are exactly the expected ones (text, severity and line);
+- other files: `qopt` parses, verifies and prints the chunk; with `--filecheck`,
+  files whose RUN line is a plain round trip (`*-opt %s | FileCheck %s`, with or
+  without `-split-input-file`) are also checked with their own CHECK lines against
+  qopt's output, whole file at once.
+
+Each chunk runs in a forked child with a timeout, so a hang or a crash is counted
+rather than stopping the run. Prints per-file counts (pass / fail / bug = exit 2,
+traceback, hang or crash), the totals, and the most frequent first error lines, which
+is the to-do list. Chunks that use passes qopt does not have are counted as failing,
+with the pass named: the figure is what a user porting the file would see.
+
+    python bench/upstream_compat.py PATH... [--json out.json] [--top 25] [--filecheck]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from qdialect.fuzz.child import run_in_child
+from qdialect.tools import qopt, qrun
+
+_SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)
+_ROUNDTRIP = re.compile(
+    r"^(stablehlo|mlir)-opt\s+(-?-split-input-file\s+|-?-allow-unregistered-dialect\s+)*%s"
+    r"(\s+-?-split-input-file|\s+-?-allow-unregistered-dialect)*\s*\|\s*FileCheck\s+%s\s*$"
+)
+
+
+@dataclass
+class FileResult:
+    path: str
+    mode: str
+    chunks: int = 0
+    passed: int = 0
+    failed: int = 0
+    bugs: int = 0
+    filecheck: str = ""  # "", "pass" or "fail"
+    errors: list[str] = field(default_factory=list)
+
+
+def run_lines(text: str) -> list[str]:
+    lines = [m.group(1).strip() for m in re.finditer(r"^//\s*RUN:\s*(.*)$", text, re.MULTILINE)]
+    joined, current = [], ""
+    for line in lines:  # continuation lines end with a backslash
+        current += line.rstrip("\\") + " "
+        if not line.endswith("\\"):
+            joined.append(current.strip())
+            current = ""
+    return joined or [""]
+
+
+def mode_of(runs: list[str]) -> str:
+    first = runs[0]
+    if "--interpret" in first or "-interpret " in first:
+        return "interpret"
+    if "verify-diagnostics" in first:
+        return "diagnostics"
+    return "roundtrip"
+
+
+def first_error(stderr: str) -> str:
+    for line in stderr.splitlines():
+        if "error:" in line or "internal error" in line or "Traceback" in line:
+            text = line.split("error:", 1)[-1].strip()
+            text = re.sub(r"%[\w#]+", "%v", text)
+            text = re.sub(r"\d+", "N", text)
+            return text[:140]
+    lines = stderr.strip().splitlines()
+    return (lines[-1] if lines else "(no message)")[:140]
+
+
+def check_file(path: Path, timeout: float, filecheck: bool) -> FileResult:
+    text = path.read_text(errors="replace")
+    runs = run_lines(text)
+    mode = mode_of(runs)
+    result = FileResult(str(path), mode)
+    extra = ["--allow-unregistered-dialect"] if "allow-unregistered-dialect" in runs[0] else []
+    chunks = _SPLIT.split(text) if "split-input-file" in runs[0] else [text]
+    with tempfile.TemporaryDirectory() as tmp:
+        for index, chunk in enumerate(chunks):
+            if not chunk.strip() or not re.sub(r"//[^\n]*", "", chunk).strip():
+                continue
+            chunk_path = Path(tmp) / f"chunk{index}.mlir"
+            chunk_path.write_text(chunk)
+            if mode == "interpret":
+                argv, main = [str(chunk_path)], qrun.main
+            elif mode == "diagnostics":
+                argv, main = ["--verify-diagnostics", *extra, str(chunk_path)], qopt.main
+            else:
+                argv, main = [*extra, str(chunk_path)], qopt.main
+            outcome = run_in_child(lambda a=argv, m=main: m(a), timeout=timeout)
+            result.chunks += 1
+            if outcome.kind == "ok":
+                result.passed += 1
+            elif outcome.kind == "rejected":
+                result.failed += 1
+                result.errors.append(first_error(outcome.stderr))
+            else:
+                result.bugs += 1
+                result.errors.append(f"[{outcome.kind}] {first_error(outcome.stderr)}")
+        if filecheck and mode == "roundtrip" and _ROUNDTRIP.match(runs[0]):
+            result.filecheck = _filecheck(path, runs[0], extra, Path(tmp))
+    return result
+
+
+def _filecheck(path: Path, run: str, extra: list[str], tmp: Path) -> str:
+    tool = shutil.which("filecheck") or shutil.which("FileCheck")
+    if tool is None:
+        return ""
+    out = tmp / "out.mlir"
+    argv = [*extra, "-o", str(out), str(path)]
+    if "split-input-file" in run:
+        argv.insert(0, "--split-input-file")
+    outcome = run_in_child(lambda: qopt.main(argv), timeout=60)
+    if outcome.kind != "ok":
+        return "fail"
+    with out.open() as stdin:
+        done = subprocess.run([tool, str(path)], stdin=stdin, capture_output=True)
+    return "pass" if done.returncode == 0 else "fail"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="+", type=Path)
+    parser.add_argument("--json", type=Path, help="write per-file results here")
+    parser.add_argument("--top", type=int, default=25, help="how many error lines to list")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per chunk")
+    parser.add_argument("--filecheck", action="store_true", help="FileCheck round-trip files")
+    parser.add_argument("--quiet", action="store_true", help="totals and errors only")
+    args = parser.parse_args()
+    files = sorted(
+        f for p in args.paths for f in ([p] if p.is_file() else p.rglob("*.mlir")) if f.is_file()
+    )
+    results = []
+    for path in files:
+        result = check_file(path, args.timeout, args.filecheck)
+        results.append(result)
+        if not args.quiet:
+            fc = f"  filecheck {result.filecheck}" if result.filecheck else ""
+            print(
+                f"{result.passed:4d}/{result.chunks:<4d} bugs {result.bugs:<3d} "
+                f"{result.mode:<11s} {path}{fc}",
+                flush=True,
+            )
+    total = sum(r.chunks for r in results)
+    passed = sum(r.passed for r in results)
+    bugs = sum(r.bugs for r in results)
+    whole = sum(1 for r in results if r.chunks and r.passed == r.chunks)
+    print(
+        f"\nfiles {len(results)} (all chunks pass: {whole}); chunks {total}, passed {passed}",
+        end="",
+    )
+    print(f" ({100 * passed / max(total, 1):.1f}%), bugs {bugs}")
+    fc = Counter(r.filecheck for r in results if r.filecheck)
+    if fc:
+        print(f"filecheck: {fc['pass']} pass, {fc['fail']} fail")
+    counts = Counter(e for r in results for e in r.errors)
+    for message, count in counts.most_common(args.top):
+        print(f"{count:5d}  {message}")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(r) for r in results], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
