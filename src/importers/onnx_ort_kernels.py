@@ -62,15 +62,6 @@ class OrtKernels(ImporterLike):
         f = self.e.clamp(lo, f, hi)
         return self.e.unary("convert", self.e.unary("convert", f, "i32"), out)
 
-    def _elementwise_shape(self, node, a: Value, b: Value) -> tuple[int, ...]:
-        shape = self._broadcast_shape(node, a, b)
-        if (a.shape[-1:] or (1,)) != (b.shape[-1:] or (1,)) and math.prod(b.shape) > 1:
-            raise ONNXImportError(
-                f"node '{node.name}': only broadcasts along leading axes or of a single "
-                f"element are imported (got {list(a.shape)} and {list(b.shape)})"
-            )
-        return shape
-
     def _qadd(self, node, a: Value, s_a, z_a, b: Value, s_b, z_b, s_c, z_c,
               out: str) -> Value:  # fmt: skip
         """QLinearAdd as MLAS's AVX2 kernel computes it: r_a = s_a / s_c and r_b = s_b / s_c

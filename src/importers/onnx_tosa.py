@@ -32,9 +32,8 @@ class TosaImporter(Importer):
     def __init__(self, data: bytes):
         super().__init__(data)
         self.target = "tosa"
-        # Constant operands, so a broadcast one can be tiled (the NPU's elementwise
-        # instructions take operands of the result's shape).
-        self.tiles: dict[SSAValue, np.ndarray] = {}
+        # Constant operands by value, so a broadcast one can be given the result's rank.
+        self.constants_by_value: dict[SSAValue, np.ndarray] = {}
 
     @staticmethod
     def _boundary(scale: np.ndarray, zp: np.ndarray) -> Attribute:
@@ -234,17 +233,24 @@ class TosaImporter(Importer):
                     f"node '{node.name}': constant '{name}' must be int8 (TOSA form)"
                 )
             self.values[name] = self._tconst(array, "i8")
-            self.tiles[self.values[name].ssa] = array
+            self.constants_by_value[self.values[name].ssa] = array
         return super()._materialized(node, name)
 
     def _full(self, node, x: Value, shape: tuple[int, ...]) -> Value:
+        """An operand of an elementwise op whose result has `shape`: itself, or a constant
+        kept at its own size with its rank raised to the result's (TOSA broadcasts size-1
+        dimensions of equal-rank operands). The NPU back end tiles it when it plans the
+        weights section, so the IR never holds a constant of the activation's size."""
         if x.shape == shape:
             return x
-        if x.ssa not in self.tiles:
+        if x.ssa not in self.constants_by_value:
             raise ONNXImportError(
                 f"node '{node.name}': broadcasting a computed operand is not supported (TOSA form)"
             )
-        return self._tconst(np.broadcast_to(self.tiles[x.ssa], shape), "i8")
+        if len(x.shape) == len(shape):
+            return x
+        array = self.constants_by_value[x.ssa]
+        return self._tconst(array.reshape((1,) * (len(shape) - array.ndim) + array.shape), "i8")
 
     def _rescale(self, x: Value, scale: float | tuple[int, int], in_zp: int, out_zp: int,
                  out: str) -> Value:  # fmt: skip
@@ -269,7 +275,7 @@ class TosaImporter(Importer):
         added in i32, rescaled by 2max(s) / (2^20 s_c): TFLite's integer add, within one
         unit of ONNX Runtime's float kernel."""
         self._int8_operands(node, out, a, b)
-        shape = self._elementwise_shape(node, a, b)
+        shape = self._broadcast_shape(node, a, b)
         a, b = self._full(node, a, shape), self._full(node, b, shape)
         s_a, s_b, s_c = (float(np.float32(v.reshape(-1)[0])) for v in (s_a, s_b, s_c))
         left, twice_max = 20, 2 * max(s_a, s_b)
@@ -284,7 +290,7 @@ class TosaImporter(Importer):
 
     def _qmul(self, node, a, s_a, z_a, b, s_b, z_b, s_c, z_c, out):
         self._int8_operands(node, out, a, b)
-        shape = self._elementwise_shape(node, a, b)
+        shape = self._broadcast_shape(node, a, b)
         a, b = self._full(node, a, shape), self._full(node, b, shape)
         ca, cb = (
             self._centred(a, int(z_a.reshape(-1)[0])),

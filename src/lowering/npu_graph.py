@@ -500,12 +500,13 @@ def _vector_input(walk: _Walk, op: Operation, v: SSAValue, shape) -> VectorInput
     if (
         not isinstance(first, tosa.RescaleOp)
         or ht.element_type(first.input.type) != I8
-        or ht.shape_of(first.output.type) != shape
+        or not _fits(ht.shape_of(first.output.type), shape, const_array(first.input) is not None)
     ):
         raise OpError(
             op,
             f"{PASS_NAME}: '{op.name}' needs both operands rescaled from i8 tensors of its "
-            "own shape (no broadcasting on the NPU)",
+            "own shape, or from constants that broadcast to it (a computed operand is not "
+            "broadcast on the NPU)",
         )
     stage, zp, ozp = _rescale_params(first, shape[-1])
     if ozp:
@@ -527,6 +528,18 @@ def _vector_input(walk: _Walk, op: Operation, v: SSAValue, shape) -> VectorInput
         stages.append(later)
     return VectorInput(alias(first.input), zp, left if pure_shift else 0,
                        tuple(s for s in stages if not s.is_identity()))  # fmt: skip
+
+
+def _fits(operand: tuple[int, ...] | None, shape: tuple[int, ...], constant: bool) -> bool:
+    """An elementwise operand of this shape can be read: the result's own shape, or, for a
+    constant (tiled into the weights section by the planner), one that broadcasts to it."""
+    if operand is None or operand == shape:
+        return operand is not None
+    return (
+        constant
+        and len(operand) == len(shape)
+        and all(a in (1, b) for a, b in zip(operand, shape, strict=True))
+    )
 
 
 _WIDENED_USERS = (tosa.AddOp, tosa.SubOp, tosa.MulOp, tosa.ReduceSumOp)

@@ -260,6 +260,14 @@ def layer_constants(layer: Layer, machine: Machine, where: Residency) -> dict[st
     return kind_of(layer).constants(layer, machine, where)
 
 
+def read_shape(layer: Layer, v: SSAValue) -> tuple[int, ...]:
+    """The shape in which `layer` reads `v` from DRAM: an elementwise layer reads each
+    operand in its result's shape (a broadcast constant is stored tiled to it)."""
+    if isinstance(layer, VectorLayer):
+        return layer.shape
+    return tuple(ht.shape_of(v.type) or ())
+
+
 def _aligned(data: bytes) -> bytes:
     return data + bytes(-len(data) % ALIGN)
 
@@ -287,18 +295,20 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
             placed[name] = len(blobs[name])
             blobs[name] += _aligned(data)
         offsets.append(placed)
-    # Constant tensors an elementwise layer reads (a broadcast bias tiled by the importer)
-    # live in the weights section like any other constant.
-    operand_offsets: dict[SSAValue, int] = {}
+    # Constant tensors an elementwise layer reads live in the weights section like any
+    # other constant, tiled to the shape the layer reads (its own: the vector
+    # instructions take operands of the result's shape; the IR keeps them small).
+    operand_offsets: dict[tuple[SSAValue, tuple[int, ...]], int] = {}
     for layer in layers:
         for v in map(alias, sources(layer)):
-            array = None if v in address or v in operand_offsets else const_array(v)
+            key = (v, read_shape(layer, v))
+            array = None if v in address or key in operand_offsets else const_array(v)
             if array is not None and storage_i8(v.type):
-                operand_offsets[v] = len(blobs["weights"])
-                blobs["weights"] += _aligned(array.astype(np.int8).tobytes())
+                operand_offsets[key] = len(blobs["weights"])
+                tiled = np.broadcast_to(array, key[1]).astype(np.int8)
+                blobs["weights"] += _aligned(tiled.tobytes())
+    constant_operands = {v for v, _ in operand_offsets}
     bases = {name: dram.take(len(blob)) for name, blob in blobs.items() if blob}
-    for v, offset in operand_offsets.items():
-        address[v] = bases["weights"] + offset
     planned = []
     for index, (layer, where) in enumerate(zip(layers, residency, strict=True)):
         slots = plan_slots(kind_of(layer).cut(layer, machine, where))
@@ -306,6 +316,10 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
         for v in sources(layer):
             if where.chip_in is not None and alias(v) == layers[index - 1].out:
                 xs.append(ON_CHIP)  # read from the output buffer, never from DRAM
+                continue
+            key = (alias(v), read_shape(layer, alias(v)))
+            if key in operand_offsets:
+                xs.append(bases["weights"] + operand_offsets[key])
                 continue
             if alias(v) not in address:
                 raise OpError(
@@ -327,7 +341,7 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
                 and v in address
                 and v not in results
                 and v not in graph.args
-                and v not in operand_offsets
+                and v not in constant_operands
             ):
                 dram.give(address[v], nbytes(v))
     outputs = []

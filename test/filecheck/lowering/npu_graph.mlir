@@ -4,6 +4,10 @@
 // RUN: qopt %S/Inputs/npu-layer-kinds.mlir -p 'tosa-to-npu{machine=small dump=layers}' -o /dev/null 2>&1 | FileCheck %s
 // RUN: qopt %S/../transforms/Inputs/tosa-to-npu-fc.mlir -p 'tosa-to-npu{machine=small dump=layers}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FC
 // RUN: qopt %S/../../../examples/resnet_block.mlir -p 'stablehlo-legalize-to-tosa,canonicalize,tosa-to-npu{dump=layers}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=RESNET
+// A constant that broadcasts is read like an activation (the plan tiles it); a
+// computed operand that would need broadcasting is an error at the op.
+// RUN: qopt %S/Inputs/npu-broadcast-const.mlir -p 'tosa-to-npu{machine=small dump=layers}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BCAST
+// RUN: not qopt %S/Inputs/npu-broadcast-const.mlir -p 'tosa-to-npu{machine=small entry=computed}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPUTED
 // Only the named stage is printed, and an unknown stage is an error.
 // RUN: qopt %S/Inputs/npu-layer-kinds.mlir -p 'tosa-to-npu{machine=small dump=layers}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONLY
 // RUN: not qopt %S/Inputs/npu-layer-kinds.mlir -p 'tosa-to-npu{dump=bogus}' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -31,3 +35,7 @@
 // ONLY-NOT: stage: code
 
 // BAD: error: tosa-to-npu: dump must be one of layers, plan, code or all
+
+// BCAST: layer 0: %l0 = vector add (zp=0 shift=0 scales=0), (zp=0 shift=0 scales=0) {{.*}} (%arg0, %const) : i8[1, 2, 3, 4]
+
+// COMPUTED: npu-broadcast-const.mlir:25:3: error: tosa-to-npu: 'tosa.add' needs both operands rescaled from i8 tensors of its own shape, or from constants that broadcast to it

@@ -4,6 +4,7 @@ outputs bit for bit; bad files are clear errors."""
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 
 import numpy as np
@@ -551,6 +552,55 @@ def test_qlinear_broadcasts_match_onnxruntime(kind: str, b_shape) -> None:
         b = rng.integers(-128, 128, b_shape).astype(np.int8)
         want = ort_run(data, {"a": a, "b": b})
         assert np.array_equal(Interpreter(module).call("main", [a, b])[0], want)
+
+
+@pytest.mark.parametrize("kind", ["QLinearAdd", "QLinearMul"])
+@pytest.mark.parametrize("b_shape", [(1,), (3, 1, 1), (1, 3, 1, 1), (16,)])
+def test_tosa_target_keeps_broadcast_constants_small(kind: str, b_shape) -> None:
+    """`target="tosa"`: a constant operand that broadcasts stays its own size in the IR
+    (rank raised, never tiled to the activation), and the NPU back end, which tiles it
+    into the weights section, still equals the TOSA interpreter exactly."""
+    from xdsl.transforms.canonicalize import CanonicalizePass
+
+    from qdialect.dialects import tosa
+    from qdialect.dialects.npu import ProgramOp, program_binary
+    from qdialect.ir.constants import constant_array
+    from qdialect.lowering.tosa_to_npu import TosaToNpu
+    from qdialect.npu.machine import load_machine
+    from qdialect.npu.simulator import Simulator
+
+    rng = np.random.default_rng(sum(b_shape))
+    shape = (1, 3, 8, 16)
+    node = helper.make_node(kind, ["a", "sa", "za", "b", "sb", "zb", "sc", "zc"], ["y"],
+                            domain="com.microsoft")  # fmt: skip
+    s_c = 0.05 * 0.07 * 40 if kind == "QLinearMul" else 0.09
+    params = quant_params([("sa", 0.05), ("za", 3), ("sb", 0.07), ("zb", -5), ("sc", s_c),
+                           ("zc", 2)], np.int8)  # fmt: skip
+    b = numpy_helper.from_array(rng.integers(-128, 128, b_shape).astype(np.int8), "b")
+    data = com_microsoft_model(
+        [node], [helper.make_tensor_value_info("a", TensorProto.INT8, list(shape))],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, list(shape))], [*params, b],
+    )  # fmt: skip
+    ctx = make_context()
+    module = imported(data, "tosa")
+    CanonicalizePass().apply(ctx, module)
+    consts = [constant_array(op.results[0]) for op in module.walk() if isinstance(op, tosa.ConstOp)]
+    assert max(c.size for c in consts if c is not None) <= max(16, math.prod(b_shape))
+    reference = QParser(make_context(), str(module)).parse_module()
+    TosaToNpu().apply(ctx, module)
+    (npu_program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    machine = load_machine("default")
+    binary = program_binary(npu_program, machine.digest())
+    for k in range(3):
+        a = np.random.default_rng(k).integers(-128, 128, shape).astype(np.int8)
+        sim = Simulator(machine, binary.code)
+        sim.load_sections(binary)
+        sim.set_inputs(binary, {"arg0": a})
+        sim.run()
+        want = Interpreter(reference).call("main", [a])[0]
+        assert np.array_equal(sim.get_outputs(binary)["result0"], want)
+        ort = ort_run(data, {"a": a}).astype(np.int64)
+        assert np.abs(want.astype(np.int64) - ort).max() <= 1
 
 
 def test_unsupported_broadcast_and_unnamed_nodes_are_named_errors() -> None:
