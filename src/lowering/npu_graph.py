@@ -715,6 +715,19 @@ _VIEWS = (
 )
 
 
+def may_run_on_npu(op: Operation) -> bool:
+    """Whether the recognizer has a rule for `op` (a layer, or a view it folds): the
+    partitioner's first guess, which `layers_of` then confirms on each region."""
+    return type(op) in _HANDLERS or (isinstance(op, _VIEWS) and not isinstance(op, ReturnOp))
+
+
+def is_view(op: Operation) -> bool:
+    """A reshape or storage bitcast: no work, a view of row-major DRAM."""
+    return isinstance(op, _VIEWS) and not isinstance(
+        op, tosa.ConstOp | tosa.ConstShapeOp | sh.ConstantOp | ReturnOp
+    )
+
+
 def layers_of(func: FuncOp) -> list[Layer]:
     """The function's layers in program order; an op the NPU cannot run is an OpError."""
     walk = _Walk()

@@ -83,6 +83,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LegalizeToTosa
 
+    def get_npu_partition() -> type[ModulePass]:
+        from qdialect.transforms.npu_partition import NpuPartition
+
+        return NpuPartition
+
     def get_tosa_to_npu() -> type[ModulePass]:
         from qdialect.lowering.tosa_to_npu import TosaToNpu
 
@@ -90,6 +95,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
     return {
         "tosa-to-npu": get_tosa_to_npu,
+        "npu-partition": get_npu_partition,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
         "tosa-rescale-legalize-to-stablehlo": get_tosa_rescale_to_stablehlo,

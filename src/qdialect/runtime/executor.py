@@ -1,0 +1,120 @@
+"""`HostNpuExecutor`: run a module partitioned by `npu-partition`.
+
+The entry function and every unmarked function run on the reference interpreter;
+a call to a function with `qdialect.target = "npu"` runs that function's NPU
+program on the bit-exact simulator instead, on the machine its
+`qdialect.machine` names. Each such function is compiled once (by the four
+stages of `tosa-to-npu`) on first call. Tensors move between the two as int8
+arrays, the only thing a region exchanges (the partitioner sees to that), so
+the result equals interpreting the same TOSA everywhere, bit for bit — which
+is what the tests check.
+
+`stats` holds, per NPU function, the calls, simulated cycles and DRAM bytes
+moved; `trace` (when a list is given) gets one line per op or NPU call naming
+the device that ran it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
+
+from qdialect.dialects.npu import program_binary
+from qdialect.interpreter.core import Interpreter, InterpreterError
+from qdialect.ir.errors import OpError
+from qdialect.npu.encoding import Binary
+from qdialect.npu.machine import Machine, MachineError, load_machine
+from qdialect.npu.simulator import Simulator, SimulatorError
+from qdialect.transforms.npu_partition import MACHINE_ATTR, TARGET_ATTR
+
+__all__ = ["HostNpuExecutor", "RegionStats", "npu_target"]
+
+
+def npu_target(func: FuncOp) -> str | None:
+    """The machine a function is marked to run on, or None for a host function."""
+    target = func.attributes.get(TARGET_ATTR)
+    if not (isinstance(target, StringAttr) and target.data == "npu"):
+        return None
+    machine = func.attributes.get(MACHINE_ATTR)
+    return machine.data if isinstance(machine, StringAttr) else "default"
+
+
+@dataclass
+class RegionStats:
+    calls: int = 0
+    cycles: int = 0
+    macs: int = 0
+    dram_read: int = 0
+    dram_written: int = 0
+
+
+@dataclass
+class _Compiled:
+    machine: Machine
+    binary: Binary
+
+
+@dataclass
+class HostNpuExecutor(Interpreter):
+    """The interpreter, with calls to NPU-marked functions run on the simulator."""
+
+    stats: dict[str, RegionStats] = field(default_factory=dict)
+    trace: list[str] | None = None
+    _compiled: dict[str, _Compiled] = field(default_factory=dict)
+
+    def call(self, name: str, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        func = self.functions.get(name)
+        machine_name = npu_target(func) if func is not None else None
+        if func is None or machine_name is None:
+            return super().call(name, args)
+        compiled = self._compile(func, machine_name)
+        return self._run_npu(name, func, compiled, args)
+
+    def eval_op(self, op: Operation, operands: list[np.ndarray]) -> list[np.ndarray]:
+        if self.trace is not None and op.name != "func.call":
+            self.trace.append(f"host {op.name}")
+        return super().eval_op(op, operands)
+
+    def _compile(self, func: FuncOp, machine_name: str) -> _Compiled:
+        name = func.sym_name.data
+        if name not in self._compiled:
+            from qdialect.lowering.tosa_to_npu import compile_function
+
+            try:
+                machine = load_machine(machine_name)
+                program = compile_function(func, machine, machine_name)
+            except (MachineError, OpError, ValueError) as err:
+                raise InterpreterError(f"@{name} cannot run on the NPU: {err}") from None
+            self._compiled[name] = _Compiled(machine, program_binary(program, machine.digest()))
+        return self._compiled[name]
+
+    def _run_npu(
+        self, name: str, func: FuncOp, compiled: _Compiled, args: Sequence[np.ndarray]
+    ) -> list[np.ndarray]:
+        binary = compiled.binary
+        if len(args) != len(binary.inputs):
+            raise InterpreterError(f"@{name} takes {len(binary.inputs)} arguments, got {len(args)}")
+        sim = Simulator(compiled.machine, binary.code)
+        sim.load_sections(binary)
+        sim.set_inputs(
+            binary, {t.name: np.asarray(a) for t, a in zip(binary.inputs, args, strict=True)}
+        )
+        try:
+            run = sim.run()
+        except SimulatorError as err:
+            raise InterpreterError(f"@{name} on the NPU: {err}") from None
+        outputs = sim.get_outputs(binary)
+        stats = self.stats.setdefault(name, RegionStats())
+        stats.calls += 1
+        stats.cycles += run.cycles
+        stats.macs += run.macs
+        stats.dram_read += run.dram_read
+        stats.dram_written += run.dram_written
+        if self.trace is not None:
+            self.trace.append(f"npu  @{name} ({run.cycles} cycles)")
+        return [outputs[t.name] for t in binary.outputs]
