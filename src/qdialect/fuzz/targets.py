@@ -132,6 +132,11 @@ def binary_seeds() -> tuple[bytes, ...]:
 
 
 @functools.cache
+def bundle_seeds() -> tuple[bytes, ...]:
+    return tuple(_qopt(t, "-p", "npu-partition", "-t", "bundle") for t in _tosa_networks())
+
+
+@functools.cache
 def machine_seeds() -> tuple[str, ...]:
     folder = Path(__file__).resolve().parent.parent / "npu" / "machines"
     return tuple(p.read_text() for p in sorted(folder.glob("*.json")))
@@ -255,6 +260,45 @@ def _qsim_case(rng: random.Random, work: Path) -> Case:
     return Case("qsim", tuple(argv), _tool("qsim"))
 
 
+def _qrt_case(rng: random.Random, work: Path) -> Case:
+    """A bundle damaged as bytes, in its manifest, in its host program, or given hostile
+    inputs."""
+    import io
+    import zipfile
+
+    seed = rng.choice(bundle_seeds())
+    bundle, argv = work / "model.qbundle", [str(work / "model.qbundle")]
+    mode = rng.randrange(4)
+    if mode == 0:
+        bundle.write_bytes(mutate.mutate_bytes(rng, seed))
+    elif mode in (1, 2):
+        member = "manifest.json" if mode == 1 else "host.mlir"
+        source = zipfile.ZipFile(io.BytesIO(seed))
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w") as z:
+            for name in source.namelist():
+                content = source.read(name)
+                if name == member:
+                    text = content.decode()
+                    edited = (
+                        mutate.mutate_json(rng, text)
+                        if mode == 1
+                        else mutate.mutate_text(rng, text)
+                    )
+                    content = edited.encode("utf-8", "surrogatepass")
+                z.writestr(name, content)
+        bundle.write_bytes(out.getvalue())
+    else:
+        bundle.write_bytes(seed)
+        first = zipfile.ZipFile(io.BytesIO(seed)).read("regions/main_npu0.npub")
+        inputs = work / "inputs.npz"
+        inputs.write_bytes(mutate.mutate_npz(rng, _manifest_inputs(first)))
+        argv += ["--inputs", str(inputs), "--outputs", str(work / "out.npz")]
+        return Case("qrt", tuple(argv), _tool("qrt"))
+    argv += ["--random-inputs", "0", "--stats"]
+    return Case("qrt", tuple(argv), _tool("qrt"))
+
+
 TARGETS: dict[str, Target] = {
     t.name: t
     for t in (
@@ -265,6 +309,7 @@ TARGETS: dict[str, Target] = {
         Target("qasm", "", _qasm_case),
         Target("qasm-disassemble", "", _qasm_disassemble_case),
         Target("qsim", "", _qsim_case),
+        Target("qrt", "", _qrt_case),
     )
 }
 
@@ -279,4 +324,5 @@ def prepare(target: Target) -> None:
         "qasm": assembly_seeds,
         "qasm-disassemble": binary_seeds,
         "qsim": lambda: (binary_seeds(), machine_seeds()),
+        "qrt": bundle_seeds,
     }[target.name]()

@@ -30,6 +30,7 @@ from qdialect.ir.errors import OpError
 from qdialect.npu.encoding import Binary
 from qdialect.npu.machine import Machine, MachineError, load_machine
 from qdialect.npu.simulator import Simulator, SimulatorError
+from qdialect.runtime.bundle import Bundle, BundleError
 from qdialect.transforms.npu_partition import MACHINE_ATTR, TARGET_ATTR
 
 __all__ = ["HostNpuExecutor", "RegionStats", "npu_target"]
@@ -79,6 +80,52 @@ class HostNpuExecutor(Interpreter):
         if self.trace is not None and op.name != "func.call":
             self.trace.append(f"host {op.name}")
         return super().eval_op(op, operands)
+
+    @classmethod
+    def from_bundle(cls, bundle: Bundle, trace: list[str] | None = None) -> HostNpuExecutor:
+        """The bundle's host module, with its regions' binaries as built (not recompiled);
+        a BundleError if they do not fit the module or this machine's descriptions."""
+        from xdsl.utils.exceptions import ParseError, VerifyException
+
+        from qdialect.context import make_context
+        from qdialect.ir.dominance import dominance_error
+        from qdialect.ir.parser import QParser
+
+        try:
+            module = QParser(make_context(), bundle.host, "host.mlir").parse_module()
+            module.verify()
+        except (ParseError, VerifyException) as err:
+            raise BundleError(f"host.mlir: {str(err).strip().splitlines()[0]}") from None
+        if dominance_error(module) is not None:
+            raise BundleError("host.mlir: a value is used before it is defined")
+        executor = cls(module, trace=trace)
+        if bundle.entry not in executor.functions:
+            raise BundleError(f"the entry '@{bundle.entry}' is not a function of host.mlir")
+        for region in bundle.regions:
+            func = executor.functions.get(region.function)
+            if func is None or npu_target(func) is None:
+                raise BundleError(f"@{region.function} is not an NPU function of host.mlir")
+            try:
+                machine = load_machine(region.machine)
+            except MachineError as err:
+                raise BundleError(f"@{region.function}: {err}") from None
+            if machine.digest() != region.digest:
+                raise BundleError(
+                    f"@{region.function} was built for another description of machine "
+                    f"'{region.machine}' (digest {region.digest:016x}, this one "
+                    f"{machine.digest():016x}): rebuild the bundle"
+                )
+            executor._compiled[region.function] = _Compiled(machine, region.binary)
+        missing = [
+            n
+            for n, f in executor.functions.items()
+            if npu_target(f) and n not in executor._compiled
+        ]
+        if missing:
+            raise BundleError(
+                f"no binary for the NPU function(s) {', '.join('@' + n for n in missing)}"
+            )
+        return executor
 
     def _compile(self, func: FuncOp, machine_name: str) -> _Compiled:
         name = func.sym_name.data

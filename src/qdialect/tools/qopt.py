@@ -108,9 +108,10 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-t",
         "--target",
-        choices=("mlir", "npu-asm", "npu-bin"),
+        choices=("mlir", "npu-asm", "npu-bin", "bundle"),
         default="mlir",
-        help="output: MLIR text (default), NPU assembly of each npu.program, or an .npub binary (-o required)",
+        help="output: MLIR text (default), NPU assembly of each npu.program, an .npub binary, "
+        "or a .qbundle of a module partitioned by npu-partition (binaries: -o required)",
     )
     p.add_argument(
         "--allow-unregistered-dialect",
@@ -214,12 +215,27 @@ class QOpt:
         start = time.perf_counter()
         if self.args.target == "mlir":
             text = self.print_module(module)
+        elif self.args.target == "bundle":
+            try:
+                text = self.emit_bundle(module)
+            except OpError as err:
+                return None, [locator.locate(err.op, "error", err.message, self.file)]
         else:
             text = self.emit_npu(module)
             if isinstance(text, Diagnostic):
                 return None, [text]
         self.timer.record("Output", time.perf_counter() - start)
         return text, []
+
+    def emit_bundle(self, module: ModuleOp) -> str:
+        """The hex of a `.qbundle` (docs/partition.md): the module's NPU-marked functions
+        compiled, with the module's text."""
+        from qdialect.runtime.bundle import BundleError, build_bundle
+
+        try:
+            return build_bundle(module).to_bytes().hex()
+        except BundleError as err:
+            raise UserError(f"-t bundle: {err}") from None
 
     def emit_npu(self, module: ModuleOp) -> str | Diagnostic:
         """NPU assembly of every npu.program, or (npu-bin) the hex of the one program's binary."""
@@ -295,11 +311,14 @@ class QOpt:
         return 1 if failed else 0
 
     def write_output(self, text: str) -> None:
-        if self.args.target == "npu-bin":
+        if self.args.target in ("npu-bin", "bundle"):
+            suffix = "npub" if self.args.target == "npu-bin" else "qbundle"
             if self.args.output_file == "-":
-                raise UserError("-t npu-bin writes a binary file: give -o FILE.npub")
+                raise UserError(
+                    f"-t {self.args.target} writes a binary file: give -o FILE.{suffix}"
+                )
             if "// -----" in text:
-                raise UserError("-t npu-bin writes one program: do not split the input")
+                raise UserError(f"-t {self.args.target} writes one file: do not split the input")
             try:
                 with open(self.args.output_file, "wb") as f:
                     f.write(bytes.fromhex(text))

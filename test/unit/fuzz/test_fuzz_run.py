@@ -23,6 +23,7 @@ CASES = {
     "qasm": 200,
     "qasm-disassemble": 150,
     "qsim": 300,
+    "qrt": 150,
 }
 SEED = 20261201
 
