@@ -255,9 +255,40 @@ class MoveLayer:
 
 
 Layer = MacLayer | PoolLayer | VectorLayer | TableLayer | MoveLayer
+
 """A layer record: each kind's class says what it reads (`sources`), what it computes
 (`describe`, for the dumps) and its key in `npu_kinds.KINDS` (`layer_kind`), which
 holds what the later stages do with it."""
+
+
+def valid_taps(
+    size: int, kernel: int, stride: int, dilation: int, pad_before: int, out: int
+) -> int:
+    """Over the `out` output positions of one axis, how many kernel taps land inside the
+    input (not on padding): the useful multiply-accumulates per input channel."""
+    total = 0
+    for o in range(out):
+        start = o * stride - pad_before
+        total += sum(1 for k in range(kernel) if 0 <= start + k * dilation < size)
+    return total
+
+
+def useful_macs(layer: Layer) -> int:
+    """The model's multiply-accumulates in a layer, as the field counts them: taps that
+    fall on padding and the array's tile padding are not work. 0 for layers without
+    MACs (pooling, elementwise, tables, moves)."""
+    if not isinstance(layer, MacLayer):
+        return 0
+    if layer.window is None:  # fully connected: M x K x N
+        k, n = layer.weight.shape
+        return nbytes(alias(layer.x)) // k * k * n
+    g = layer.window
+    rows = valid_taps(g.h, g.kh, g.stride[0], g.dilation[0], g.pad[0], g.oh)
+    cols = valid_taps(g.w, g.kw, g.stride[1], g.dilation[1], g.pad[2], g.ow)
+    per_output_channel = 1 if layer.depthwise else g.c
+    return rows * cols * per_output_channel * layer.channels
+
+
 SOURCE_BITS = 40
 
 

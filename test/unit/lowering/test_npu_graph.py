@@ -12,7 +12,7 @@ import pytest
 from qdialect.context import make_context
 from qdialect.ir.errors import OpError
 from qdialect.ir.parser import QParser
-from qdialect.lowering.npu_graph import VectorLayer, form_layers
+from qdialect.lowering.npu_graph import MacLayer, VectorLayer, Window, form_layers, useful_macs
 from qdialect.lowering.tosa_to_npu import TosaToNpu
 from unit.lowering.test_tosa_to_npu import (
     conv_program,
@@ -76,3 +76,55 @@ def test_matmul_by_a_runtime_operand_is_an_error() -> None:
     src, inputs, _ = legalize_cases.layer("batched_dot", np.random.default_rng(0))
     with pytest.raises(OpError, match=r"'tosa\.matmul' needs a constant weight"):
         run_legalized(src, "default", inputs)
+
+
+def _taps_by_brute_force(h, w, kh, kw, stride, dilation, pad) -> int:
+    """Count, output position by output position, the kernel taps that read the input
+    rather than the zero padding around it (a padded mask, summed per window)."""
+    top, bottom, left, right = pad
+    mask = np.pad(np.ones((h, w), np.int64), ((top, bottom), (left, right)))
+    oh = (h + top + bottom - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (w + left + right - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    total = 0
+    for y in range(oh):
+        for x in range(ow):
+            rows = y * stride[0] + dilation[0] * np.arange(kh)
+            cols = x * stride[1] + dilation[1] * np.arange(kw)
+            total += int(mask[np.ix_(rows, cols)].sum())
+    return total
+
+
+@pytest.mark.parametrize(
+    ("h", "w", "kh", "kw", "stride", "dilation", "pad"),
+    [
+        (4, 4, 3, 3, (1, 1), (1, 1), (1, 1, 1, 1)),  # 100 of 144 taps read the input
+        (7, 5, 3, 3, (2, 2), (1, 1), (1, 1, 1, 1)),
+        (9, 9, 3, 3, (1, 1), (2, 2), (2, 2, 2, 2)),
+        (8, 6, 5, 1, (1, 1), (1, 1), (2, 2, 0, 0)),
+        (6, 6, 1, 1, (1, 1), (1, 1), (0, 0, 0, 0)),  # no padding: every tap is useful
+        (5, 7, 3, 2, (2, 1), (1, 2), (0, 1, 2, 0)),
+    ],
+)
+@pytest.mark.parametrize("depthwise", [0, 2])
+def test_useful_macs_exclude_taps_on_padding(
+    h, w, kh, kw, stride, dilation, pad, depthwise
+) -> None:
+    c = 3
+    n = c * depthwise if depthwise else 5
+    taps = _taps_by_brute_force(h, w, kh, kw, stride, dilation, pad)
+    oh = (h + pad[0] + pad[1] - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (w + pad[2] + pad[3] - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    window = Window(h, w, c, kh, kw, stride, dilation, pad, oh, ow)
+    weight = np.zeros((kh, kw, 1 if depthwise else c, n), np.int8)
+    layer = MacLayer(None, None, weight, None, window, depthwise=depthwise)  # type: ignore[arg-type]
+    assert useful_macs(layer) == taps * n * (1 if depthwise else c)
+    if pad == (1, 1, 1, 1) and (h, w) == (4, 4):
+        assert taps == 100
+
+
+def test_useful_macs_of_fully_connected_layers_are_m_k_n() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[3] / "examples" / "tosa_mlp.mlir").read_text()
+    graph = form_layers(entry(text))
+    assert [useful_macs(layer) for layer in graph.layers] == [8 * 32 * 24, 8 * 24 * 10]
