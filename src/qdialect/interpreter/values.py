@@ -71,7 +71,12 @@ def dequantize(value: np.ndarray, t: Attribute) -> np.ndarray:
     if q is None:
         return value
     return numerics.dequantize(
-        value, q.scales, q.zero_points, axis=q.axis, expressed=q.expressed_type_name
+        value,
+        q.scales,
+        q.zero_points,
+        axis=q.axis,
+        expressed=q.expressed_type_name,
+        scales_shape=q.scales_shape if q.is_sub_channel else None,
     )
 
 
@@ -89,6 +94,7 @@ def quantize(value: np.ndarray, t: Attribute) -> np.ndarray:
         signed=q.is_signed,
         axis=q.axis,
         expressed=q.expressed_type_name,
+        scales_shape=q.scales_shape if q.is_sub_channel else None,
     )
 
 

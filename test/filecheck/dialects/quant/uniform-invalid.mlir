@@ -3,31 +3,31 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics
 
 // unknown quant type
-// expected-error @+1 {{'quant.foobar' is not registered}}
+// expected-error @+1 {{unknown quantized type foobar}}
 func.func private @f0(!quant.foobar)
 
 // -----
 
 // trailing token
-// expected-error @+1 {{Expected '>'}}
+// expected-error @+1 {{expected '>'}}
 func.func private @f1(!quant.uniform<i8<-4:3>:f32, 0.99872:1 23>)
 
 // -----
 
 // missing storage max
-// expected-error @+1 {{Expected ':'}}
+// expected-error @+1 {{expected ':'}}
 func.func private @f2(!quant.uniform<i8<16>:f32, 0.99872:1>)
 
 // -----
 
 // missing type colon
-// expected-error @+1 {{Expected ':'}}
+// expected-error @+1 {{expected ':'}}
 func.func private @f3(!quant.uniform<i8<-4:3>f32, 0.99872:1>)
 
 // -----
 
 // missing comma
-// expected-error @+1 {{Expected ','}}
+// expected-error @+1 {{expected ','}}
 func.func private @f4(!quant.uniform<i8<-4:3>:f32 0.99872:1>)
 
 // -----
@@ -105,13 +105,13 @@ func.func private @f16(!quant.uniform<i8<-4:3>:f32, abc:1>)
 // -----
 
 // missing zero point
-// expected-error @+1 {{expected a decimal integer zero point after ':'}}
+// expected-error @+1 {{expected integer value}}
 func.func private @f17(!quant.uniform<i8<-4:3>:f32, 0.1:>)
 
 // -----
 
 // zero point not an integer
-// expected-error @+1 {{expected a decimal integer zero point after ':'}}
+// expected-error @+1 {{expected integer value}}
 func.func private @f18(!quant.uniform<i8<-4:3>:f32, 0.1:abc>)
 
 // -----
