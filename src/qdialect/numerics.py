@@ -33,6 +33,7 @@ __all__ = [
     "saturate_cast",
     "storage_dtype",
     "storage_range",
+    "wrap_integer",
 ]
 
 MIN_SHIFT = 2
@@ -93,6 +94,15 @@ def saturate_cast(x: npt.ArrayLike, bits: int, signed: bool) -> np.ndarray:
 # --------------------------------------------------------------------------
 # Rounding
 # --------------------------------------------------------------------------
+
+
+def wrap_integer(x: npt.ArrayLike, bits: int, signed: bool) -> np.ndarray:
+    """Two's-complement wrap to a `bits`-wide integer, as MLIR's APInt truncates:
+    9 as i4 is -7, 16 as ui4 is 0. Values come back in `storage_dtype(bits, signed)`."""
+    arr = np.asarray(x).astype(np.int64) & ((1 << bits) - 1)
+    if signed:
+        arr = np.where(arr >= 1 << (bits - 1), arr - (1 << bits), arr)
+    return arr.astype(storage_dtype(bits, signed))
 
 
 def round_half_to_even(x: npt.ArrayLike) -> np.ndarray:

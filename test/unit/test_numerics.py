@@ -391,3 +391,18 @@ def test_block_broadcast_repeats_blocks_and_rejects_bad_tilings() -> None:
         numerics.block_broadcast([1, 2, 3], (1, 3), (2, 5))
     with pytest.raises(QuantizationError, match="rank 2 for a tensor of rank 1"):
         numerics.block_broadcast([1, 2], (1, 2), (4,))
+
+
+@pytest.mark.parametrize(
+    ("values", "bits", "signed", "expected"),
+    [
+        ([7, 8, 9, 15, 16, -8, -9], 4, True, [7, -8, -7, -1, 0, -8, 7]),
+        ([15, 16, 17, -1], 4, False, [15, 0, 1, 15]),
+        ([2047, 2048, -2049], 12, True, [2047, -2048, 2047]),
+        ([1, 2, 3], 2, True, [1, -2, -1]),
+    ],
+)
+def test_wrap_integer_is_twos_complement(values, bits, signed, expected) -> None:
+    out = numerics.wrap_integer(values, bits, signed)
+    assert out.tolist() == expected
+    assert out.dtype == numerics.storage_dtype(bits, signed)
