@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     NoneAttr,
     ShapedType,
+    Signedness,
     TensorType,
     UnrankedTensorType,
 )
@@ -192,13 +193,17 @@ def shaped_type_error(shape: Sequence[int] | None, element: Attribute) -> str | 
     axis = element.quantized_dimension
     if shape is None:
         return None
+    # Upstream's words first (its lit tests match on them), then the numbers.
     if axis >= len(shape):
-        return f"quantized dimension {axis} must be less than tensor rank {len(shape)}"
+        return (
+            f"quantized dimension must be less than tensor rank "
+            f"(dimension {axis}, rank {len(shape)})"
+        )
     size = shape[axis]
     if size >= 0 and size != len(element.scales):
         return (
-            f"quantized dimension {axis} has size {size} but the type has "
-            f"{len(element.scales)} scales"
+            f"quantized dimension size does not match number of scales "
+            f"(dimension {axis} has size {size}, the type has {len(element.scales)} scales)"
         )
     return None
 
@@ -1005,7 +1010,9 @@ def _verify_per_axis_container(q: UniformQuantizedType, container: Attribute) ->
 def _verify_same_shape(op: IRDLOperation, a: Attribute, b: Attribute) -> None:
     a_shaped, b_shaped = isinstance(a, ContainerType), isinstance(b, ContainerType)
     if a_shaped != b_shaped or (a_shaped and (type(a) is not type(b) or _shape(a) != _shape(b))):
-        raise VerifyException(f"'{op.name}' requires the same shape for input and result")
+        raise VerifyException(
+            "input and result are both scalars or both tensors with matching shape"
+        )
 
 
 class _CastOp(IRDLOperation):
@@ -1018,16 +1025,29 @@ class _CastOp(IRDLOperation):
         super().__init__(operands=[value], result_types=[result_type])
 
 
-def _verify_quantization(
-    op: IRDLOperation, quantized: Attribute, real: Attribute, container: Attribute
-) -> None:
+def _is_quantized(t: Attribute) -> bool:
+    return isinstance(element_type(t), UniformQuantizedType)
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(element_type(t), AnyFloat)
+
+
+def _is_signless_integer(t: Attribute) -> bool:
+    e = element_type(t)
+    return isinstance(e, IntegerType) and e.signedness.data == Signedness.SIGNLESS
+
+
+def _require(ok: bool, which: str, kind: str) -> None:
+    """MLIR's type-constraint message for an operand or result (`operand #0 must be ...`)."""
+    if not ok:
+        raise VerifyException(f"{which} must be scalar or tensor of {kind}")
+
+
+def _verify_quantization(quantized: Attribute, real: Attribute, container: Attribute) -> None:
     q = element_type(quantized)
-    f = element_type(real)
-    if not isinstance(q, UniformQuantizedType):
-        raise VerifyException(f"'{op.name}' expects a quantized type, got {quantized}")
-    if not isinstance(f, AnyFloat):
-        raise VerifyException(f"'{op.name}' expects a floating-point type, got {real}")
-    if q.expressed_type != f:
+    assert isinstance(q, UniformQuantizedType)
+    if q.expressed_type != element_type(real):
         raise VerifyException("expressed type in quantized type expected to match float type")
     _verify_per_axis_container(q, container)
 
@@ -1039,8 +1059,11 @@ class QuantizeCastOp(_CastOp):
     name = "quant.qcast"
 
     def verify_(self) -> None:
+        # In upstream's order (operand, result, shape, types) and words.
+        _require(_is_float(self.input.type), "operand #0", "floating-point")
+        _require(_is_quantized(self.result.type), "result #0", "quantized type")
         _verify_same_shape(self, self.input.type, self.result.type)
-        _verify_quantization(self, self.result.type, self.input.type, self.input.type)
+        _verify_quantization(self.result.type, self.input.type, self.input.type)
 
 
 @irdl_op_definition
@@ -1050,8 +1073,10 @@ class DequantizeCastOp(_CastOp):
     name = "quant.dcast"
 
     def verify_(self) -> None:
+        _require(_is_quantized(self.input.type), "operand #0", "quantized type")
+        _require(_is_float(self.result.type), "result #0", "floating-point")
         _verify_same_shape(self, self.input.type, self.result.type)
-        _verify_quantization(self, self.input.type, self.result.type, self.input.type)
+        _verify_quantization(self.input.type, self.result.type, self.input.type)
 
 
 @irdl_op_definition
@@ -1061,20 +1086,21 @@ class StorageCastOp(_CastOp):
     name = "quant.scast"
 
     def verify_(self) -> None:
-        _verify_same_shape(self, self.input.type, self.result.type)
-        a, b = element_type(self.input.type), element_type(self.result.type)
-        if isinstance(a, UniformQuantizedType) and isinstance(b, IntegerType):
-            q, i = a, b
-        elif isinstance(b, UniformQuantizedType) and isinstance(a, IntegerType):
-            q, i = b, a
-        else:
+        kind = "signless integer or quantized type"
+        a, b = self.input.type, self.result.type
+        _require(_is_signless_integer(a) or _is_quantized(a), "operand #0", kind)
+        _require(_is_signless_integer(b) or _is_quantized(b), "result #0", kind)
+        _verify_same_shape(self, a, b)
+        if _is_quantized(a) == _is_quantized(b):
             raise VerifyException(
-                f"'{self.name}' casts between a quantized type and an integer type, "
-                f"got {self.input.type} to {self.result.type}"
+                "input must be integer and result must be quantized, or vice versa"
             )
+        q = element_type(a if _is_quantized(a) else b)
+        i = element_type(b if _is_quantized(a) else a)
+        assert isinstance(q, UniformQuantizedType)
         if q.storage_type != i:
             raise VerifyException("storage type in quantized type expected to match integer type")
-        _verify_per_axis_container(q, self.input.type)
+        _verify_per_axis_container(q, a)
 
 
 Quant = Dialect(

@@ -219,23 +219,23 @@ func.func private @f35(!quant.uniform<i8:f32, {0.5}>)
 // -----
 
 // axis not below rank
-// expected-error @+1 {{quantized dimension 5 must be less than tensor rank 2}}
+// expected-error @+1 {{quantized dimension must be less than tensor rank (dimension 5, rank 2)}}
 func.func private @f36(tensor<2x2x!quant.uniform<i8:f32:5, {0.1,0.2}>>)
 
 // -----
 
 // dim size != number of scales
-// expected-error @+1 {{quantized dimension 1 has size 3 but the type has 2 scales}}
+// expected-error @+1 {{quantized dimension size does not match number of scales (dimension 1 has size 3, the type has 2 scales)}}
 func.func private @f37(tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>)
 
 // -----
 
 // memref dim mismatch
-// expected-error @+1 {{quantized dimension 0 has size 4 but the type has 2 scales}}
+// expected-error @+1 {{quantized dimension size does not match number of scales (dimension 0 has size 4, the type has 2 scales)}}
 func.func private @f38(memref<4x!quant.uniform<i8:f32:0, {0.1,0.2}>>)
 
 // -----
 
 // vector dim mismatch
-// expected-error @+1 {{quantized dimension 0 has size 4 but the type has 2 scales}}
+// expected-error @+1 {{quantized dimension size does not match number of scales (dimension 0 has size 4, the type has 2 scales)}}
 func.func private @f39(vector<4x!quant.uniform<i8:f32:0, {0.1,0.2}>>)
