@@ -167,7 +167,11 @@ def test_construction_is_verified(build, message: str) -> None:
     ("text", "message", "column"),
     [
         ("!quant.uniform<i8:f32, 0.1:300>", "zero point 300 out of storage range", 28),
-        ("tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>", "quantized dimension size does not match number of scales", 1),
+        (
+            "tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>",
+            "quantized dimension size does not match number of scales",
+            1,
+        ),
     ],
 )
 def test_parse_errors_are_located(text: str, message: str, column: int) -> None:
