@@ -633,6 +633,10 @@ class _QuantTypeParser:
 
     def __init__(self, parser: AttrParser):
         self.p = parser
+        self.late: tuple[str, int, int] | None = None
+        """The first zero point outside the storage range: reported once the type has
+        parsed, so a syntax error later in the type is reported first, as upstream
+        (which has no such rule) reports it."""
 
     def _error(self, message: str | None, start: int, end: int) -> None:
         if message is not None:
@@ -691,6 +695,8 @@ class _QuantTypeParser:
                 lambda: self._parse_param(expressed_name, lo, hi, scales, zero_points),
             )
         self._expect(">")
+        if self.late is not None:
+            self._error(*self.late)
         return (
             IntAttr(width),
             IntAttr(int(signed)),
@@ -809,7 +815,9 @@ class _QuantTypeParser:
             start = p.pos
             zero_point = self._parse_int()
         # An omitted zero point is 0, which a narrow range may exclude too.
-        self._error(zero_point_error(zero_point, lo, hi), start, p.pos)
+        message = zero_point_error(zero_point, lo, hi)
+        if message is not None and self.late is None:
+            self.late = (message, start, p.pos)
         scales.append(scale)
         zero_points.append(zero_point)
 

@@ -239,3 +239,10 @@ func.func private @f38(memref<4x!quant.uniform<i8:f32:0, {0.1,0.2}>>)
 // vector dim mismatch
 // expected-error @+1 {{quantized dimension size does not match number of scales (dimension 0 has size 4, the type has 2 scales)}}
 func.func private @f39(vector<4x!quant.uniform<i8:f32:0, {0.1,0.2}>>)
+
+// -----
+
+// A syntax error is reported before a zero point outside the storage range, as
+// upstream (which accepts such zero points) reports it.
+// expected-error @+1 {{expected '>'}}
+func.func private @late_zero_point(!quant.uniform<i8<-4:3>:f32, 0.99872:127 23>)
