@@ -18,8 +18,8 @@ One Python class covers per-tensor, per-axis and sub-channel parameters
 (MLIR's three C++ classes print under the same `!quant.uniform` mnemonic). Code
 that needs parameters as arrays calls `broadcast_params` / `expand_params`, the
 places where the granularity is interpreted. A sub-channel type is neither
-per-tensor nor per-axis (`is_sub_channel`); its `scale`/`zero_point`/`axis`
-accessors refuse, so code written for the other two cannot misread it.
+per-tensor nor per-axis (`is_sub_channel`); its `scale`/`zero_point` accessors
+refuse and its `axis` is None, so code written for the other two cannot misread it.
 """
 
 from __future__ import annotations
