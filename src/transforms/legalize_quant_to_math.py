@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.context import Context
@@ -204,20 +205,21 @@ class _Lowering:
         their blocks: constant<blocks> -> broadcast_in_dim to <b0 x n0 x b1 x n1 ...>
         (n_d = shape_d / b_d, the block size) -> reshape to `shape`. Row-major order
         puts element i of dimension d in block i // n_d, as the type means."""
+        op, entry = self.op, self.entry
+        assert op is not None and entry is not None, "called while lowering an op"
         if len(blocks) != len(shape) or any(
             b == 0 or d % b for b, d in zip(blocks, shape, strict=True)
         ):
             raise OpError(
-                self.op,
-                f"'{self.op.name}': sub-channel parameters of shape {list(blocks)} do not "
+                op,
+                f"'{op.name}': sub-channel parameters of shape {list(blocks)} do not "
                 f"tile a tensor of shape {list(shape)}",
             )
         key = (tuple(values), element, tuple(shape), ("blocks", *blocks))
         if (cached := self.constants.get(key)) is not None:
             return cached
-        const_op = sh.ConstantOp(
-            DenseIntOrFPElementsAttr.from_list(TensorType(element, list(blocks)), list(values))
-        )
+        block_type: Any = TensorType(element, list(blocks))  # int or float elements
+        const_op = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(block_type, list(values)))
         interleaved = [n for b, d in zip(blocks, shape, strict=True) for n in (b, d // b)]
         broadcast = sh.BroadcastInDimOp.create(
             operands=[const_op.output],
@@ -227,7 +229,7 @@ class _Lowering:
         reshape = sh.ReshapeOp.create(
             operands=[broadcast.results[0]], result_types=[TensorType(element, list(shape))]
         )
-        Rewriter.insert_op([const_op, broadcast, reshape], InsertPoint.at_start(self.entry))
+        Rewriter.insert_op([const_op, broadcast, reshape], InsertPoint.at_start(entry))
         self.constants[key] = reshape.results[0]
         return reshape.results[0]
 
@@ -338,6 +340,7 @@ class _Lowering:
     def lower_quantize(self, x: SSAValue, in_type: Attribute, out_type: Attribute) -> SSAValue:
         q_out = ht.quant_type(out_type)
         q_in = ht.quant_type(in_type)
+        assert q_out is not None, "verified: the result of a quantize op is quantized"
         if q_in is None:
             return self.quantize(x, q_out)
         # Requantize. Same scales, <= 16-bit storage: shifting the zero point is exact.
