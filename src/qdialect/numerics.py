@@ -22,6 +22,7 @@ __all__ = [
     "apply_scale_16",
     "apply_scale_32",
     "axis_broadcast",
+    "block_broadcast",
     "dequantize",
     "expressed_dtype",
     "quantize",
@@ -32,6 +33,7 @@ __all__ = [
     "saturate_cast",
     "storage_dtype",
     "storage_range",
+    "wrap_integer",
 ]
 
 MIN_SHIFT = 2
@@ -94,6 +96,15 @@ def saturate_cast(x: npt.ArrayLike, bits: int, signed: bool) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
+def wrap_integer(x: npt.ArrayLike, bits: int, signed: bool) -> np.ndarray:
+    """Two's-complement wrap to a `bits`-wide integer, as MLIR's APInt truncates:
+    9 as i4 is -7, 16 as ui4 is 0. Values come back in `storage_dtype(bits, signed)`."""
+    arr = np.asarray(x).astype(np.int64) & ((1 << bits) - 1)
+    if signed:
+        arr = np.where(arr >= 1 << (bits - 1), arr - (1 << bits), arr)
+    return arr.astype(storage_dtype(bits, signed))
+
+
 def round_half_to_even(x: npt.ArrayLike) -> np.ndarray:
     """IEEE roundTiesToEven (StableHLO round_nearest_even, ONNX, numpy.rint)."""
     return np.rint(x)
@@ -116,8 +127,7 @@ def axis_broadcast(values: npt.ArrayLike, rank: int, axis: int | None) -> np.nda
     """Reshape per-axis parameters so they broadcast against a rank-`rank` tensor.
 
     `axis=None` means per-tensor: `values` must hold one element and a scalar is
-    returned. Sub-channel (blockwise) parameters would be expanded to a
-    broadcastable array by the caller and passed with `axis=None` as full arrays.
+    returned. Sub-channel (blockwise) parameters go through `block_broadcast`.
     """
     arr = np.asarray(values)
     if axis is None:
@@ -131,6 +141,47 @@ def axis_broadcast(values: npt.ArrayLike, rank: int, axis: int | None) -> np.nda
     return arr.reshape(shape)
 
 
+def block_broadcast(
+    values: npt.ArrayLike, scales_shape: Sequence[int], shape: Sequence[int]
+) -> np.ndarray:
+    """Expand sub-channel (blockwise) parameters to a tensor of `shape`.
+
+    `values` holds one parameter per block, laid out as `scales_shape` (same rank
+    as the tensor). Along dimension d each parameter covers a block of
+    `shape[d] // scales_shape[d]` consecutive elements, so element `i` uses the
+    parameter at `i // block` in every dimension; a dimension with one parameter
+    is shared by the whole dimension.
+    """
+    arr = np.asarray(values).reshape(tuple(scales_shape))
+    if arr.ndim != len(shape):
+        raise QuantizationError(
+            f"sub-channel parameters of rank {arr.ndim} for a tensor of rank {len(shape)}"
+        )
+    for dim, (count, size) in enumerate(zip(arr.shape, shape, strict=True)):
+        if count == 0 or size % count != 0:
+            raise QuantizationError(
+                f"dimension {dim} of size {size} is not a whole number of blocks of "
+                f"{count} sub-channel parameters"
+            )
+        if count != size:
+            arr = np.repeat(arr, size // count, axis=dim)
+    return arr
+
+
+def _params(
+    values: npt.ArrayLike,
+    dtype: npt.DTypeLike,
+    shape: Sequence[int],
+    axis: int | None,
+    scales_shape: Sequence[int] | None,
+) -> np.ndarray:
+    """Quantization parameters shaped to broadcast against a tensor of `shape`."""
+    arr = np.asarray(values, dtype=dtype)
+    if scales_shape is not None:
+        return block_broadcast(arr, scales_shape, shape)
+    return axis_broadcast(arr, len(shape), axis)
+
+
 def quantize(
     x: npt.ArrayLike,
     scales: float | Sequence[float] | np.ndarray,
@@ -142,6 +193,7 @@ def quantize(
     signed: bool,
     axis: int | None = None,
     expressed: str = "f32",
+    scales_shape: Sequence[int] | None = None,
 ) -> np.ndarray:
     """StableHLO `uniform_quantize`.
 
@@ -150,11 +202,13 @@ def quantize(
     The division and addition happen in the expressed type (f32 by default), as
     the spec says, so results match a device computing in that precision. NaN
     inputs quantize to the zero point (the encoding of real 0); +-inf saturate.
+    Parameters are per tensor, per `axis`, or per block when `scales_shape` is
+    given (sub-channel: see `block_broadcast`).
     """
     edt = expressed_dtype(expressed)
     xa = np.asarray(x, dtype=edt)
-    s = axis_broadcast(np.asarray(scales, dtype=np.float64), xa.ndim, axis).astype(edt)
-    zp_int = axis_broadcast(np.asarray(zero_points, dtype=np.int64), xa.ndim, axis)
+    s = _params(scales, np.float64, xa.shape, axis, scales_shape).astype(edt)
+    zp_int = _params(zero_points, np.int64, xa.shape, axis, scales_shape)
     zp = zp_int.astype(edt)
     with np.errstate(over="ignore", invalid="ignore"):
         y = xa / s + zp
@@ -171,15 +225,17 @@ def dequantize(
     *,
     axis: int | None = None,
     expressed: str = "f32",
+    scales_shape: Sequence[int] | None = None,
 ) -> np.ndarray:
     """StableHLO `uniform_dequantize`: (convert(q) - convert(zero_point)) * scale.
 
     Every step is computed in the expressed type, as the spec writes it.
+    Parameters are laid out as in `quantize`.
     """
     edt = expressed_dtype(expressed)
     qa = np.asarray(q)
-    s = axis_broadcast(np.asarray(scales, dtype=np.float64), qa.ndim, axis).astype(edt)
-    zp = axis_broadcast(np.asarray(zero_points, dtype=np.int64), qa.ndim, axis).astype(edt)
+    s = _params(scales, np.float64, qa.shape, axis, scales_shape).astype(edt)
+    zp = _params(zero_points, np.int64, qa.shape, axis, scales_shape).astype(edt)
     with np.errstate(over="ignore"):
         return (qa.astype(edt) - zp) * s
 

@@ -88,6 +88,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return NpuPartition
 
+    def get_normalize_quant_types() -> type[ModulePass]:
+        from qdialect.transforms.normalize_quant_types import NormalizeQuantTypes
+
+        return NormalizeQuantTypes
+
     def get_tosa_to_npu() -> type[ModulePass]:
         from qdialect.lowering.tosa_to_npu import TosaToNpu
 
@@ -103,6 +108,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "stablehlo-lower-quant": get_lower_quant,
         "stablehlo-legalize-qdq-to-quantized-op": get_qdq_to_quantized,
         "stablehlo-legalize-quantized-op-to-qdq": get_quantized_to_qdq,
+        "normalize-quant-types": get_normalize_quant_types,
         "canonicalize": get_canonicalize,
         "cse": get_cse,
         "dce": get_dce,

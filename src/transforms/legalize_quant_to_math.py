@@ -6,7 +6,10 @@ signatures and calls included. What each op becomes (docs/quant-to-math.md):
 
 * `uniform_quantize` from float, `uniform_dequantize`: the spec's formulas in
   the expressed type (`x / s + zp`, clamp, round-to-nearest-even, convert;
-  `(convert(q) - zp) * s`), per-tensor or per-axis - bit-identical to the spec.
+  `(convert(q) - zp) * s`), per-tensor, per-axis or sub-channel (one parameter
+  per block, repeated over its block by broadcast_in_dim + reshape) - bit-identical
+  to the spec. Sub-channel types are taken only by these, constants and data
+  movement; any other op on one is an error.
 * Integer paths, used only where they are bit-identical to the spec:
   max/min/clamp/select/compare on operands sharing one quantized type (storage
   order is real order), requantization and add/subtract/negate when the scales
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from xdsl.context import Context
@@ -68,6 +72,17 @@ _DATA_MOVEMENT = (
     sh.GatherOp,
     sh.OptimizationBarrierOp,
 )
+_SUB_CHANNEL_OPS = (
+    sh.UniformQuantizeOp,
+    sh.UniformDequantizeOp,
+    quant.QuantizeCastOp,
+    quant.DequantizeCastOp,
+    quant.StorageCastOp,
+    sh.ConstantOp,
+    *_DATA_MOVEMENT,
+)
+"""Ops lowered for sub-channel (blockwise) types (their parameters matter only to
+quantize/dequantize; the others move storage); any other op on one is an error."""
 _SAME_TYPE_INTEGER = (sh.MaximumOp, sh.MinimumOp, sh.ClampOp, sh.SelectOp)
 FLOAT_FALLBACK_OPS = sorted(
     op.name
@@ -167,6 +182,57 @@ class _Lowering:
         self.constants[key] = source
         return source
 
+    def params(
+        self,
+        values: Sequence[float] | Sequence[int],
+        element: Attribute,
+        shape: Sequence[int],
+        q: UniformQuantizedType,
+    ) -> SSAValue:
+        """q's scales or zero points (`values`) as a tensor of `shape`, any granularity."""
+        if not q.is_sub_channel or len(set(values)) == 1:
+            return self.constant(values, element, shape, q.axis)
+        return self.block_constant(values, element, shape, q.scales_shape)
+
+    def block_constant(
+        self,
+        values: Sequence[float] | Sequence[int],
+        element: Attribute,
+        shape: Sequence[int],
+        blocks: Sequence[int],
+    ) -> SSAValue:
+        """Sub-channel parameters (one per block, laid out as `blocks`) repeated over
+        their blocks: constant<blocks> -> broadcast_in_dim to <b0 x n0 x b1 x n1 ...>
+        (n_d = shape_d / b_d, the block size) -> reshape to `shape`. Row-major order
+        puts element i of dimension d in block i // n_d, as the type means."""
+        op, entry = self.op, self.entry
+        assert op is not None and entry is not None, "called while lowering an op"
+        if len(blocks) != len(shape) or any(
+            b == 0 or d % b for b, d in zip(blocks, shape, strict=True)
+        ):
+            raise OpError(
+                op,
+                f"'{op.name}': sub-channel parameters of shape {list(blocks)} do not "
+                f"tile a tensor of shape {list(shape)}",
+            )
+        key = (tuple(values), element, tuple(shape), ("blocks", *blocks))
+        if (cached := self.constants.get(key)) is not None:
+            return cached
+        block_type: Any = TensorType(element, list(blocks))  # int or float elements
+        const_op = sh.ConstantOp(DenseIntOrFPElementsAttr.from_list(block_type, list(values)))
+        interleaved = [n for b, d in zip(blocks, shape, strict=True) for n in (b, d // b)]
+        broadcast = sh.BroadcastInDimOp.create(
+            operands=[const_op.output],
+            result_types=[TensorType(element, interleaved)],
+            properties={"broadcast_dimensions": dense_i64(list(range(0, 2 * len(shape), 2)))},
+        )
+        reshape = sh.ReshapeOp.create(
+            operands=[broadcast.results[0]], result_types=[TensorType(element, list(shape))]
+        )
+        Rewriter.insert_op([const_op, broadcast, reshape], InsertPoint.at_start(entry))
+        self.constants[key] = reshape.results[0]
+        return reshape.results[0]
+
     def convert(self, v: SSAValue, element: Attribute) -> SSAValue:
         if ht.element_type(v.type) == element:
             return v
@@ -193,18 +259,18 @@ class _Lowering:
         e = q.expressed_type
         x = self.convert(storage, e)
         if any(q.zero_points):  # x - 0.0 == x exactly
-            zps = self.constant([float(z) for z in q.zero_points], e, shape, q.axis)
+            zps = self.params([float(z) for z in q.zero_points], e, shape, q)
             x = self.binary(sh.SubtractOp, x, zps)
-        return self.binary(sh.MultiplyOp, x, self.constant(q.scales, e, shape, q.axis))
+        return self.binary(sh.MultiplyOp, x, self.params(q.scales, e, shape, q))
 
     def quantize(self, x: SSAValue, q: UniformQuantizedType) -> SSAValue:
         """convert(round_nearest_even(clamp(x / scale + zp))), in the expressed type."""
         shape = self.shape(x.type)
         e = q.expressed_type
         x = self.convert(x, e)
-        y = self.binary(sh.DivideOp, x, self.constant(q.scales, e, shape, q.axis))
+        y = self.binary(sh.DivideOp, x, self.params(q.scales, e, shape, q))
         if any(q.zero_points):  # + 0.0 can only turn -0.0 into +0.0: same integer after rounding
-            zps = self.constant([float(z) for z in q.zero_points], e, shape, q.axis)
+            zps = self.params([float(z) for z in q.zero_points], e, shape, q)
             y = self.binary(sh.AddOp, y, zps)
         y = self.emit(
             sh.ClampOp.create(
@@ -231,6 +297,14 @@ class _Lowering:
     def lower(self, op: Operation, operands: list[SSAValue]) -> list[SSAValue]:
         in_types = [self.qtype(o) for o in op.operands]
         out_types = [r.type for r in op.results]
+        if not isinstance(op, _SUB_CHANNEL_OPS) and any(
+            ht.is_sub_channel_quantized(t) for t in (*in_types, *out_types)
+        ):
+            raise OpError(
+                op,
+                f"'{op.name}' on a sub-channel quantized type is not supported by {PASS_NAME} "
+                "(only quantize, dequantize, constants and data movement take sub-channel types)",
+            )
         if isinstance(op, sh.UniformQuantizeOp | quant.QuantizeCastOp):
             return [self.lower_quantize(operands[0], in_types[0], out_types[0])]
         if isinstance(op, sh.UniformDequantizeOp | quant.DequantizeCastOp):
@@ -266,12 +340,14 @@ class _Lowering:
     def lower_quantize(self, x: SSAValue, in_type: Attribute, out_type: Attribute) -> SSAValue:
         q_out = ht.quant_type(out_type)
         q_in = ht.quant_type(in_type)
+        assert q_out is not None, "verified: the result of a quantize op is quantized"
         if q_in is None:
             return self.quantize(x, q_out)
         # Requantize. Same scales, <= 16-bit storage: shifting the zero point is exact.
         if (
             q_in.scales == q_out.scales
             and q_in.axis == q_out.axis
+            and not (q_in.is_sub_channel or q_out.is_sub_channel)
             and max(q_in.storage_width, q_out.storage_width) <= 16
         ):
             shape = self.shape(x.type)

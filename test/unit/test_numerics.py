@@ -324,3 +324,85 @@ def test_rounding_rules() -> None:
     # 0.5 - 2^-25 is below the tie; floor(x + 0.5) would round it up in f32.
     just_below = np.array([0.5 - 2.0**-25, -(0.5 - 2.0**-25)], np.float32)
     np.testing.assert_array_equal(numerics.round_half_away_from_zero(just_below), [0, 0])
+
+
+# --------------------------------------------------------------------------
+# Sub-channel (blockwise) parameters
+# --------------------------------------------------------------------------
+
+# Row 0 uses scales 0.5 (columns 0-1) and 0.25 (columns 2-3), zero points 1 and -2;
+# row 1 uses 2.0 (zero point 3) and 1.0 (zero point 0): blocks of 1 x 2.
+BLOCK_SCALES = np.array([[0.5, 0.25], [2.0, 1.0]])
+BLOCK_ZPS = np.array([[1, -2], [3, 0]])
+BLOCK_X = np.array([[1.0, -3.0, 0.3, 100.0], [5.0, 7.0, -2.2, 0.5]], np.float32)
+
+
+def test_sub_channel_quantize_hand_worked() -> None:
+    # 1/0.5+1=3; -3/0.5+1=-5; 0.3/0.25-2=-0.8->-1; 100/0.25-2=398->127 (clamped);
+    # 5/2+3=5.5->6 and 7/2+3=6.5->6 (ties to even); -2.2->-2; 0.5->0 (tie to even).
+    q = numerics.quantize(
+        BLOCK_X,
+        BLOCK_SCALES,
+        BLOCK_ZPS,
+        -128,
+        127,
+        storage_bits=8,
+        signed=True,
+        scales_shape=(2, 2),
+    )
+    assert q.tolist() == [[3, -5, -1, 127], [6, 6, -2, 0]]
+    assert q.dtype == np.int8
+    # (3-1)*0.5=1; (-1+2)*0.25=0.25; (127+2)*0.25=32.25; (6-3)*2=6.
+    d = numerics.dequantize(q, BLOCK_SCALES, BLOCK_ZPS, scales_shape=(2, 2))
+    assert d.tolist() == [[1.0, -3.0, 0.25, 32.25], [6.0, 6.0, -2.0, 0.0]]
+
+
+def _blockwise_reference(x: np.ndarray, scales: np.ndarray, zps: np.ndarray) -> np.ndarray:
+    """Element by element: the block of (i, j) is (i // rows per block, j // columns per block)."""
+    bi, bj = x.shape[0] // scales.shape[0], x.shape[1] // scales.shape[1]
+    out = np.zeros(x.shape, np.int64)
+    for i in range(x.shape[0]):
+        for j in range(x.shape[1]):
+            s = np.float32(scales[i // bi, j // bj])
+            z = np.float32(zps[i // bi, j // bj])
+            v = np.float32(np.float32(x[i, j]) / s) + z
+            out[i, j] = int(np.rint(min(max(v, np.float32(-8)), np.float32(7))))
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([(1, 1), (1, 3), (2, 1), (2, 3), (4, 6)]),
+    st.integers(0, 2**32 - 1),
+)
+def test_sub_channel_quantize_matches_elementwise_reference(blocks, seed) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 4, (4, 6)).astype(np.float32)
+    scales = rng.uniform(0.1, 2.0, blocks)
+    zps = rng.integers(-3, 4, blocks)
+    q = numerics.quantize(x, scales, zps, -8, 7, storage_bits=4, signed=True, scales_shape=blocks)
+    np.testing.assert_array_equal(q, _blockwise_reference(x, scales, zps))
+
+
+def test_block_broadcast_repeats_blocks_and_rejects_bad_tilings() -> None:
+    out = numerics.block_broadcast([1, 2, 3], (1, 3), (2, 6))
+    assert out.tolist() == [[1, 1, 2, 2, 3, 3], [1, 1, 2, 2, 3, 3]]
+    with pytest.raises(QuantizationError, match="not a whole number of blocks"):
+        numerics.block_broadcast([1, 2, 3], (1, 3), (2, 5))
+    with pytest.raises(QuantizationError, match="rank 2 for a tensor of rank 1"):
+        numerics.block_broadcast([1, 2], (1, 2), (4,))
+
+
+@pytest.mark.parametrize(
+    ("values", "bits", "signed", "expected"),
+    [
+        ([7, 8, 9, 15, 16, -8, -9], 4, True, [7, -8, -7, -1, 0, -8, 7]),
+        ([15, 16, 17, -1], 4, False, [15, 0, 1, 15]),
+        ([2047, 2048, -2049], 12, True, [2047, -2048, 2047]),
+        ([1, 2, 3], 2, True, [1, -2, -1]),
+    ],
+)
+def test_wrap_integer_is_twos_complement(values, bits, signed, expected) -> None:
+    out = numerics.wrap_integer(values, bits, signed)
+    assert out.tolist() == expected
+    assert out.dtype == numerics.storage_dtype(bits, signed)

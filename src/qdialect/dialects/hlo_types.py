@@ -68,7 +68,14 @@ def is_per_axis_quantized(t: Attribute) -> bool:
 
 def is_per_tensor_quantized(t: Attribute) -> bool:
     q = quant_type(t)
-    return q is not None and not q.is_per_axis
+    return q is not None and not q.is_per_axis and not q.is_sub_channel
+
+
+def is_sub_channel_quantized(t: Attribute) -> bool:
+    """Blockwise parameters: beyond the StableHLO spec; only uniform_quantize and
+    uniform_dequantize take them (docs/quant-types.md)."""
+    q = quant_type(t)
+    return q is not None and q.is_sub_channel
 
 
 def is_float(e: Attribute) -> bool:
@@ -111,6 +118,7 @@ def baseline_element_type(e: Attribute) -> Attribute | tuple:
             e.storage_max,
             e.expressed_type,
             e.axis,
+            e.block_sizes,
         )
     return e
 

@@ -1,20 +1,25 @@
-"""The `quant` dialect: MLIR-compatible `!quant.uniform` types and the cast ops.
+"""The `quant` dialect: MLIR-compatible quantized types and the cast ops.
 
 Textual forms are byte-identical to upstream MLIR's printer:
 
     !quant.uniform<i8:f32, 1.000000e-02:50>                 per-tensor
     !quant.uniform<i8<-127:127>:f32, 1.000000e-02>          narrow storage range
     !quant.uniform<u8:f32:1, {2.000000e-01:20,1.000000e-01}>  per-axis (axis 1)
+    !quant.uniform<i8:f32:{0:1, 1:2}, {{2.000000e+00:10, 3.000000e+00}, ...}>
+                                                            sub-channel (blockwise)
+    !quant.any<i8<-8:7>:f32>                                storage (+ expressed) only
+    !quant.calibrated<f32<-0.998:1.232100e+00>>             calibrated real range
 
 Validity follows the StableHLO spec, which is stricter than MLIR's own
 verifier (MLIR accepts a zero point outside the storage range, and does not
 check per-axis types against the tensor they sit in): see docs/quant-types.md.
 
-One Python class covers per-tensor and per-axis parameters (MLIR's two C++
-classes print under the same `!quant.uniform` mnemonic). Code that needs
-parameters as arrays calls `broadcast_params`, the single place where the
-granularity is interpreted; sub-channel (blockwise) quantization would add a
-granularity there and in the parser/printer, not in every user.
+One Python class covers per-tensor, per-axis and sub-channel parameters
+(MLIR's three C++ classes print under the same `!quant.uniform` mnemonic). Code
+that needs parameters as arrays calls `broadcast_params` / `expand_params`, the
+places where the granularity is interpreted. A sub-channel type is neither
+per-tensor nor per-axis (`is_sub_channel`); its `scale`/`zero_point` accessors
+refuse and its `axis` is None, so code written for the other two cannot misread it.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
+import numpy.typing as npt
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -33,9 +39,12 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatData,
     IntAttr,
     IntegerType,
+    NoneAttr,
     ShapedType,
+    Signedness,
     TensorType,
     UnrankedTensorType,
 )
@@ -77,6 +86,9 @@ _EXPRESSED_RANGE: dict[str, tuple[float, float]] = {
 }
 
 _STORAGE_RE = re.compile(r"([iu])([0-9]+)")
+
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+"""Widest integer type MLIR's parser accepts (`IntegerType::kMaxWidth`)."""
 
 
 def expressed_type_name(expressed: Attribute) -> str | None:
@@ -128,23 +140,70 @@ def axis_error(axis: int) -> str | None:
     return None
 
 
+def block_size_error(size: int) -> str | None:
+    if size <= 0:
+        return f"illegal block size: {size}"
+    return None
+
+
+def sub_channel_container_error(shape: Sequence[int] | None, q: UniformQuantizedType) -> str | None:
+    """Upstream's checks of a sub-channel type against its tensor (MLIR's wording).
+
+    Each quantized dimension must exist and be a whole number of blocks; every
+    dimension must be non-empty; the scales tensor has the tensor's rank and, along
+    each dimension, one entry per block (one entry for an unlisted dimension).
+    Dynamic dimensions are not checked.
+    """
+    if shape is None:
+        return "tensor containing the sub-channel quantized type must be ranked"
+    expected = [1] * len(shape)
+    for dim, block in q.block_sizes:
+        if dim >= len(shape):
+            return f"quantized dimension {dim} must be less than tensor rank {len(shape)}"
+        size = shape[dim]
+        if size >= 0 and size % block != 0:
+            return (
+                f"tensor dimension size {size} at axis {dim} must be divisible by the "
+                f"corresponding block size {block}"
+            )
+        expected[dim] = size // block if size >= 0 else -1
+    if 0 in shape:
+        return "tensor dimension size of zero is not allowed with sub-channel quantization"
+    scales_shape = q.scales_shape
+    if len(scales_shape) != len(shape):
+        return f"Rank of scales {len(scales_shape)} must match the rank of the tensor {len(shape)}"
+    for dim, (want, have) in enumerate(zip(expected, scales_shape, strict=True)):
+        if want >= 0 and want != have:
+            return (
+                f"dimension size {have} of scales tensor at axis {dim} should match "
+                f"(tensor dimension at axis / block sizes at axis) = {want}"
+            )
+    return None
+
+
 def shaped_type_error(shape: Sequence[int] | None, element: Attribute) -> str | None:
     """Check a per-axis element type against the shape of its container.
 
     `shape` None means unranked. Dynamic dimensions (-1) are not checked.
     """
+    if isinstance(element, UniformQuantizedType) and element.is_sub_channel:
+        return sub_channel_container_error(shape, element)
     if not isinstance(element, UniformQuantizedType) or not element.is_per_axis:
         return None
     axis = element.quantized_dimension
     if shape is None:
         return None
+    # Upstream's words first (its lit tests match on them), then the numbers.
     if axis >= len(shape):
-        return f"quantized dimension {axis} must be less than tensor rank {len(shape)}"
+        return (
+            f"quantized dimension must be less than tensor rank "
+            f"(dimension {axis}, rank {len(shape)})"
+        )
     size = shape[axis]
     if size >= 0 and size != len(element.scales):
         return (
-            f"quantized dimension {axis} has size {size} but the type has "
-            f"{len(element.scales)} scales"
+            f"quantized dimension size does not match number of scales "
+            f"(dimension {axis} has size {size}, the type has {len(element.scales)} scales)"
         )
     return None
 
@@ -168,6 +227,26 @@ class QuantParamsAttr(Data[tuple[tuple[float, ...], tuple[int, ...]]]):
         printer.print_string(repr(self.data))
 
 
+@irdl_attr_definition
+class QuantBlocksAttr(Data[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]):
+    """Sub-channel layout: ((dimension, block size), ...) as written, and the scales'
+    shape. Empty for per-tensor and per-axis types; printed only through the type."""
+
+    name = "quant.blocks"
+
+    @classmethod
+    def parse_parameter(
+        cls, parser: AttrParser
+    ) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+        parser.raise_error("quant.blocks is internal to !quant.uniform")
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(repr(self.data))
+
+
+_NO_BLOCKS = QuantBlocksAttr(((), ()))
+
+
 # --------------------------------------------------------------------------
 # !quant.uniform
 # --------------------------------------------------------------------------
@@ -185,11 +264,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     expressed_type: Attribute
     params: QuantParamsAttr
     quantized_dimension_attr: IntAttr
-    """-1 for per-tensor quantization, else the quantized axis."""
+    """-1 for per-tensor quantization, -2 for sub-channel, else the quantized axis."""
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
+    blocks: QuantBlocksAttr
+    """Sub-channel block sizes and scales shape (empty otherwise)."""
 
     PER_TENSOR: ClassVar[int] = -1
+    SUB_CHANNEL: ClassVar[int] = -2
 
     # ---- construction -----------------------------------------------------
 
@@ -242,6 +324,37 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         )
 
     @staticmethod
+    def get_sub_channel(
+        storage_width: int,
+        expressed_type: Attribute,
+        scales: npt.ArrayLike,
+        zero_points: npt.ArrayLike | None,
+        block_sizes: Sequence[tuple[int, int]],
+        *,
+        signed: bool = True,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> UniformQuantizedType:
+        """Sub-channel type: `scales` is an array with one entry per block (the
+        tensor's rank), `block_sizes` the (dimension, block size) pairs; `zero_points`
+        None means all zero."""
+        s = np.asarray(scales, dtype=np.float64)
+        z = np.zeros(s.shape, np.int64) if zero_points is None else np.asarray(zero_points)
+        if z.shape != s.shape:
+            raise ValueError(f"zero points of shape {z.shape} for scales of shape {s.shape}")
+        return UniformQuantizedType._build(
+            storage_width,
+            signed,
+            expressed_type,
+            tuple(s.ravel().tolist()),
+            tuple(int(v) for v in z.ravel()),
+            UniformQuantizedType.SUB_CHANNEL,
+            storage_min,
+            storage_max,
+            (tuple((int(d), int(b)) for d, b in block_sizes), tuple(s.shape)),
+        )
+
+    @staticmethod
     def _build(
         width: int,
         signed: bool,
@@ -251,6 +364,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         axis: int,
         lo: int | None,
         hi: int | None,
+        blocks: tuple[tuple[tuple[int, int], ...], tuple[int, ...]] = ((), ()),
     ) -> UniformQuantizedType:
         full_lo, full_hi = numerics.storage_range(width, signed) if width > 0 else (0, 0)
         return UniformQuantizedType(
@@ -261,6 +375,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             IntAttr(axis),
             IntAttr(full_lo if lo is None else lo),
             IntAttr(full_hi if hi is None else hi),
+            QuantBlocksAttr(blocks) if blocks != ((), ()) else _NO_BLOCKS,
         )
 
     # ---- accessors --------------------------------------------------------
@@ -305,7 +420,22 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def is_per_axis(self) -> bool:
-        return self.quantized_dimension_attr.data != self.PER_TENSOR
+        return self.quantized_dimension_attr.data >= 0
+
+    @property
+    def is_sub_channel(self) -> bool:
+        """Blockwise parameters (`!quant.uniform<i8:f32:{0:1, 1:2}, {{...}}>`)."""
+        return self.quantized_dimension_attr.data == self.SUB_CHANNEL and bool(self.blocks.data[1])
+
+    @property
+    def block_sizes(self) -> tuple[tuple[int, int], ...]:
+        """(dimension, block size) pairs of a sub-channel type, as written."""
+        return self.blocks.data[0]
+
+    @property
+    def scales_shape(self) -> tuple[int, ...]:
+        """Shape of a sub-channel type's scales (and zero points) tensor."""
+        return self.blocks.data[1]
 
     @property
     def quantized_dimension(self) -> int:
@@ -329,23 +459,40 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def scale(self) -> float:
-        """The scale of a per-tensor type; raises for per-axis types."""
-        if self.is_per_axis:
+        """The scale of a per-tensor type; raises for per-axis and sub-channel types."""
+        if self.quantized_dimension_attr.data != self.PER_TENSOR:
             raise ValueError("per-axis quantized type has no single scale; use .scales")
         return self.scales[0]
 
     @property
     def zero_point(self) -> int:
-        """The zero point of a per-tensor type; raises for per-axis types."""
-        if self.is_per_axis:
+        """The zero point of a per-tensor type; raises for per-axis and sub-channel types."""
+        if self.quantized_dimension_attr.data != self.PER_TENSOR:
             raise ValueError("per-axis quantized type has no single zero point")
         return self.zero_points[0]
 
     def broadcast_params(self, rank: int) -> tuple[np.ndarray, np.ndarray]:
-        """(scales as f64, zero points as i64), shaped to broadcast against a rank-`rank` tensor."""
+        """(scales as f64, zero points as i64), shaped to broadcast against a rank-`rank` tensor.
+
+        Sub-channel parameters depend on the tensor's shape: use `expand_params`.
+        """
+        if self.is_sub_channel:
+            raise ValueError("sub-channel parameters need the tensor shape; use expand_params")
         return (
             numerics.axis_broadcast(np.asarray(self.scales, np.float64), rank, self.axis),
             numerics.axis_broadcast(np.asarray(self.zero_points, np.int64), rank, self.axis),
+        )
+
+    def expand_params(self, shape: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(scales as f64, zero points as i64) broadcastable against a tensor of `shape`,
+        for every granularity (sub-channel blocks are repeated to full size)."""
+        if not self.is_sub_channel:
+            return self.broadcast_params(len(shape))
+        return (
+            numerics.block_broadcast(np.asarray(self.scales, np.float64), self.scales_shape, shape),
+            numerics.block_broadcast(
+                np.asarray(self.zero_points, np.int64), self.scales_shape, shape
+            ),
         )
 
     def with_params(
@@ -381,13 +528,31 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         scales, zero_points = self.params.data
         if len(scales) != len(zero_points) or not scales:
             yield (f"illegal number of scales and zero points: {len(scales)}, {len(zero_points)}")
-        if not self.is_per_axis and len(scales) != 1:
+        dimension = self.quantized_dimension_attr.data
+        if dimension == self.PER_TENSOR and len(scales) != 1:
             yield "per-tensor quantized type must have exactly one scale"
-        yield axis_error(self.quantized_dimension_attr.data) if self.is_per_axis else None
+        if self.is_sub_channel:
+            yield from self._sub_channel_errors(len(scales))
+        elif self.blocks.data != ((), ()):
+            yield "only a sub-channel quantized type has block sizes"
+        elif dimension != self.PER_TENSOR:
+            yield axis_error(dimension)
         for scale in scales:
             yield scale_error(scale, name)
         for zp in zero_points:
             yield zero_point_error(zp, self.storage_min, self.storage_max)
+
+    def _sub_channel_errors(self, count: int):
+        seen: set[int] = set()
+        for dim, block in self.block_sizes:
+            yield axis_error(dim)
+            yield block_size_error(block)
+            if dim in seen:
+                yield f"duplicate quantized dimension: {dim}"
+            seen.add(dim)
+        shape = self.scales_shape
+        if not shape or math.prod(shape) != count:
+            yield f"sub-channel scales of shape {list(shape)} do not hold {count} values"
 
     # ---- text -------------------------------------------------------------
 
@@ -396,6 +561,10 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     def _body_text(self) -> str:
         text = f"<{self._storage_text()}:{self.expressed_type_name}"
+        if self.is_sub_channel:
+            blocks = ", ".join(f"{d}:{b}" for d, b in self.block_sizes)
+            params = [_param_text(s, z) for s, z in zip(*self.params.data, strict=True)]
+            return text + f":{{{blocks}}}, {_nested_text(params, self.scales_shape)}>"
         if self.is_per_axis:
             items = ",".join(_param_text(s, z) for s, z in zip(*self.params.data, strict=True))
             return text + f":{self.quantized_dimension}, {{{items}}}>"
@@ -420,7 +589,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             if (cached := _PARSE_CACHE.get(key)) is not None:
                 xp.resume_from(parser, end + 1)
                 return cached
-        params = _UniformTypeParser(parser).parse()
+        params = _QuantTypeParser(parser).parse_uniform()
         if key is not None and "!" not in key and "#" not in key:  # aliases are per file
             if len(_PARSE_CACHE) >= _PARSE_CACHE_LIMIT:
                 _PARSE_CACHE.clear()
@@ -444,8 +613,18 @@ def _param_text(scale: float, zero_point: int) -> str:
     return f"{text}:{zero_point}" if zero_point != 0 else text
 
 
-class _UniformTypeParser:
-    """Parses the body of `!quant.uniform<...>`, reporting each error at its token.
+def _nested_text(items: Sequence[str], shape: Sequence[int]) -> str:
+    """Row-major `items` as MLIR prints a sub-channel parameter tensor: `{{a, b}, {c, d}}`."""
+    if len(shape) == 1:
+        return "{" + ", ".join(items) + "}"
+    step = len(items) // shape[0]
+    rows = [_nested_text(items[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0])]
+    return "{" + ", ".join(rows) + "}"
+
+
+class _QuantTypeParser:
+    """Parses the bodies of the quant types, reporting each error at its token in
+    MLIR's words (`expected integer value`, `illegal storage type prefix`, ...).
 
     It peeks at tokens through xDSL's `_current_token`/`_consume_token`: the
     public API has no way to look at a literal's kind before parsing it, and the
@@ -454,36 +633,60 @@ class _UniformTypeParser:
 
     def __init__(self, parser: AttrParser):
         self.p = parser
+        self.late: tuple[str, int, int] | None = None
+        """The first zero point outside the storage range: reported once the type has
+        parsed, so a syntax error later in the type is reported first, as upstream
+        (which has no such rule) reports it."""
 
     def _error(self, message: str | None, start: int, end: int) -> None:
         if message is not None:
             self.p.raise_error(message, start, end)
 
-    def parse(self) -> Sequence[Attribute]:
+    def _expect(self, punctuation: str) -> None:
+        if self.p.parse_optional_punctuation(punctuation) is None:  # type: ignore[arg-type]
+            self.p.raise_error(f"expected '{punctuation}'")
+
+    def _at(self, kind: MLIRTokenKind) -> bool:
+        return xp.current_token(self.p).kind == kind
+
+    def _parse_int(self) -> int:
+        """A decimal integer, optionally negative (MLIR's `parseInteger`)."""
         p = self.p
-        p.parse_punctuation("<")
+        negative = p.parse_optional_punctuation("-") is not None
+        token = xp.current_token(p)
+        if token.kind != MLIRTokenKind.INTEGER_LIT or token.text.lower().startswith("0x"):
+            p.raise_error("expected integer value")
+        xp.consume_token(p)
+        return -int(token.text) if negative else int(token.text)
+
+    # ---- !quant.uniform -----------------------------------------------------
+
+    def parse_uniform(self) -> Sequence[Attribute]:
+        p = self.p
+        self._expect("<")
         width, signed, lo, hi = self._parse_storage()
-        p.parse_punctuation(":")
-        start = p.pos
-        expressed = p.parse_type()
-        expressed_name = expressed_type_name(expressed)
-        if expressed_name is None:
-            self._error(
-                f"expressed type must be f16, bf16, f32 or f64, got {expressed}", start, p.pos
-            )
-        assert expressed_name is not None
+        self._expect(":")
+        expressed_name, expressed = self._parse_expressed()
         axis = UniformQuantizedType.PER_TENSOR
+        blocks: list[tuple[int, int]] = []
         if p.parse_optional_punctuation(":") is not None:
-            start = p.pos
-            axis = p.parse_integer(allow_boolean=False)
-            self._error(axis_error(axis), start, p.pos)
-        p.parse_punctuation(",")
+            if self._at(MLIRTokenKind.L_BRACE):
+                axis = UniformQuantizedType.SUB_CHANNEL
+                blocks = self._parse_block_sizes()
+            else:
+                start = p.pos
+                axis = self._parse_int()
+                self._error(axis_error(axis), start, p.pos)
+        self._expect(",")
         scales: list[float] = []
         zero_points: list[int] = []
+        scales_shape: tuple[int, ...] = ()
         if axis == UniformQuantizedType.PER_TENSOR:
             self._parse_param(expressed_name, lo, hi, scales, zero_points)
+        elif axis == UniformQuantizedType.SUB_CHANNEL:
+            scales_shape = self._parse_param_tensor(expressed_name, lo, hi, scales, zero_points)
         else:
-            if xp.current_token(p).kind != MLIRTokenKind.L_BRACE:
+            if not self._at(MLIRTokenKind.L_BRACE):
                 p.raise_error(
                     f"per-axis quantization (axis {axis}) expects '{{scale[:zero_point],...}}'"
                 )
@@ -491,7 +694,9 @@ class _UniformTypeParser:
                 p.Delimiter.BRACES,
                 lambda: self._parse_param(expressed_name, lo, hi, scales, zero_points),
             )
-        p.parse_punctuation(">")
+        self._expect(">")
+        if self.late is not None:
+            self._error(*self.late)
         return (
             IntAttr(width),
             IntAttr(int(signed)),
@@ -500,7 +705,78 @@ class _UniformTypeParser:
             IntAttr(axis),
             IntAttr(lo),
             IntAttr(hi),
+            QuantBlocksAttr((tuple(blocks), scales_shape))
+            if blocks or scales_shape
+            else _NO_BLOCKS,
         )
+
+    def _parse_expressed(self) -> tuple[str, Attribute]:
+        p = self.p
+        start = p.pos
+        token = xp.current_token(p)
+        expressed = p.parse_optional_type()
+        if expressed is None:
+            if token.kind == MLIRTokenKind.BARE_IDENT:
+                p.raise_error("expected non-function type", token.span)
+            p.raise_error("expected type", token.span)
+        name = expressed_type_name(expressed)
+        if name is None:
+            self._error(
+                f"expressed type must be f16, bf16, f32 or f64, got {expressed}", start, p.pos
+            )
+        assert name is not None
+        return name, expressed
+
+    def _parse_block_sizes(self) -> list[tuple[int, int]]:
+        """`{dim:block, ...}` (possibly empty): the sub-channel block sizes."""
+        p = self.p
+        self._expect("{")
+        blocks: list[tuple[int, int]] = []
+        if p.parse_optional_punctuation("}") is not None:
+            return blocks
+        while True:
+            start = p.pos
+            dim = self._parse_int()
+            self._error(axis_error(dim), start, p.pos)
+            self._expect(":")
+            start = p.pos
+            block = self._parse_int()
+            self._error(block_size_error(block), start, p.pos)
+            if any(d == dim for d, _ in blocks):
+                self._error(f"duplicate quantized dimension: {dim}", start, p.pos)
+            blocks.append((dim, block))
+            if p.parse_optional_punctuation(",") is None:
+                break
+        self._expect("}")
+        return blocks
+
+    def _parse_param_tensor(
+        self, expressed: str, lo: int, hi: int, scales: list[float], zero_points: list[int]
+    ) -> tuple[int, ...]:
+        """A nested `{{s:z, ...}, ...}` literal of per-block parameters; returns its shape."""
+        p = self.p
+        start = p.pos
+        self._expect("{")
+        if not self._at(MLIRTokenKind.L_BRACE):
+            count = 0
+            while True:
+                self._parse_param(expressed, lo, hi, scales, zero_points)
+                count += 1
+                if p.parse_optional_punctuation(",") is None:
+                    break
+            self._expect("}")
+            return (count,)
+        shapes: list[tuple[int, ...]] = []
+        while True:
+            if not self._at(MLIRTokenKind.L_BRACE):
+                p.raise_error("ranks are not consistent between elements", start, p.pos)
+            shapes.append(self._parse_param_tensor(expressed, lo, hi, scales, zero_points))
+            if shapes[-1] != shapes[0]:
+                p.raise_error("ranks are not consistent between elements", start, p.pos)
+            if p.parse_optional_punctuation(",") is None:
+                break
+        self._expect("}")
+        return (len(shapes), *shapes[0])
 
     def _parse_storage(self) -> tuple[int, bool, int, int]:
         p = self.p
@@ -514,14 +790,16 @@ class _UniformTypeParser:
         assert match is not None
         signed = match.group(1) == "i"
         width = int(match.group(2))
+        if width > MAX_INTEGER_WIDTH:
+            p.raise_error("invalid integer width", token.span)
         self._error(storage_width_error(width), token.span.start, token.span.end)
         lo, hi = numerics.storage_range(width, signed)
         if p.parse_optional_punctuation("<") is not None:
             start = p.pos
-            lo = p.parse_integer(allow_boolean=False)
-            p.parse_punctuation(":")
-            hi = p.parse_integer(allow_boolean=False)
-            p.parse_punctuation(">")
+            lo = self._parse_int()
+            self._expect(":")
+            hi = self._parse_int()
+            self._expect(">")
             self._error(storage_range_error(width, signed, lo, hi), start, p.pos)
         return width, signed, lo, hi
 
@@ -535,14 +813,11 @@ class _UniformTypeParser:
         zero_point = 0
         if p.parse_optional_punctuation(":") is not None:
             start = p.pos
-            negative = p.parse_optional_punctuation("-") is not None
-            token = xp.current_token(p)
-            if token.kind != MLIRTokenKind.INTEGER_LIT or token.text.lower().startswith("0x"):
-                p.raise_error("expected a decimal integer zero point after ':'")
-            xp.consume_token(p)
-            zero_point = -int(token.text) if negative else int(token.text)
+            zero_point = self._parse_int()
         # An omitted zero point is 0, which a narrow range may exclude too.
-        self._error(zero_point_error(zero_point, lo, hi), start, p.pos)
+        message = zero_point_error(zero_point, lo, hi)
+        if message is not None and self.late is None:
+            self.late = (message, start, p.pos)
         scales.append(scale)
         zero_points.append(zero_point)
 
@@ -564,6 +839,155 @@ class _UniformTypeParser:
         xp.consume_token(p)
         return -value if negative else value
 
+    # ---- !quant.any and !quant.calibrated -------------------------------------
+
+    def parse_any(self) -> Sequence[Attribute]:
+        p = self.p
+        self._expect("<")
+        width, signed, lo, hi = self._parse_storage()
+        expressed: Attribute = NoneAttr()
+        if p.parse_optional_punctuation(":") is not None:
+            _, expressed = self._parse_expressed()
+        self._expect(">")
+        return (IntAttr(width), IntAttr(int(signed)), expressed, IntAttr(lo), IntAttr(hi))
+
+    def parse_calibrated(self) -> Sequence[Attribute]:
+        p = self.p
+        self._expect("<")
+        token = xp.current_token(p)
+        expressed = p.parse_optional_type()
+        if expressed is None or expressed_type_name(expressed) is None:
+            p.raise_error("expecting float expressed type", token.span)
+        assert expressed is not None
+        self._expect("<")
+        low = self._parse_scale()
+        self._expect(":")
+        high = self._parse_scale()
+        self._expect(">")
+        self._expect(">")
+        return (expressed, FloatData(low), FloatData(high))
+
+
+# --------------------------------------------------------------------------
+# !quant.any and !quant.calibrated
+# --------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
+    """`!quant.any<i8<-8:7>:f32>`: storage (and optionally expressed) type, no parameters.
+
+    A placeholder that quantization tools refine; nothing computes with it.
+    """
+
+    name = "quant.any"
+
+    storage_width_attr: IntAttr
+    signed_attr: IntAttr
+    expressed_type: Attribute
+    """A float type, or NoneAttr when omitted."""
+    storage_min_attr: IntAttr
+    storage_max_attr: IntAttr
+
+    @staticmethod
+    def get(
+        storage_width: int,
+        expressed_type: Attribute | None = None,
+        *,
+        signed: bool = True,
+        storage_min: int | None = None,
+        storage_max: int | None = None,
+    ) -> AnyQuantizedType:
+        lo, hi = numerics.storage_range(storage_width, signed)
+        return AnyQuantizedType(
+            IntAttr(storage_width),
+            IntAttr(int(signed)),
+            NoneAttr() if expressed_type is None else expressed_type,
+            IntAttr(lo if storage_min is None else storage_min),
+            IntAttr(hi if storage_max is None else storage_max),
+        )
+
+    @property
+    def storage_width(self) -> int:
+        return self.storage_width_attr.data
+
+    @property
+    def is_signed(self) -> bool:
+        return bool(self.signed_attr.data)
+
+    @property
+    def storage_min(self) -> int:
+        return self.storage_min_attr.data
+
+    @property
+    def storage_max(self) -> int:
+        return self.storage_max_attr.data
+
+    def verify(self) -> None:
+        width = self.storage_width
+        messages = [storage_width_error(width)]
+        if messages[0] is None:
+            messages.append(
+                storage_range_error(width, self.is_signed, self.storage_min, self.storage_max)
+            )
+        expressed = self.expressed_type
+        if not isinstance(expressed, NoneAttr) and expressed_type_name(expressed) is None:
+            messages.append("expressed type must be floating point")
+        for message in messages:
+            if message is not None:
+                raise VerifyException(message)
+
+    def print_parameters(self, printer: Printer) -> None:
+        text = f"{'i' if self.is_signed else 'u'}{self.storage_width}"
+        full = numerics.storage_range(self.storage_width, self.is_signed)
+        if (self.storage_min, self.storage_max) != full:
+            text += f"<{self.storage_min}:{self.storage_max}>"
+        if not isinstance(self.expressed_type, NoneAttr):
+            text += f":{expressed_type_name(self.expressed_type)}"
+        printer.print_string(f"<{text}>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return _QuantTypeParser(parser).parse_any()
+
+
+@irdl_attr_definition
+class CalibratedQuantizedType(ParametrizedAttribute, TypeAttribute):
+    """`!quant.calibrated<f32<-0.998:1.232100e+00>>`: an expressed type with the real
+    range [min, max] a calibration observed; no storage, nothing computes with it."""
+
+    name = "quant.calibrated"
+
+    expressed_type: Attribute
+    min_attr: FloatData
+    max_attr: FloatData
+
+    @staticmethod
+    def get(expressed_type: Attribute, low: float, high: float) -> CalibratedQuantizedType:
+        return CalibratedQuantizedType(expressed_type, FloatData(low), FloatData(high))
+
+    @property
+    def min(self) -> float:
+        return self.min_attr.data
+
+    @property
+    def max(self) -> float:
+        return self.max_attr.data
+
+    def verify(self) -> None:
+        if expressed_type_name(self.expressed_type) is None:
+            raise VerifyException("expressed type must be floating point")
+        if not self.max > self.min:  # NaN bounds are illegal too
+            raise VerifyException(f"illegal min and max: ({self.min:e}:{self.max:e})")
+
+    def print_parameters(self, printer: Printer) -> None:
+        low, high = format_mlir_double(self.min), format_mlir_double(self.max)
+        printer.print_string(f"<{expressed_type_name(self.expressed_type)}<{low}:{high}>>")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return _QuantTypeParser(parser).parse_calibrated()
+
 
 # --------------------------------------------------------------------------
 # Cast ops
@@ -582,10 +1006,11 @@ def _shape(t: Attribute) -> tuple[int, ...] | None:
 
 
 def _verify_per_axis_container(q: UniformQuantizedType, container: Attribute) -> None:
-    if not q.is_per_axis:
+    if not (q.is_per_axis or q.is_sub_channel):
         return
     if not isinstance(container, TensorType | UnrankedTensorType):
-        raise VerifyException("scalar types may not use per-axis quantization")
+        kind = "sub-channel" if q.is_sub_channel else "per-axis"
+        raise VerifyException(f"scalar types may not use {kind} quantization")
     if (message := shaped_type_error(_shape(container), q)) is not None:
         raise VerifyException(message)
 
@@ -593,7 +1018,9 @@ def _verify_per_axis_container(q: UniformQuantizedType, container: Attribute) ->
 def _verify_same_shape(op: IRDLOperation, a: Attribute, b: Attribute) -> None:
     a_shaped, b_shaped = isinstance(a, ContainerType), isinstance(b, ContainerType)
     if a_shaped != b_shaped or (a_shaped and (type(a) is not type(b) or _shape(a) != _shape(b))):
-        raise VerifyException(f"'{op.name}' requires the same shape for input and result")
+        raise VerifyException(
+            "input and result are both scalars or both tensors with matching shape"
+        )
 
 
 class _CastOp(IRDLOperation):
@@ -606,16 +1033,29 @@ class _CastOp(IRDLOperation):
         super().__init__(operands=[value], result_types=[result_type])
 
 
-def _verify_quantization(
-    op: IRDLOperation, quantized: Attribute, real: Attribute, container: Attribute
-) -> None:
+def _is_quantized(t: Attribute) -> bool:
+    return isinstance(element_type(t), UniformQuantizedType)
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(element_type(t), AnyFloat)
+
+
+def _is_signless_integer(t: Attribute) -> bool:
+    e = element_type(t)
+    return isinstance(e, IntegerType) and e.signedness.data == Signedness.SIGNLESS
+
+
+def _require(ok: bool, which: str, kind: str) -> None:
+    """MLIR's type-constraint message for an operand or result (`operand #0 must be ...`)."""
+    if not ok:
+        raise VerifyException(f"{which} must be scalar or tensor of {kind}")
+
+
+def _verify_quantization(quantized: Attribute, real: Attribute, container: Attribute) -> None:
     q = element_type(quantized)
-    f = element_type(real)
-    if not isinstance(q, UniformQuantizedType):
-        raise VerifyException(f"'{op.name}' expects a quantized type, got {quantized}")
-    if not isinstance(f, AnyFloat):
-        raise VerifyException(f"'{op.name}' expects a floating-point type, got {real}")
-    if q.expressed_type != f:
+    assert isinstance(q, UniformQuantizedType)
+    if q.expressed_type != element_type(real):
         raise VerifyException("expressed type in quantized type expected to match float type")
     _verify_per_axis_container(q, container)
 
@@ -627,8 +1067,11 @@ class QuantizeCastOp(_CastOp):
     name = "quant.qcast"
 
     def verify_(self) -> None:
+        # In upstream's order (operand, result, shape, types) and words.
+        _require(_is_float(self.input.type), "operand #0", "floating-point")
+        _require(_is_quantized(self.result.type), "result #0", "quantized type")
         _verify_same_shape(self, self.input.type, self.result.type)
-        _verify_quantization(self, self.result.type, self.input.type, self.input.type)
+        _verify_quantization(self.result.type, self.input.type, self.input.type)
 
 
 @irdl_op_definition
@@ -638,8 +1081,10 @@ class DequantizeCastOp(_CastOp):
     name = "quant.dcast"
 
     def verify_(self) -> None:
+        _require(_is_quantized(self.input.type), "operand #0", "quantized type")
+        _require(_is_float(self.result.type), "result #0", "floating-point")
         _verify_same_shape(self, self.input.type, self.result.type)
-        _verify_quantization(self, self.input.type, self.result.type, self.input.type)
+        _verify_quantization(self.input.type, self.result.type, self.input.type)
 
 
 @irdl_op_definition
@@ -649,24 +1094,31 @@ class StorageCastOp(_CastOp):
     name = "quant.scast"
 
     def verify_(self) -> None:
-        _verify_same_shape(self, self.input.type, self.result.type)
-        a, b = element_type(self.input.type), element_type(self.result.type)
-        if isinstance(a, UniformQuantizedType) and isinstance(b, IntegerType):
-            q, i = a, b
-        elif isinstance(b, UniformQuantizedType) and isinstance(a, IntegerType):
-            q, i = b, a
-        else:
+        kind = "signless integer or quantized type"
+        a, b = self.input.type, self.result.type
+        _require(_is_signless_integer(a) or _is_quantized(a), "operand #0", kind)
+        _require(_is_signless_integer(b) or _is_quantized(b), "result #0", kind)
+        _verify_same_shape(self, a, b)
+        if _is_quantized(a) == _is_quantized(b):
             raise VerifyException(
-                f"'{self.name}' casts between a quantized type and an integer type, "
-                f"got {self.input.type} to {self.result.type}"
+                "input must be integer and result must be quantized, or vice versa"
             )
+        q = element_type(a if _is_quantized(a) else b)
+        i = element_type(b if _is_quantized(a) else a)
+        assert isinstance(q, UniformQuantizedType)
         if q.storage_type != i:
             raise VerifyException("storage type in quantized type expected to match integer type")
-        _verify_per_axis_container(q, self.input.type)
+        _verify_per_axis_container(q, a)
 
 
 Quant = Dialect(
     "quant",
     [QuantizeCastOp, DequantizeCastOp, StorageCastOp],
-    [UniformQuantizedType, QuantParamsAttr],
+    [
+        UniformQuantizedType,
+        QuantParamsAttr,
+        QuantBlocksAttr,
+        AnyQuantizedType,
+        CalibratedQuantizedType,
+    ],
 )

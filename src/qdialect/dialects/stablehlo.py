@@ -1491,6 +1491,11 @@ def _verify_quantized_contraction(
     result_axis_for: rhs dimension -> result dimension it becomes.
     """
     ql, qr, qo = ht.quant_type(lhs), ht.quant_type(rhs), ht.quant_type(result)
+    if any(q is not None and q.is_sub_channel for q in (ql, qr, qo)):
+        raise VerifyException(
+            f"'{op.name}' does not take sub-channel quantized types (the spec's are per-tensor "
+            "or per-axis; dequantize them first)"
+        )
     if ql is None and qr is None:
         if qo is not None:
             raise VerifyException(

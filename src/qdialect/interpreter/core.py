@@ -228,12 +228,7 @@ class Interpreter:
                 op,
                 f"internal: '{op.name}' produced {len(results)} values for {len(op.results)} results",
             )
-        return [
-            np.asarray(r, dtype=v.dtype_of(t))
-            if np.asarray(r).dtype != v.dtype_of(t)
-            else np.asarray(r)
-            for r, t in zip(results, result_types, strict=True)
-        ]
+        return [v.as_result(r, t) for r, t in zip(results, result_types, strict=True)]
 
     def record_check(self, op: Operation, message: str | None) -> None:
         if message is not None:

@@ -57,6 +57,20 @@ def dtype_of(t: Attribute) -> np.dtype:
     return element_dtype(ht.element_type(t))
 
 
+def as_result(value: np.ndarray, t: Attribute) -> np.ndarray:
+    """An op's computed value as a value of type `t`: its dtype, and integers narrower
+    than their numpy dtype (i4, ui2, i12, ...) wrapped to their width, as StableHLO's
+    integer arithmetic and MLIR's APInt wrap (7 + 1 in i4 is -8)."""
+    value = np.asarray(value)
+    dtype = dtype_of(t)
+    if value.dtype != dtype:
+        value = value.astype(dtype)
+    e = ht.element_type(t)
+    if isinstance(e, IntegerType) and e.width.data not in (1, 8, 16, 32, 64):
+        return numerics.wrap_integer(value, e.width.data, e.signedness.data != Signedness.UNSIGNED)
+    return value
+
+
 def expressed_type(t: Attribute) -> Attribute:
     """The float tensor type a quantized tensor type dequantizes to (identity otherwise)."""
     q = ht.quant_type(t)
@@ -71,7 +85,12 @@ def dequantize(value: np.ndarray, t: Attribute) -> np.ndarray:
     if q is None:
         return value
     return numerics.dequantize(
-        value, q.scales, q.zero_points, axis=q.axis, expressed=q.expressed_type_name
+        value,
+        q.scales,
+        q.zero_points,
+        axis=q.axis,
+        expressed=q.expressed_type_name,
+        scales_shape=q.scales_shape if q.is_sub_channel else None,
     )
 
 
@@ -89,6 +108,7 @@ def quantize(value: np.ndarray, t: Attribute) -> np.ndarray:
         signed=q.is_signed,
         axis=q.axis,
         expressed=q.expressed_type_name,
+        scales_shape=q.scales_shape if q.is_sub_channel else None,
     )
 
 

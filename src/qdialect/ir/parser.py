@@ -297,6 +297,13 @@ class QParser(Parser):
         # A dialect attribute whose construction fails verification is a parse
         # error at that attribute, not an exception escaping the parser.
         start = self.pos
+        name = args[0] if args else kwargs.get("attr_name", "")
+        is_type = args[1] if len(args) > 1 else kwargs.get("is_type", False)
+        if is_type and name.startswith("quant.") and self.ctx.get_optional_type(name) is None:
+            # MLIR's quant dialect parses its own mnemonics, and says so (at the name,
+            # which the lexer has already passed).
+            at = max(self.lexer.input.content.rfind("!" + name, 0, start), 0)
+            self.raise_error(f"unknown quantized type {name[len('quant.') :]}", at, at + len(name))
         try:
             return super()._parse_dialect_type_or_attribute_body(*args, **kwargs)
         except VerifyException as err:

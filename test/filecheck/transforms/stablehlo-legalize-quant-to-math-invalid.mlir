@@ -94,3 +94,12 @@ func.func @qcast_scalar(%x: f32) -> !q {
   %0 = quant.qcast %x : f32 to !q
   func.return %0 : !q
 }
+
+// -----
+
+// Sub-channel types: only quantize, dequantize, constants and data movement.
+func.func @sub_channel_other_op(%a: tensor<3x4x!quant.uniform<i8:f32:{1:2}, {{0.5:1, 0.25}}>>) -> tensor<3x4xi8> {
+  // expected-error @+1 {{'stablehlo.bitcast_convert' on a sub-channel quantized type is not supported by stablehlo-legalize-quant-to-math}}
+  %0 = stablehlo.bitcast_convert %a : (tensor<3x4x!quant.uniform<i8:f32:{1:2}, {{0.5:1, 0.25}}>>) -> tensor<3x4xi8>
+  func.return %0 : tensor<3x4xi8>
+}

@@ -17,6 +17,8 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from qdialect.context import make_context
 from qdialect.dialects.quant import (
+    AnyQuantizedType,
+    CalibratedQuantizedType,
     DequantizeCastOp,
     QuantizeCastOp,
     StorageCastOp,
@@ -128,6 +130,31 @@ def test_types_are_values() -> None:
             lambda: UniformQuantizedType.get_per_axis(8, f32, [0.1, 0.2], [0], axis=0),
             "illegal number of scales and zero points: 2, 1",
         ),
+        (
+            lambda: UniformQuantizedType.get_sub_channel(8, f32, [[0.1, 0.2]], None, [(1, 0)]),
+            "illegal block size: 0",
+        ),
+        (
+            lambda: UniformQuantizedType.get_sub_channel(8, f32, [[0.1]], None, [(0, 1), (0, 2)]),
+            "duplicate quantized dimension: 0",
+        ),
+        (
+            lambda: UniformQuantizedType.get_sub_channel(8, f32, [[0.1]], [[200]], []),
+            "zero point 200 out of storage range [-128, 127]",
+        ),
+        (lambda: AnyQuantizedType.get(8, i32), "expressed type must be floating point"),
+        (
+            lambda: AnyQuantizedType.get(4, storage_min=-9),
+            "illegal storage type minimum: -9",
+        ),
+        (
+            lambda: CalibratedQuantizedType.get(f32, 1.0, 1.0),
+            "illegal min and max: (1.000000e+00:1.000000e+00)",
+        ),
+        (
+            lambda: CalibratedQuantizedType.get(IntegerType(8), -1.0, 1.0),
+            "expressed type must be floating point",
+        ),
     ],
 )
 def test_construction_is_verified(build, message: str) -> None:
@@ -140,7 +167,11 @@ def test_construction_is_verified(build, message: str) -> None:
     ("text", "message", "column"),
     [
         ("!quant.uniform<i8:f32, 0.1:300>", "zero point 300 out of storage range", 28),
-        ("tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>", "quantized dimension 1 has size 3", 1),
+        (
+            "tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>",
+            "quantized dimension size does not match number of scales",
+            1,
+        ),
     ],
 )
 def test_parse_errors_are_located(text: str, message: str, column: int) -> None:
@@ -173,3 +204,64 @@ def test_cast_ops_build_and_verify() -> None:
     block.add_op(bad)
     with pytest.raises(VerifyException):
         bad.verify()
+
+
+def test_sub_channel_accessors_and_expanded_params() -> None:
+    t = UniformQuantizedType.get_sub_channel(
+        8, f32, [[0.5, 0.25], [2.0, 1.0]], [[1, -2], [3, 0]], [(0, 1), (1, 2)]
+    )
+    assert str(t) == (
+        "!quant.uniform<i8:f32:{0:1, 1:2}, {{5.000000e-01:1, 2.500000e-01:-2}, "
+        "{2.000000e+00:3, 1.000000e+00}}>"
+    )
+    assert parse_type(str(t)) == t
+    assert (t.is_sub_channel, t.is_per_axis, t.axis) == (True, False, None)
+    assert t.block_sizes == ((0, 1), (1, 2)) and t.scales_shape == (2, 2)
+    # Code written for one scale per tensor cannot read a sub-channel type by mistake.
+    with pytest.raises(ValueError):
+        _ = t.scale
+    with pytest.raises(ValueError):
+        t.broadcast_params(2)
+    scales, zps = t.expand_params((2, 4))
+    assert scales.tolist() == [[0.5, 0.5, 0.25, 0.25], [2.0, 2.0, 1.0, 1.0]]
+    assert zps.tolist() == [[1, 1, -2, -2], [3, 3, 0, 0]]
+    # Per-tensor and per-axis types are not sub-channel ones.
+    assert not UniformQuantizedType.get(8, f32, 0.5).is_sub_channel
+
+
+def test_any_and_calibrated_types() -> None:
+    a = AnyQuantizedType.get(8, f32, storage_min=-8, storage_max=7)
+    assert str(a) == "!quant.any<i8<-8:7>:f32>"
+    assert parse_type("!quant.any<i8<-8:7>:f32>") == a
+    assert str(AnyQuantizedType.get(4, signed=False)) == "!quant.any<u4>"
+    c = parse_type("!quant.calibrated<f32<-0.998:1.2321>>")
+    assert isinstance(c, CalibratedQuantizedType) and (c.min, c.max) == (-0.998, 1.2321)
+    assert str(c) == "!quant.calibrated<f32<-0.998:1.232100e+00>>"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("tensor<2x4x!quant.uniform<i8:f32:{1:3}, {{1.0}}>>", "must be divisible by"),
+        ("tensor<2x4x!quant.uniform<i8:f32:{1:2}, {{1.0, 2.0, 3.0}}>>", "dimension size 3 of"),
+        ("tensor<*x!quant.uniform<i8:f32:{1:2}, {{1.0, 2.0}}>>", "must be ranked"),
+    ],
+)
+def test_sub_channel_type_is_checked_against_its_tensor(text: str, message: str) -> None:
+    with pytest.raises(ParseError) as info:
+        parse_type(text)
+    assert message in info.value.msg
+
+
+def test_sub_channel_cast_ops_verify_their_containers() -> None:
+    from xdsl.ir import Block
+
+    q = UniformQuantizedType.get_sub_channel(8, f32, [[0.5, 0.25]], None, [(1, 2)])
+    block = Block(arg_types=[TensorType(f32, [3, 4]), f32])
+    good = QuantizeCastOp(block.args[0], TensorType(q, [3, 4]))
+    scalar = QuantizeCastOp(block.args[1], q)
+    for op in (good, scalar):
+        block.add_op(op)
+    good.verify()
+    with pytest.raises(VerifyException, match="scalar types may not use sub-channel"):
+        scalar.verify()

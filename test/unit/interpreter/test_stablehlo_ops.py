@@ -757,3 +757,37 @@ def test_rank_above_the_limit_is_an_error_at_the_op():
     ).parse_module()
     with pytest.raises(OpFailure, match="the interpreter runs tensors of rank at most 32"):
         Interpreter(module).call("main", [])
+
+
+# Sub-channel: row 0 blocks use scales 0.5 / 0.25 (zero points 1 / -2), row 1 uses
+# 2.0 / 1.0 (3 / 0), each block two columns wide.
+_SUB_CHANNEL = "!quant.uniform<i8:f32:{0:1, 1:2}, {{0.5:1, 0.25:-2}, {2.0:3, 1.0}}>"
+
+
+@pytest.mark.parametrize(
+    ("quantize", "dequantize"),
+    [
+        (
+            "stablehlo.uniform_quantize %x : (tensor<2x4xf32>) -> tensor<2x4x{q}>",
+            "stablehlo.uniform_dequantize %q : (tensor<2x4x{q}>) -> tensor<2x4xf32>",
+        ),
+        (
+            "quant.qcast %x : tensor<2x4xf32> to tensor<2x4x{q}>",
+            "quant.dcast %q : tensor<2x4x{q}> to tensor<2x4xf32>",
+        ),
+    ],
+)
+def test_sub_channel_quantize_dequantize(quantize: str, dequantize: str) -> None:
+    q = _SUB_CHANNEL
+    src = f"""
+func.func @main(%x: tensor<2x4xf32>) -> (tensor<2x4xi8>, tensor<2x4xf32>) {{
+  %q = {quantize.format(q=q)}
+  %s = quant.scast %q : tensor<2x4x{q}> to tensor<2x4xi8>
+  %d = {dequantize.format(q=q)}
+  func.return %s, %d : tensor<2x4xi8>, tensor<2x4xf32>
+}}"""
+    x = np.array([[1.0, -3.0, 0.3, 100.0], [5.0, 7.0, -2.2, 0.5]], np.float32)
+    s, d = run(src, x)
+    # Worked by hand: x / s + zp, clamped to [-128, 127], ties to even.
+    assert s.tolist() == [[3, -5, -1, 127], [6, 6, -2, 0]]
+    assert d.tolist() == [[1.0, -3.0, 0.25, 32.25], [6.0, 6.0, -2.0, 0.0]]

@@ -287,3 +287,35 @@ func.func private @deq(%b: tensor<2x3x!p>) -> tensor<2x3xf32> {
     assert "quant.uniform" not in text
     for g, e in zip(got, expected, strict=True):
         np.testing.assert_array_equal(g, e)
+
+
+_SUB = "!quant.uniform<i8:f32:{0:2, 1:3}, {{0.5:1, 0.25:-2}, {2.0:3, 0.125}}>"
+_SUB2 = "!quant.uniform<i8:f32:{0:2, 1:3}, {{0.5:4, 0.25:0}, {2.0:-3, 0.125:7}}>"
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_sub_channel_quantize_dequantize_bit_identical(seed: int) -> None:
+    """Blockwise quantize, requantize (same scales, other zero points) and dequantize
+    lower to exactly the interpreter's numbers."""
+    src = f"""
+func.func @main(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {{
+  %q = stablehlo.uniform_quantize %x : (tensor<4x6xf32>) -> tensor<4x6x{_SUB}>
+  %r = stablehlo.uniform_quantize %q : (tensor<4x6x{_SUB}>) -> tensor<4x6x{_SUB2}>
+  %d = stablehlo.uniform_dequantize %q : (tensor<4x6x{_SUB}>) -> tensor<4x6xf32>
+  %e = quant.dcast %r : tensor<4x6x{_SUB2}> to tensor<4x6xf32>
+  func.return %d, %e : tensor<4x6xf32>, tensor<4x6xf32>
+}}"""
+    x = np.random.default_rng(seed).normal(0, 8, (4, 6)).astype(np.float32)
+    spec, _ = run(src, [x], lower=False)
+    lowered, text = run(src, [x], lower=True)
+    assert "!quant" not in text
+    for a, b in zip(spec, lowered, strict=True):
+        np.testing.assert_array_equal(a, b)
+    # And the numbers are the blockwise ones: element (i, j) is in block (i // 2, j // 3).
+    scales = np.array([[0.5, 0.25], [2.0, 0.125]], np.float32)
+    zps = np.array([[1, -2], [3, 0]], np.float32)
+    s = np.repeat(np.repeat(scales, 2, 0), 3, 1)
+    z = np.repeat(np.repeat(zps, 2, 0), 3, 1)
+    q = np.clip(np.rint(np.clip(x / s + z, -128, 127)), -128, 127)
+    np.testing.assert_array_equal(spec[0], (q - z) * s)
