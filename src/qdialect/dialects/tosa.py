@@ -163,6 +163,7 @@ ARRAY, ARRAY32, TYPE, BOOL, INT32, TYPED, ROUNDING, NAN = (
     "rounding",
     "nan",
 )
+RESIZE = "resize"
 
 
 class TosaOp(IRDLOperation):
@@ -322,6 +323,8 @@ def _parse_clause(parser: Parser, kind: str) -> Attribute:
         return RoundingModeAttr(RoundingModeAttr.parse_parameter(parser))
     if kind == NAN:
         return NanModeAttr(NanModeAttr.parse_parameter(parser))
+    if kind == RESIZE:
+        return ResizeModeAttr(ResizeModeAttr.parse_parameter(parser))
     with parser.in_parens():
         if kind in (ARRAY, ARRAY32):
             values = parser.parse_comma_separated_list(
@@ -338,7 +341,7 @@ def _parse_clause(parser: Parser, kind: str) -> Attribute:
 
 
 def _print_clause(printer: Printer, name: str, kind: str, value: Attribute) -> None:
-    if kind in (ROUNDING, NAN):
+    if kind in (ROUNDING, NAN, RESIZE):
         printer.print_string(f"{name}<{value.data.value}>")
         return
     printer.print_string(f"{name}(")
@@ -1752,5 +1755,5 @@ TOSA = Dialect(
         ReduceSumOp,
         ReduceMaxOp,
     ],
-    [ShapeType, RoundingModeAttr, NanModeAttr],
+    [ShapeType, RoundingModeAttr, NanModeAttr, ResizeModeAttr],
 )
