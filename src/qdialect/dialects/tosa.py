@@ -1026,7 +1026,7 @@ def check_accumulator(op: Operation, input_: SSAValue, acc_type: Attribute) -> N
 
 def check_zero_point_value(op: Operation, zp: SSAValue, what: str, data: Attribute) -> None:
     """Zero points: the data's element type, and zero unless the data is 8-bit integer."""
-    values = constant_array(zp)
+    values = constant_array(zp, integer=False)
     if values is None:
         return
     e = storage_element(data)
