@@ -34,7 +34,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 
-from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
 from qdialect.dialects import tosa_extra as tx
 from qdialect.ir.errors import OpError
@@ -248,7 +247,7 @@ class Target:
                 )
 
         if isinstance(op, tosa.Conv2DOp | tosa.Conv3DOp | tosa.DepthwiseConv2DOp):
-            w = ht.shape_of(op.weight.type)
+            w = tosa.shape_of(op.weight.type)
             dil = op.array("dilation")
             if w is not None:
                 if isinstance(op, tosa.Conv2DOp):
@@ -268,7 +267,7 @@ class Target:
             for s in op.array("stride"):
                 at_most(s, stride, "MAX_STRIDE", "stride")
         elif isinstance(op, tosa.TransposeConv2DOp):
-            w = ht.shape_of(op.weight.type)
+            w = tosa.shape_of(op.weight.type)
             if w is not None:
                 at_most(w[1], kernel, "MAX_KERNEL", "KH")
                 at_most(w[2], kernel, "MAX_KERNEL", "KW")
@@ -284,7 +283,7 @@ class Target:
             for p in op.array("pad"):
                 at_most(p, kernel, "MAX_KERNEL", "pad")
         elif isinstance(op, tx.FFT2dOp | tx.RFFT2dOp):
-            x = ht.shape_of(op.operands[0].type)
+            x = tosa.shape_of(op.operands[0].type)
             if x is not None:
                 at_most(x[1], kernel, "MAX_KERNEL", "H")
                 at_most(x[2], kernel, "MAX_KERNEL", "W")

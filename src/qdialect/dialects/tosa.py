@@ -358,6 +358,25 @@ def _print_clause(printer: Printer, name: str, kind: str, value: Attribute) -> N
     printer.print_string(")")
 
 
+def shape_of(t: Attribute) -> tuple[int, ...] | None:
+    """A ranked tensor's shape with every dynamic size as `DYNAMIC` (-1), whichever
+    sentinel the type was built with; None when unranked."""
+    shape = ht.shape_of(t)
+    return None if shape is None else tuple(DYNAMIC if d < 0 else d for d in shape)
+
+
+def shapes_compatible(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
+    if a is None or b is None:
+        return True
+    return len(a) == len(b) and all(x == y or x < 0 or y < 0 for x, y in zip(a, b, strict=True))
+
+
+def shape_text(shape: Sequence[int] | None) -> str:
+    if shape is None:
+        return "*"
+    return "x".join("?" if d < 0 else str(d) for d in shape) or "scalar"
+
+
 def _const_values(value: SSAValue) -> list[int] | None:
     """The integer values of `value` when a constant op defines it, else None."""
     array = constant_array(value)
@@ -374,7 +393,7 @@ def _int_width(t: Attribute) -> int | None:
 
 
 def _require_rank(op: TosaOp, t: Attribute, rank: int, what: str) -> tuple[int, ...] | None:
-    shape = ht.shape_of(t)
+    shape = shape_of(t)
     if shape is not None and len(shape) != rank:
         raise VerifyException(f"'{op.name}' {what} must have rank {rank}, got {t}")
     return shape
@@ -385,7 +404,7 @@ def _check_zero_point(
 ) -> None:
     """TOSA: a zero point may be nonzero only for 8-bit data (or unsigned 16-bit, where it is 0 or 32768)."""
     zp_type = zp_value.type
-    if ht.shape_of(zp_type) not in ((1,), None):
+    if shape_of(zp_type) not in ((1,), None):
         raise VerifyException(f"'{op.name}' {what} must be a one-element tensor, got {zp_type}")
     values = _const_values(zp_value)
     if values is None:
@@ -407,13 +426,13 @@ def _check_zero_point(
 def verify_broadcast(op: TosaOp, ins: Sequence[Attribute], out: Attribute) -> None:
     """Upstream's shape rules: one input must match the result's shape; several must have
     one rank, equal to the result's, and sizes that broadcast (size 1 against any)."""
-    shapes = [ht.shape_of(t) for t in ins]
-    result = ht.shape_of(out)
+    shapes = [shape_of(t) for t in ins]
+    result = shape_of(out)
     if len(ins) == 1:
         if (
             shapes[0] is not None
             and result is not None
-            and not ht.shapes_compatible(shapes[0], result)
+            and not shapes_compatible(shapes[0], result)
         ):
             raise op_error(op, "requires the same shape for all operands and results")
         return
@@ -503,7 +522,7 @@ class ConstOp(TosaOp):
                 raise op_error(self, "expected tensors for attr/result type")
             if _element(vt) != _element(out) and not ht.is_quantized(out):
                 raise op_error(self, "expected same attr/result element types")
-            if ht.shape_of(out) is not None and ht.shape_of(out) != ht.shape_of(vt):
+            if shape_of(out) is not None and shape_of(out) != shape_of(vt):
                 raise op_error(
                     self, "failed to verify that all of {values, output} have same shape"
                 )
@@ -660,8 +679,8 @@ class MulOp(_Binary):
         out = _element(self.output.type)
         if a != b or (not isinstance(a, IntegerType) and out != a):
             raise op_error(self, "requires the same element type for all operands")
-        shape_a, shape_b = ht.shape_of(self.input1.type), ht.shape_of(self.input2.type)
-        result = ht.shape_of(self.output.type)
+        shape_a, shape_b = shape_of(self.input1.type), shape_of(self.input2.type)
+        result = shape_of(self.output.type)
         if shape_a is not None and shape_b is not None and len(shape_a) != len(shape_b):
             raise op_error(
                 self,
@@ -681,7 +700,7 @@ class MulOp(_Binary):
                         "a and b operands don't have broadcast-compatible shapes, got "
                         f"'{type_text(self.input1.type)}' and '{type_text(self.input2.type)}'",
                     )
-        if ht.shape_of(self.shift.type) not in ((1,), None):
+        if shape_of(self.shift.type) not in ((1,), None):
             raise op_error(
                 self,
                 "operand #2 must be tosa-conformant unranked tensor of 8-bit signless integer "
@@ -726,8 +745,8 @@ class NegateOp(TosaOp):
                     f"expect both {what} and its zero point are the same element type, "
                     f"got '{storage_element(data)}' and '{z}'",
                 )
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
-        if x is not None and out is not None and not ht.shapes_compatible(x, out):
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if x is not None and out is not None and not shapes_compatible(x, out):
             raise op_error(self, "requires the same shape for input1 and output")
         width = _int_width(self.input1.type)
         _check_zero_point(self, self.input1_zp, "input1_zp", width)
@@ -828,21 +847,21 @@ class RescaleOp(TosaOp):
         if _element(shift_t) != IntegerType(8):
             raise VerifyException(f"'tosa.rescale' shift must be i8, got {_element(shift_t)}")
         channels = 1
-        shape = ht.shape_of(in_t)
+        shape = shape_of(in_t)
         if self.flag("per_channel"):
             if not shape:
                 raise VerifyException("'tosa.rescale' per_channel needs an input of rank >= 1")
             channels = shape[-1]
         for t, what in ((mult_t, "multiplier"), (shift_t, "shift")):
-            s = ht.shape_of(t)
+            s = shape_of(t)
             if s is not None and channels >= 0 and s != (channels,):
                 raise VerifyException(
                     f"'tosa.rescale' {what} must have shape [{channels}], got {t}"
                 )
         if (
-            ht.shape_of(self.output.type) is not None
+            shape_of(self.output.type) is not None
             and shape is not None
-            and not ht.shapes_compatible(shape, ht.shape_of(self.output.type))
+            and not shapes_compatible(shape, shape_of(self.output.type))
         ):
             raise VerifyException("'tosa.rescale' requires input and output of one shape")
         shifts = _const_values(self.shift)
@@ -885,7 +904,7 @@ class ApplyScaleOp(TosaOp):
             raise VerifyException(
                 "'tosa.apply_scale' takes i32 value, i32 multiplier, i8 shift and returns i32"
             )
-        _broadcast_shape(self, [ht.shape_of(t) for t in (v, m, s, self.output.type)])
+        _broadcast_shape(self, [shape_of(t) for t in (v, m, s, self.output.type)])
 
 
 @tosa_op
@@ -900,7 +919,7 @@ class TableOp(TosaOp):
 
     def verify_(self) -> None:
         width = _int_width(self.input1.type)
-        table = ht.shape_of(self.table.type)
+        table = shape_of(self.table.type)
         expected = {8: (256, 8, 8), 16: (513, 16, 32)}.get(width or 0)
         if expected is None:
             raise VerifyException(f"'tosa.table' input must be i8 or i16, got {self.input1.type}")
@@ -935,7 +954,7 @@ class GatherOp(TosaOp):
             raise VerifyException(f"'tosa.gather' indices must be i32 or i64, got {indices}")
         if _element(values) != _element(self.output.type):
             raise VerifyException("'tosa.gather' output must have the element type of values")
-        out = ht.shape_of(self.output.type)
+        out = shape_of(self.output.type)
         if v is not None and i is not None and DYNAMIC not in (v[0], i[0]) and v[0] != i[0]:
             raise op_error(self, f"requires indices dimension 0 to have size {v[0]}, got {i[0]}")
         if out is not None:
@@ -952,10 +971,10 @@ class GatherOp(TosaOp):
                     )
         if v is not None and i is not None:
             expected = (v[0], i[1], v[2])
-            if v[0] != i[0] or ht.shape_of(self.output.type) != expected:
+            if v[0] != i[0] or shape_of(self.output.type) != expected:
                 raise VerifyException(
-                    f"'tosa.gather' of values {ht.shape_text(v)} by indices {ht.shape_text(i)} "
-                    f"gives {ht.shape_text(expected)}"
+                    f"'tosa.gather' of values {shape_text(v)} by indices {shape_text(i)} "
+                    f"gives {shape_text(expected)}"
                 )
 
 
@@ -985,7 +1004,7 @@ def type_text(t: Attribute) -> str:
     """A type as MLIR's diagnostics quote it (`tensor<13x21x3xf32>`, `tensor<*xi8>`)."""
     if isinstance(t, UnrankedTensorType):
         return f"tensor<*x{t.get_element_type()}>"
-    shape = ht.shape_of(t)
+    shape = shape_of(t)
     if shape is not None:
         dims = "".join(("?" if d == DYNAMIC else str(d)) + "x" for d in shape)
         return f"tensor<{dims}{_element(t)}>"
@@ -1122,7 +1141,7 @@ class _Conv(TosaOp):
             check_attr_values(self, "dilation", self.array("dilation"), 1)
 
     def check_bias(self, out_channels: int) -> None:
-        b = ht.shape_of(self.bias.type)
+        b = shape_of(self.bias.type)
         if b and out_channels != DYNAMIC and b[0] not in (out_channels, 1, DYNAMIC):
             raise op_error(
                 self,
@@ -1160,16 +1179,17 @@ class Conv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
+        if w:
+            self.check_output(x, out, (w[1], w[2]), _HW)
+            self.check_bias(out[3] if out and out[3] != DYNAMIC else w[0])
+            self.check_batch_and_channels(x, out, w[0])
+        # Stricter than upstream (the spec's shapes require it), so checked after its rules.
         if x and w and x[3] != DYNAMIC and w[3] != DYNAMIC and x[3] != w[3]:
             raise VerifyException(
                 f"'tosa.conv2d' input channels {x[3]} differ from weight input channels {w[3]}"
             )
-        if w:
-            self.check_output(x, out, (w[1], w[2]), _HW)
-            self.check_batch_and_channels(x, out, w[0])
-            self.check_bias(out[3] if out and out[3] != DYNAMIC else w[0])
 
 
 @tosa_op
@@ -1190,8 +1210,8 @@ class Conv3DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
         if w:
             self.check_output(x, out, (w[1], w[2], w[3]), _DHW)
             self.check_batch_and_channels(x, out, w[0])
@@ -1215,20 +1235,23 @@ class DepthwiseConv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
+        if w:
+            self.check_output(x, out, (w[0], w[1]), _HW)
+            channels = DYNAMIC if DYNAMIC in (w[2], w[3]) else w[2] * w[3]
+            self.check_bias(out[3] if out and out[3] != DYNAMIC else channels)
+        # Stricter than upstream (the spec's shapes require it), so checked after its rules.
         if x and w and DYNAMIC not in (x[3], w[2]) and x[3] != w[2]:
             raise VerifyException(
                 f"'tosa.depthwise_conv2d' input channels {x[3]} differ from weight channels {w[2]}"
             )
-        if w:
-            self.check_output(x, out, (w[0], w[1]), _HW)
+        if w and out:
             channels = DYNAMIC if DYNAMIC in (w[2], w[3]) else w[2] * w[3]
-            if out and channels != DYNAMIC and out[3] not in (channels, DYNAMIC):
+            if channels != DYNAMIC and out[3] not in (channels, DYNAMIC):
                 raise VerifyException(
                     f"'tosa.depthwise_conv2d' output must have {channels} channels, got {out[3]}"
                 )
-            self.check_bias(out[3] if out and out[3] != DYNAMIC else channels)
 
 
 @tosa_op
@@ -1247,8 +1270,8 @@ class TransposeConv2DOp(_Conv):
     def verify_(self) -> None:
         check_attr_values(self, "stride", self.array("stride"), 1, brackets=True)
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
         op_, stride = self.array("out_pad"), self.array("stride")
         if w:
             for value, side, k, kname in zip(
@@ -1309,11 +1332,11 @@ class MatMulOp(TosaOp):
         if sa and sb and -1 not in sa + sb:
             if sa[0] != sb[0] or sa[2] != sb[1]:
                 raise VerifyException(
-                    f"'tosa.matmul' shapes {ht.shape_text(sa)} and {ht.shape_text(sb)} do not multiply"
+                    f"'tosa.matmul' shapes {shape_text(sa)} and {shape_text(sb)} do not multiply"
                 )
-            if ht.shape_of(self.output.type) != (sa[0], sa[1], sb[2]):
+            if shape_of(self.output.type) != (sa[0], sa[1], sb[2]):
                 raise VerifyException(
-                    f"'tosa.matmul' output must be {ht.shape_text((sa[0], sa[1], sb[2]))}"
+                    f"'tosa.matmul' output must be {shape_text((sa[0], sa[1], sb[2]))}"
                 )
         _check_zero_point(self, self.a_zp, "a_zp", wa)
         _check_zero_point(self, self.b_zp, "b_zp", _int_width(b))
@@ -1332,7 +1355,7 @@ class _Pool(TosaOp):
     def verify_pool(self, input_: SSAValue) -> None:
         """Attributes first (ERROR_IF), then the sizes they give, as upstream orders them."""
         x = _require_rank(self, input_.type, 4, "input")
-        out = ht.shape_of(self.output.type)
+        out = shape_of(self.output.type)
         kernel, stride, pad = self.array("kernel"), self.array("stride"), self.array("pad")
         check_attr_values(self, "kernel", kernel, 1)
         check_attr_values(self, "stride", stride, 1)
@@ -1435,7 +1458,7 @@ class ReshapeOp(TosaOp):
                 self, f"expect input and output to have same element type, got '{a}' and '{b}'"
             )
         shape = _shape_values(self.shape)
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
         if shape is None:
             return
         if out is not None and len(out) != len(shape):
@@ -1483,7 +1506,7 @@ class TransposeOp(TosaOp):
                 self, "failed to verify that all of {input1, output} have same element type"
             )
         perms = self.array("perms")
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
         if out is not None and len(out) == 0:
             raise op_error(
                 self,
@@ -1541,7 +1564,7 @@ class ConcatOp(TosaOp):
                     "expect input and output to have same element type, "
                     f"got '{_element(o.type)}' and '{out_e}'",
                 )
-        shapes = [ht.shape_of(o.type) for o in self.input1]
+        shapes = [shape_of(o.type) for o in self.input1]
         ranked = [(i, s) for i, s in enumerate(shapes) if s is not None]
         if not ranked:
             return
@@ -1567,7 +1590,7 @@ class ConcatOp(TosaOp):
                         f"dimensions, but got {base[d]} vs {s[d]} at index {d} on operands "
                         f"{first} and {i}",
                     )
-        out = ht.shape_of(self.output.type)
+        out = shape_of(self.output.type)
         if out is None or len(ranked) != len(shapes):
             return
         if len(out) != len(base):
@@ -1585,7 +1608,7 @@ class ConcatOp(TosaOp):
         for d in range(len(base)):
             if d != axis and DYNAMIC not in (out[d], base[d]) and out[d] != base[d]:
                 raise VerifyException(
-                    f"'tosa.concat' output must be {ht.shape_text(tuple(total if k == axis else n for k, n in enumerate(base)))}"
+                    f"'tosa.concat' output must be {shape_text(tuple(total if k == axis else n for k, n in enumerate(base)))}"
                 )
 
 
@@ -1601,10 +1624,10 @@ class PadOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
         if x is not None and out is not None and len(x) != len(out):
             raise op_error(self, "expect same input and output tensor rank")
-        pc = ht.shape_of(self.pad_const.type)
+        pc = shape_of(self.pad_const.type)
         if pc is not None and pc != (1,):
             raise op_error(
                 self,
@@ -1624,8 +1647,8 @@ class PadOp(TosaOp):
             DYNAMIC if d == DYNAMIC else d + padding[2 * i] + padding[2 * i + 1]
             for i, d in enumerate(x)
         )
-        if out is not None and not ht.shapes_compatible(out, expected):
-            raise VerifyException(f"'tosa.pad' output must be {ht.shape_text(expected)}")
+        if out is not None and not shapes_compatible(out, expected):
+            raise VerifyException(f"'tosa.pad' output must be {shape_text(expected)}")
 
 
 @tosa_op
@@ -1640,7 +1663,7 @@ class SliceOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
         if x is not None and len(x) == 0:
             raise op_error(
                 self,
@@ -1666,8 +1689,8 @@ class SliceOp(TosaOp):
                 raise VerifyException(
                     f"'tosa.slice' slice {s}+{n} does not fit dimension {d} (size {x[d]})"
                 )
-        if out is not None and not ht.shapes_compatible(out, tuple(size)):
-            raise VerifyException(f"'tosa.slice' output must be {ht.shape_text(tuple(size))}")
+        if out is not None and not shapes_compatible(out, tuple(size)):
+            raise VerifyException(f"'tosa.slice' output must be {shape_text(tuple(size))}")
 
 
 class _Reduce(TosaOp):
@@ -1678,7 +1701,7 @@ class _Reduce(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32),)
 
     def verify_(self) -> None:
-        x, out = ht.shape_of(self.input.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input.type), shape_of(self.output.type)
         axis = self.int_prop("axis")
         if x is not None:
             if axis >= len(x) or axis < 0:
@@ -1693,9 +1716,9 @@ class _Reduce(TosaOp):
                 raise op_error(self, f"expect reduced dimension size to be 1, got {out[axis]}")
         if x is not None and out is not None:
             expected = tuple(1 if d == axis else n for d, n in enumerate(x))
-            if not ht.shapes_compatible(out, expected):
+            if not shapes_compatible(out, expected):
                 raise VerifyException(
-                    f"'{self.name}' output must be {ht.shape_text(expected)} (the axis kept with size 1)"
+                    f"'{self.name}' output must be {shape_text(expected)} (the axis kept with size 1)"
                 )
         a, b = _element(self.input.type), _element(self.output.type)
         if a != b:

@@ -63,6 +63,8 @@ from qdialect.dialects.tosa import (
     _Reduce,
     _shape_values,
     op_error,
+    shape_of,
+    shapes_compatible,
     tosa_op,
     type_text,
     verify_broadcast,
@@ -229,7 +231,7 @@ class ArgMaxOp(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32), ("nan_mode", NAN))
 
     def verify_(self) -> None:
-        x, out = ht.shape_of(self.input.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input.type), shape_of(self.output.type)
         axis = self.int_prop("axis")
         if x is not None and not 0 <= axis < len(x):
             raise op_error(
@@ -237,7 +239,7 @@ class ArgMaxOp(TosaOp):
             )
         if x is not None and out is not None:
             expected = tuple(d for i, d in enumerate(x) if i != axis)
-            if not ht.shapes_compatible(expected, out):
+            if not shapes_compatible(expected, out):
                 show = ", ".join("?" if d == DYNAMIC else str(d) for d in expected)
                 got = ", ".join("?" if d == DYNAMIC else str(d) for d in out)
                 raise op_error(self, f"expected output shape '{show}', got '{got}'")
@@ -258,7 +260,7 @@ class ReverseOp(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32),)
 
     def verify_(self) -> None:
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
         axis = self.int_prop("axis")
         if x is not None and not 0 <= axis < max(len(x), 1):
             raise op_error(
@@ -266,7 +268,7 @@ class ReverseOp(TosaOp):
             )
         if _element(self.input1.type) != _element(self.output.type):
             raise op_error(self, "requires the same element type for all operands and results")
-        if x is not None and out is not None and not ht.shapes_compatible(x, out):
+        if x is not None and out is not None and not shapes_compatible(x, out):
             raise op_error(self, "requires the same shape for all operands and results")
 
 
@@ -281,7 +283,7 @@ class TileOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        x, out = ht.shape_of(self.input1.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
         multiples = _shape_values(self.multiples)
         rank = self.multiples.type.rank.data if isinstance(self.multiples.type, ShapeType) else None
         if x is not None and rank is not None and rank != len(x):
@@ -317,8 +319,8 @@ class ScatterOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        v, i = ht.shape_of(self.values_in.type), ht.shape_of(self.indices.type)
-        x, out = ht.shape_of(self.input.type), ht.shape_of(self.values_out.type)
+        v, i = shape_of(self.values_in.type), shape_of(self.indices.type)
+        x, out = shape_of(self.input.type), shape_of(self.values_out.type)
         for shape, what, rank in (
             (v, "values_in", 3),
             (i, "indices", 2),
@@ -332,7 +334,7 @@ class ScatterOp(TosaOp):
             raise op_error(
                 self, "requires the same element type for values_in, input and values_out"
             )
-        if v is not None and out is not None and not ht.shapes_compatible(v, out):
+        if v is not None and out is not None and not shapes_compatible(v, out):
             raise op_error(self, "requires values_in and values_out of one shape")
         if i is not None and x is not None:
             for d, (a, b) in enumerate(((i[0], x[0]), (i[1], x[1]))):
@@ -372,7 +374,7 @@ class ResizeOp(TosaOp):
             raise op_error(
                 self, f"expect all scale values to be > 0, got {', '.join(str(s) for s in scale)}"
             )
-        x, out = ht.shape_of(self.input.type), ht.shape_of(self.output.type)
+        x, out = shape_of(self.input.type), shape_of(self.output.type)
         if scale is None or offset is None or border is None or x is None or out is None:
             return
         for i, (dim, axis) in enumerate((("height", "y"), ("width", "x"))):
@@ -402,7 +404,7 @@ class ResizeOp(TosaOp):
             _shape_values(self.offset),
             _shape_values(self.border),
         )
-        x = ht.shape_of(self.input.type)
+        x = shape_of(self.input.type)
         if scale is None or offset is None or border is None or x is None:
             return None
         return (
@@ -443,9 +445,9 @@ class FFT2dOp(TosaOp):
         types = [o.type for o in self.operands] + [r.type for r in self.results]
         if len({_element(t) for t in types}) != 1:
             raise op_error(self, "requires the same element type for all operands and results")
-        shapes = [ht.shape_of(t) for t in types]
+        shapes = [shape_of(t) for t in types]
         ranked = [s for s in shapes if s is not None]
-        if any(not ht.shapes_compatible(s, ranked[0]) for s in ranked):
+        if any(not shapes_compatible(s, ranked[0]) for s in ranked):
             raise op_error(self, "requires the same shape for all operands and results")
         if not ht.is_float(_element(types[0])):
             raise op_error(self, "requires a floating point type")
@@ -473,7 +475,7 @@ class RFFT2dOp(TosaOp):
         types = [self.input_real.type, self.output_real.type, self.output_imag.type]
         if len({_element(t) for t in types}) != 1:
             raise op_error(self, "requires the same element type for all operands and results")
-        a, b = ht.shape_of(types[1]), ht.shape_of(types[2])
+        a, b = shape_of(types[1]), shape_of(types[2])
         if a is not None and b is not None and a != b:
             raise op_error(
                 self,
@@ -481,7 +483,7 @@ class RFFT2dOp(TosaOp):
             )
         if not ht.is_float(_element(types[0])):
             raise op_error(self, "requires a floating point type")
-        x = ht.shape_of(types[0])
+        x = shape_of(types[0])
         if x is None:
             return
         if x[1] != DYNAMIC and not _is_pow2(x[1]):
@@ -655,7 +657,7 @@ class CondIfOp(TosaOp):
 
     def verify_(self) -> None:
         cond = self.condition.type
-        if _element(cond) != i1 or ht.shape_of(cond) not in ((), (1,), None):
+        if _element(cond) != i1 or shape_of(cond) not in ((), (1,), None):
             raise op_error(
                 self, f"expect condition to be a scalar tensor of i1, got '{type_text(cond)}'"
             )
@@ -665,8 +667,7 @@ class CondIfOp(TosaOp):
             if got is None:
                 raise op_error(self, f"expect {what} to end with tosa.yield")
             if len(got) != len(results) or any(
-                _element(a) != _element(b)
-                or not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(b))
+                _element(a) != _element(b) or not shapes_compatible(shape_of(a), shape_of(b))
                 for a, b in zip(got, results, strict=False)
             ):
                 raise op_error(
@@ -833,7 +834,7 @@ def _check_variable(op: TosaOp, sym: SymbolRefAttr, t: Attribute, what: str) -> 
             op,
             f"require same element type for '{what}' ('{_element(t)}') and the input tensor ('{want.get_element_type()}')",
         )
-    if ht.shape_of(t) != tuple(want.get_shape()):
+    if shape_of(t) != tuple(want.get_shape()):
         raise op_error(
             op,
             f"require same shapes for '{what}' ('{type_text(t)}') and the input tensor ('{type_text(want)}')",

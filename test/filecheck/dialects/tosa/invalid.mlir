@@ -499,7 +499,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x3x2xi8>, %b: tensor<8xi32>) 
 // depthwise output channels are C*M
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x2xi8>, %b: tensor<8xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.depthwise_conv2d' output must have 8 channels, got 4}}
+  // expected-error @+1 {{'tosa.depthwise_conv2d' op bias channels expected to be equal to output channels (4) or 1, got 8}}
   %0 = "tosa.depthwise_conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<3x3x4x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x4xi32>
   func.return
 }
