@@ -1011,6 +1011,23 @@ def type_text(t: Attribute) -> str:
     return str(t)
 
 
+def exact_window_pad(sizes: Sequence[int], kernels: Sequence[int], strides: Sequence[int],
+                     pad: Sequence[int], dilations: Sequence[int] | None = None,
+                     ) -> tuple[list[int], list[int]]:  # fmt: skip
+    """TOSA v1.0 requires `size - 1 + pads - (kernel - 1) * dilation` to divide by the
+    stride. Returns `pad` ([before, after] per spatial axis) with trailing padding cut,
+    and per axis the number of trailing input rows to slice off, so that it does; the
+    rows and padding cut are ones no window reaches, so results do not change."""
+    result, trims = list(pad), []
+    for i, (size, k, s) in enumerate(zip(sizes, kernels, strides, strict=True)):
+        d = 1 if dilations is None else dilations[i]
+        extra = 0 if size < 0 else (size - 1 + pad[2 * i] + pad[2 * i + 1] - (k - 1) * d) % s
+        cut = min(extra, pad[2 * i + 1])
+        result[2 * i + 1] -= cut
+        trims.append(extra - cut)
+    return result, trims
+
+
 def check_attr_values(op: Operation, what: str, values: Sequence[int], minimum: int,
                       brackets: bool = False) -> None:  # fmt: skip
     """ERROR_IF for window attributes, checked before any size arithmetic uses them."""
