@@ -275,6 +275,8 @@ class _Converter:
         stride = list(dense_values(op.window_strides)) or [1, 1]
         dilation = list(dense_values(op.rhs_dilation)) or [1, 1]
         x_shape, w_shape = ht.shape_of(op.lhs.type), ht.shape_of(op.rhs.type)
+        if x_shape is None or w_shape is None:
+            return False
         groups = op.feature_group_count.value.data
         channels = x_shape[d.input_feature_dimension]
         x = self.transpose(
