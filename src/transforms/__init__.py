@@ -93,6 +93,16 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return NormalizeQuantTypes
 
+    def get_tosa_attach_target() -> type[ModulePass]:
+        from qdialect.transforms.tosa_attach_target import TosaAttachTarget
+
+        return TosaAttachTarget
+
+    def get_tosa_validate() -> type[ModulePass]:
+        from qdialect.transforms.tosa_validate import TosaValidate
+
+        return TosaValidate
+
     def get_tosa_to_npu() -> type[ModulePass]:
         from qdialect.lowering.tosa_to_npu import TosaToNpu
 
@@ -101,6 +111,8 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "tosa-to-npu": get_tosa_to_npu,
         "npu-partition": get_npu_partition,
+        "tosa-validate": get_tosa_validate,
+        "tosa-attach-target": get_tosa_attach_target,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
         "tosa-rescale-legalize-to-stablehlo": get_tosa_rescale_to_stablehlo,

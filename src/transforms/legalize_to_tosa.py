@@ -172,6 +172,19 @@ class _Converter:
         result.replace_all_uses_with(storage)
         Rewriter.erase_op(self.op)
 
+    def trim_spatial(self, x: SSAValue, trims: list[int]) -> SSAValue:
+        """Slice `trims[i]` trailing rows off spatial axis i of an NHWC value (rows no
+        window reaches, cut so the window arithmetic divides exactly as TOSA requires)."""
+        if not any(trims):
+            return x
+        shape = list(ht.shape_of(x.type) or ())
+        size = [shape[0], *(n - t for n, t in zip(shape[1:-1], trims, strict=True)), shape[-1]]
+        return self.tosa_op(
+            tosa.SliceOp,
+            [x, self.shape_operand([0] * len(shape)), self.shape_operand(size)],
+            TensorType(ht.element_type(x.type), size),
+        )
+
     def tosa_op(self, cls, operands, result_type, **props) -> SSAValue:
         return self.emit(
             cls.create(operands=operands, result_types=[result_type], properties=props)
@@ -262,6 +275,8 @@ class _Converter:
         stride = list(dense_values(op.window_strides)) or [1, 1]
         dilation = list(dense_values(op.rhs_dilation)) or [1, 1]
         x_shape, w_shape = ht.shape_of(op.lhs.type), ht.shape_of(op.rhs.type)
+        if x_shape is None or w_shape is None:
+            return False
         groups = op.feature_group_count.value.data
         channels = x_shape[d.input_feature_dimension]
         x = self.transpose(
@@ -273,6 +288,14 @@ class _Converter:
         zp_x = self.const([qx.zero_points[0]], IntegerType(8), [1])
         zp_w = self.const([qw.zero_points[0]], IntegerType(8), [1])
         bias = self.const(np.zeros(out_channels, np.int64), i32, [out_channels])
+        pad, trims = tosa.exact_window_pad(
+            [x_shape[i] for i in d.input_spatial_dimensions],
+            [w_shape[i] for i in d.kernel_spatial_dimensions],
+            stride,
+            pad,
+            dilation,
+        )
+        x = self.trim_spatial(x, trims)
         props = {
             "pad": DenseArrayBase.from_list(i64, pad),
             "stride": DenseArrayBase.from_list(i64, stride),
@@ -438,6 +461,7 @@ class _Converter:
             return False
         if pad[2] >= window[1] or pad[3] >= window[1] or pad[4] >= window[2] or pad[5] >= window[2]:
             return False
+        exact, trims = tosa.exact_window_pad(shape[1:3], window[1:3], strides[1:3], pad[2:6])
         out_shape = ht.shape_of(op.result.type)
         counts = _in_bounds_counts(shape[1:3], window[1:3], strides[1:3], pad[2:6])
         if not np.array_equal(
@@ -451,7 +475,7 @@ class _Converter:
             # would magnify that rounding past one output unit. (TFLite requires equal
             # scales for average pooling.)
             return False
-        x = self.storage(x_q)
+        x = self.trim_spatial(self.storage(x_q), trims)
         zp_in = q_in.zero_points[0]
         same_scale = ratio == 1.0
         pooled_zp = q_out.zero_points[0] if same_scale else zp_in  # keeps the mean in range
@@ -465,7 +489,7 @@ class _Converter:
             TensorType(IntegerType(8), out_shape),
             kernel=DenseArrayBase.from_list(i64, window[1:3]),
             stride=DenseArrayBase.from_list(i64, strides[1:3]),
-            pad=DenseArrayBase.from_list(i64, pad[2:6]),
+            pad=DenseArrayBase.from_list(i64, exact),
             acc_type=i32,
         )
         if not same_scale:
@@ -598,7 +622,12 @@ class _Converter:
             return False
         if pad[2] >= window[1] or pad[3] >= window[1] or pad[4] >= window[2] or pad[5] >= window[2]:
             return False  # a window entirely in padding would give the init value
-        x = self.storage(x_v)
+        shape = ht.shape_of(x_v.type)
+        if shape is None:
+            return False
+        exact, trims = tosa.exact_window_pad(shape[1:3], window[1:3], strides[1:3], pad[2:6])
+        pad = [*pad[:2], *exact, *pad[6:]]
+        x = self.trim_spatial(self.storage(x_v), trims)
         out = TensorType(IntegerType(8), ht.shape_of(op.results[0].type))
         self.publish(
             self.tosa_op(

@@ -41,7 +41,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         return Check
 
     def get_tosa() -> Dialect:
-        from qdialect.dialects.tosa import TOSA
+        from qdialect.dialects.tosa_extra import TOSA
 
         return TOSA
 

@@ -25,10 +25,12 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntAttr,
     IntegerAttr,
     IntegerType,
     TensorType,
+    UnitAttr,
     UnrankedTensorType,
     i32,
     i64,
@@ -57,7 +59,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import dense_values, int_list_text, resolve, split_attr_dict
-from qdialect.dialects.window import window_output_size
+from qdialect.dialects.window import DYNAMIC, window_output_size
 from qdialect.ir.constants import constant_array
 from qdialect.numerics import MAX_SHIFT, MIN_SHIFT
 
@@ -126,6 +128,26 @@ class NanModeAttr(EnumAttribute[NanMode]):
             return parser.parse_str_enum(NanMode)
 
 
+class ResizeMode(StrEnum):
+    NEAREST_NEIGHBOR = "NEAREST_NEIGHBOR"
+    BILINEAR = "BILINEAR"
+
+
+@irdl_attr_definition
+class ResizeModeAttr(EnumAttribute[ResizeMode]):
+    """`#tosa.resize_mode<BILINEAR>`."""
+
+    name = "tosa.resize_mode"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ResizeMode:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(ResizeMode)
+
+
 # --------------------------------------------------------------------------
 # The shared syntax: operands, `name(value)` clauses, function type
 # --------------------------------------------------------------------------
@@ -141,6 +163,7 @@ ARRAY, ARRAY32, TYPE, BOOL, INT32, TYPED, ROUNDING, NAN = (
     "rounding",
     "nan",
 )
+RESIZE = "resize"
 
 
 class TosaOp(IRDLOperation):
@@ -148,6 +171,12 @@ class TosaOp(IRDLOperation):
 
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = ()
     EXTRA_SPACE: ClassVar[bool] = False  # upstream prints an extra space before ':' for some ops
+    # Attribute-dictionary entries upstream may write as a bare keyword (`nan_mode = IGNORE`).
+    ENUMS: ClassVar[dict[str, type[EnumAttribute]]] = {
+        "nan_mode": NanModeAttr,
+        "rounding_mode": RoundingModeAttr,
+        "mode": ResizeModeAttr,
+    }
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -167,7 +196,7 @@ class TosaOp(IRDLOperation):
             if name not in kinds:
                 parser.raise_error(f"unknown clause '{name}' for '{cls.name}'", start, parser.pos)
             props[name] = _parse_clause(parser, kinds[name])
-        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        more, attrs = split_attr_dict(cls, _parse_attr_dict(parser, cls.ENUMS))
         props.update(more)
         parser.parse_punctuation(":")
         fn = parser.parse_function_type()
@@ -247,6 +276,40 @@ class TransposeCanonicalization(_Canonicalization):
     PATTERNS = ("FoldConstTranspose", "FoldTransposeChain", "DropIdentityTranspose")
 
 
+def _parse_attr_dict(parser: Parser, enums: dict[str, type[EnumAttribute]]) -> dict[str, Attribute]:
+    """`{name = value, ...}` where an enum-valued entry may be a bare keyword, as
+    upstream writes them (`{nan_mode = IGNORE}`, `{rounding_mode = DOUBLE_ROUND}`)."""
+    entries: dict[str, Attribute] = {}
+    if parser.parse_optional_punctuation("{") is None:
+        return entries
+    if parser.parse_optional_punctuation("}") is not None:
+        return entries
+    while True:
+        name = parser.parse_optional_identifier()
+        if name is None:
+            name = parser.parse_str_literal("attribute name")
+        if parser.parse_optional_punctuation("=") is None:
+            entries[name] = UnitAttr()
+        else:
+            start = parser.pos
+            keyword = parser.parse_optional_identifier() if name in enums else None
+            if keyword is None:
+                entries[name] = parser.parse_attribute()
+            else:
+                enum_cls = enums[name]
+                try:
+                    entries[name] = enum_cls(enum_cls.enum_type(keyword))
+                except ValueError:
+                    choices = ", ".join(e.value for e in enum_cls.enum_type)
+                    parser.raise_error(
+                        f"invalid {name} '{keyword}' (expected one of {choices})", start, parser.pos
+                    )
+        if parser.parse_optional_punctuation(",") is None:
+            break
+    parser.parse_punctuation("}")
+    return entries
+
+
 def _is_default(name: str, kind: str, value: Attribute) -> bool:
     if kind == NAN:
         return value.data == NanMode.PROPAGATE
@@ -260,6 +323,8 @@ def _parse_clause(parser: Parser, kind: str) -> Attribute:
         return RoundingModeAttr(RoundingModeAttr.parse_parameter(parser))
     if kind == NAN:
         return NanModeAttr(NanModeAttr.parse_parameter(parser))
+    if kind == RESIZE:
+        return ResizeModeAttr(ResizeModeAttr.parse_parameter(parser))
     with parser.in_parens():
         if kind in (ARRAY, ARRAY32):
             values = parser.parse_comma_separated_list(
@@ -276,7 +341,7 @@ def _parse_clause(parser: Parser, kind: str) -> Attribute:
 
 
 def _print_clause(printer: Printer, name: str, kind: str, value: Attribute) -> None:
-    if kind in (ROUNDING, NAN):
+    if kind in (ROUNDING, NAN, RESIZE):
         printer.print_string(f"{name}<{value.data.value}>")
         return
     printer.print_string(f"{name}(")
@@ -291,6 +356,25 @@ def _print_clause(printer: Printer, name: str, kind: str, value: Attribute) -> N
     else:
         printer.print_attribute(value)
     printer.print_string(")")
+
+
+def shape_of(t: Attribute) -> tuple[int, ...] | None:
+    """A ranked tensor's shape with every dynamic size as `DYNAMIC` (-1), whichever
+    sentinel the type was built with; None when unranked."""
+    shape = ht.shape_of(t)
+    return None if shape is None else tuple(DYNAMIC if d < 0 else d for d in shape)
+
+
+def shapes_compatible(a: Sequence[int] | None, b: Sequence[int] | None) -> bool:
+    if a is None or b is None:
+        return True
+    return len(a) == len(b) and all(x == y or x < 0 or y < 0 for x, y in zip(a, b, strict=True))
+
+
+def shape_text(shape: Sequence[int] | None) -> str:
+    if shape is None:
+        return "*"
+    return "x".join("?" if d < 0 else str(d) for d in shape) or "scalar"
 
 
 def _const_values(value: SSAValue) -> list[int] | None:
@@ -309,7 +393,7 @@ def _int_width(t: Attribute) -> int | None:
 
 
 def _require_rank(op: TosaOp, t: Attribute, rank: int, what: str) -> tuple[int, ...] | None:
-    shape = ht.shape_of(t)
+    shape = shape_of(t)
     if shape is not None and len(shape) != rank:
         raise VerifyException(f"'{op.name}' {what} must have rank {rank}, got {t}")
     return shape
@@ -320,7 +404,7 @@ def _check_zero_point(
 ) -> None:
     """TOSA: a zero point may be nonzero only for 8-bit data (or unsigned 16-bit, where it is 0 or 32768)."""
     zp_type = zp_value.type
-    if ht.shape_of(zp_type) not in ((1,), None):
+    if shape_of(zp_type) not in ((1,), None):
         raise VerifyException(f"'{op.name}' {what} must be a one-element tensor, got {zp_type}")
     values = _const_values(zp_value)
     if values is None:
@@ -337,6 +421,32 @@ def _check_zero_point(
             )
     elif width != 8 and zp != 0:
         raise VerifyException(f"'{op.name}' {what} must be 0 for {width}-bit data, got {zp}")
+
+
+def verify_broadcast(op: TosaOp, ins: Sequence[Attribute], out: Attribute) -> None:
+    """Upstream's shape rules: one input must match the result's shape; several must have
+    one rank, equal to the result's, and sizes that broadcast (size 1 against any)."""
+    shapes = [shape_of(t) for t in ins]
+    result = shape_of(out)
+    if len(ins) == 1:
+        if (
+            shapes[0] is not None
+            and result is not None
+            and not shapes_compatible(shapes[0], result)
+        ):
+            raise op_error(op, "requires the same shape for all operands and results")
+        return
+    ranked = [s for s in shapes if s is not None]
+    if any(len(s) != len(ranked[0]) for s in ranked):
+        raise op_error(op, "operands don't have matching ranks")
+    if ranked and result is not None and len(result) != len(ranked[0]):
+        raise op_error(op, "result type has different rank than operands")
+    for d in range(len(ranked[0]) if ranked else 0):
+        sizes = {s[d] for s in ranked if s[d] not in (1, DYNAMIC)}
+        if len(sizes) > 1:
+            raise op_error(op, "operands don't have broadcast-compatible shapes")
+        if result is not None and sizes and result[d] not in (*sizes, DYNAMIC):
+            raise op_error(op, "operands don't have broadcast-compatible shapes")
 
 
 def _broadcast_shape(op: TosaOp, shapes: Sequence[tuple[int, ...] | None]) -> None:
@@ -406,6 +516,16 @@ class ConstOp(TosaOp):
         )
 
     def verify_(self) -> None:
+        if isinstance(self.values, DenseIntOrFPElementsAttr):
+            vt, out = self.values.get_type(), self.output.type
+            if not isinstance(vt, TensorType):
+                raise op_error(self, "expected tensors for attr/result type")
+            if _element(vt) != _element(out) and not ht.is_quantized(out):
+                raise op_error(self, "expected same attr/result element types")
+            if shape_of(out) is not None and shape_of(out) != shape_of(vt):
+                raise op_error(
+                    self, "failed to verify that all of {values, output} have same shape"
+                )
         if (
             not isinstance(self.values, DenseIntOrFPElementsAttr)
             or self.values.get_type() != self.output.type
@@ -426,7 +546,20 @@ class ConstShapeOp(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
 
     def verify_(self) -> None:
+        vt = self.values.get_type()
+        if not isinstance(vt, TensorType) or not isinstance(vt.get_element_type(), IndexType):
+            raise op_error(
+                self, "attribute 'values' failed to satisfy constraint: index elements attribute"
+            )
+        if len(vt.get_shape()) != 1:
+            raise op_error(self, "expect elements in attribute values with rank 1")
         n = len(self.values)
+        if n != self.output.type.rank.data:
+            raise op_error(
+                self,
+                f"expect number of elements in attribute values ({n}) to be equal to the rank "
+                f"({self.output.type.rank.data}) for the result shape type",
+            )
         if n != self.output.type.rank.data:
             raise VerifyException(
                 f"'tosa.const_shape' has {n} values for !tosa.shape<{self.output.type.rank.data}>"
@@ -457,8 +590,8 @@ class _Elementwise(TosaOp):
         if any(_element(t) != _element(self.output.type) for t in ins) and self.name not in (
             "tosa.mul",
         ):
-            raise VerifyException(f"'{self.name}' requires operands and result of one element type")
-        _broadcast_shape(self, [ht.shape_of(t) for t in (*ins, self.output.type)])
+            raise op_error(self, "requires the same element type for all operands and results")
+        verify_broadcast(self, ins, self.output.type)
 
 
 class _Binary(_Elementwise):
@@ -542,14 +675,44 @@ class MulOp(_Binary):
         return (self.input1, self.input2)
 
     def verify_(self) -> None:
-        super().verify_()
         a, b = (_element(o.type) for o in self.inputs())
         out = _element(self.output.type)
-        if a != b:
-            raise VerifyException("'tosa.mul' requires both inputs of one element type")
-        if isinstance(a, IntegerType) and out != IntegerType(32):
+        if a != b or (not isinstance(a, IntegerType) and out != a):
+            raise op_error(self, "requires the same element type for all operands")
+        shape_a, shape_b = shape_of(self.input1.type), shape_of(self.input2.type)
+        result = shape_of(self.output.type)
+        if shape_a is not None and shape_b is not None and len(shape_a) != len(shape_b):
+            raise op_error(
+                self,
+                f"a and b operands don't have matching ranks, got {len(shape_a)} and {len(shape_b)}",
+            )
+        for what, s in (("a", shape_a), ("b", shape_b)):
+            if s is not None and result is not None and len(s) != len(result):
+                raise op_error(
+                    self,
+                    f"result type has different rank than {what}, got {len(result)} vs {len(s)}",
+                )
+        if shape_a is not None and shape_b is not None:
+            for x, y in zip(shape_a, shape_b, strict=True):
+                if 1 not in (x, y) and DYNAMIC not in (x, y) and x != y:
+                    raise op_error(
+                        self,
+                        "a and b operands don't have broadcast-compatible shapes, got "
+                        f"'{type_text(self.input1.type)}' and '{type_text(self.input2.type)}'",
+                    )
+        if shape_of(self.shift.type) not in ((1,), None):
+            raise op_error(
+                self,
+                "operand #2 must be tosa-conformant unranked tensor of 8-bit signless integer "
+                "values or tosa-conformant scalar tensor of 8-bit signless integer values, but "
+                f"got '{type_text(self.shift.type)}'",
+            )
+        super().verify_()
+        if isinstance(a, IntegerType) and a.width.data in (8, 16) and out != IntegerType(32):
             raise VerifyException(f"'tosa.mul' of {a} inputs produces i32, not {out}")
         shift = _const_values(self.shift)
+        if shift is not None and not isinstance(a, IntegerType) and any(shift):
+            raise op_error(self, "require shift to be 0 for float type")
         if shift is not None:
             if not all(0 <= s <= 63 for s in shift):
                 raise VerifyException(f"'tosa.mul' shift {shift[0]} is outside 0..63")
@@ -569,6 +732,22 @@ class NegateOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        a, b = _element(self.input1.type), _element(self.output.type)
+        if a != b:
+            raise op_error(
+                self, f"expect input and output to have same element type, got '{a}' and '{b}'"
+            )
+        for zp, what, data in ((self.input1_zp, "input1", a), (self.output_zp, "output", b)):
+            z = storage_element(zp.type)
+            if storage_element(self.input1.type if what == "input1" else self.output.type) != z:
+                raise op_error(
+                    self,
+                    f"expect both {what} and its zero point are the same element type, "
+                    f"got '{storage_element(data)}' and '{z}'",
+                )
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if x is not None and out is not None and not shapes_compatible(x, out):
+            raise op_error(self, "requires the same shape for input1 and output")
         width = _int_width(self.input1.type)
         _check_zero_point(self, self.input1_zp, "input1_zp", width)
         _check_zero_point(self, self.output_zp, "output_zp", width)
@@ -592,6 +771,9 @@ class ClampOp(TosaOp):
     )
 
     def verify_(self) -> None:
+        if _element(self.input.type) != _element(self.output.type):
+            raise op_error(self, "requires the same element type for all operands and results")
+        verify_broadcast(self, [self.input.type], self.output.type)
         lo, hi = self.min_val, self.max_val
         if isinstance(lo, IntegerAttr) and isinstance(hi, IntegerAttr):
             if lo.value.data > hi.value.data:
@@ -665,21 +847,21 @@ class RescaleOp(TosaOp):
         if _element(shift_t) != IntegerType(8):
             raise VerifyException(f"'tosa.rescale' shift must be i8, got {_element(shift_t)}")
         channels = 1
-        shape = ht.shape_of(in_t)
+        shape = shape_of(in_t)
         if self.flag("per_channel"):
             if not shape:
                 raise VerifyException("'tosa.rescale' per_channel needs an input of rank >= 1")
             channels = shape[-1]
         for t, what in ((mult_t, "multiplier"), (shift_t, "shift")):
-            s = ht.shape_of(t)
+            s = shape_of(t)
             if s is not None and channels >= 0 and s != (channels,):
                 raise VerifyException(
                     f"'tosa.rescale' {what} must have shape [{channels}], got {t}"
                 )
         if (
-            ht.shape_of(self.output.type) is not None
+            shape_of(self.output.type) is not None
             and shape is not None
-            and not ht.shapes_compatible(shape, ht.shape_of(self.output.type))
+            and not shapes_compatible(shape, shape_of(self.output.type))
         ):
             raise VerifyException("'tosa.rescale' requires input and output of one shape")
         shifts = _const_values(self.shift)
@@ -722,7 +904,7 @@ class ApplyScaleOp(TosaOp):
             raise VerifyException(
                 "'tosa.apply_scale' takes i32 value, i32 multiplier, i8 shift and returns i32"
             )
-        _broadcast_shape(self, [ht.shape_of(t) for t in (v, m, s, self.output.type)])
+        _broadcast_shape(self, [shape_of(t) for t in (v, m, s, self.output.type)])
 
 
 @tosa_op
@@ -737,7 +919,7 @@ class TableOp(TosaOp):
 
     def verify_(self) -> None:
         width = _int_width(self.input1.type)
-        table = ht.shape_of(self.table.type)
+        table = shape_of(self.table.type)
         expected = {8: (256, 8, 8), 16: (513, 16, 32)}.get(width or 0)
         if expected is None:
             raise VerifyException(f"'tosa.table' input must be i8 or i16, got {self.input1.type}")
@@ -768,16 +950,31 @@ class GatherOp(TosaOp):
         v = _require_rank(self, values, 3, "values")
         i = _require_rank(self, indices, 2, "indices")
         _require_rank(self, self.output.type, 3, "output")
-        if _element(indices) != IntegerType(32):
-            raise VerifyException(f"'tosa.gather' indices must be i32, got {indices}")
+        if _element(indices) not in (IntegerType(32), IntegerType(64)):
+            raise VerifyException(f"'tosa.gather' indices must be i32 or i64, got {indices}")
         if _element(values) != _element(self.output.type):
             raise VerifyException("'tosa.gather' output must have the element type of values")
+        out = shape_of(self.output.type)
+        if v is not None and i is not None and DYNAMIC not in (v[0], i[0]) and v[0] != i[0]:
+            raise op_error(self, f"requires indices dimension 0 to have size {v[0]}, got {i[0]}")
+        if out is not None:
+            for d, want in (
+                (0, v[0] if v else DYNAMIC),
+                (1, i[1] if i else DYNAMIC),
+                (2, v[2] if v else DYNAMIC),
+            ):
+                if want == DYNAMIC and d == 0 and i:
+                    want = i[0]
+                if DYNAMIC not in (want, out[d]) and want != out[d]:
+                    raise op_error(
+                        self, f"requires output dimension {d} to have size {want}, got {out[d]}"
+                    )
         if v is not None and i is not None:
             expected = (v[0], i[1], v[2])
-            if v[0] != i[0] or ht.shape_of(self.output.type) != expected:
+            if v[0] != i[0] or shape_of(self.output.type) != expected:
                 raise VerifyException(
-                    f"'tosa.gather' of values {ht.shape_text(v)} by indices {ht.shape_text(i)} "
-                    f"gives {ht.shape_text(expected)}"
+                    f"'tosa.gather' of values {shape_text(v)} by indices {shape_text(i)} "
+                    f"gives {shape_text(expected)}"
                 )
 
 
@@ -788,6 +985,132 @@ def _spatial_output(x: Sequence[int], kernel: Sequence[int], pad: Sequence[int],
         window_output_size(x[1], kernel[0], stride[0], (pad[0], pad[1]), 1, dilation[0]),
         window_output_size(x[2], kernel[1], stride[1], (pad[2], pad[3]), 1, dilation[1]),
     )
+
+
+def op_error(op: Operation, message: str) -> VerifyException:
+    """A verifier error worded as MLIR words it: `'tosa.conv2d' op <message>`."""
+    return VerifyException(f"'{op.name}' op {message}")
+
+
+def storage_element(t: Attribute) -> Attribute:
+    """The element type, a quantized type's storage integer in its place (upstream
+    checks accumulator and zero-point rules on the storage type)."""
+    e = _element(t)
+    storage = getattr(e, "storage_type", None)
+    return storage if isinstance(storage, Attribute) else e
+
+
+def type_text(t: Attribute) -> str:
+    """A type as MLIR's diagnostics quote it (`tensor<13x21x3xf32>`, `tensor<*xi8>`)."""
+    if isinstance(t, UnrankedTensorType):
+        return f"tensor<*x{t.get_element_type()}>"
+    shape = shape_of(t)
+    if shape is not None:
+        dims = "".join(("?" if d == DYNAMIC else str(d)) + "x" for d in shape)
+        return f"tensor<{dims}{_element(t)}>"
+    return str(t)
+
+
+def exact_window_pad(sizes: Sequence[int], kernels: Sequence[int], strides: Sequence[int],
+                     pad: Sequence[int], dilations: Sequence[int] | None = None,
+                     ) -> tuple[list[int], list[int]]:  # fmt: skip
+    """TOSA v1.0 requires `size - 1 + pads - (kernel - 1) * dilation` to divide by the
+    stride. Returns `pad` ([before, after] per spatial axis) with trailing padding cut,
+    and per axis the number of trailing input rows to slice off, so that it does; the
+    rows and padding cut are ones no window reaches, so results do not change."""
+    result, trims = list(pad), []
+    for i, (size, k, s) in enumerate(zip(sizes, kernels, strides, strict=True)):
+        d = 1 if dilations is None else dilations[i]
+        extra = 0 if size < 0 else (size - 1 + pad[2 * i] + pad[2 * i + 1] - (k - 1) * d) % s
+        cut = min(extra, pad[2 * i + 1])
+        result[2 * i + 1] -= cut
+        trims.append(extra - cut)
+    return result, trims
+
+
+def check_attr_values(op: Operation, what: str, values: Sequence[int], minimum: int,
+                      brackets: bool = False) -> None:  # fmt: skip
+    """ERROR_IF for window attributes, checked before any size arithmetic uses them."""
+    if any(v < minimum for v in values):
+        got = int_list_text(values) if brackets else ", ".join(str(v) for v in values)
+        raise op_error(op, f"expect all {what} values to be >= {minimum}, got {got}")
+
+
+_ACCUMULATORS: dict[str, tuple[tuple[str, ...], str]] = {
+    "i8": (("i32",), "i32"),
+    "i16": (("i48",), "i48"),
+    "f8E5M2": (("f16",), "f16"),
+    "f8E4M3": (("f16",), "f16"),
+    "f8E4M3FN": (("f16",), "f16"),
+    "f16": (("f16", "f32"), "f16/f32"),
+    "bf16": (("f32",), "f32"),
+    "f32": (("f32",), "f32"),
+}
+
+
+def check_accumulator(op: Operation, input_: SSAValue, acc_type: Attribute) -> None:
+    """Upstream's accumulator rule: i8 -> i32, i16 -> i48, fp8 -> f16, f16 -> f16/f32, bf16/f32 -> f32."""
+    e = storage_element(input_.type)
+    key = str(e)
+    if key not in _ACCUMULATORS:
+        return
+    allowed, text = _ACCUMULATORS[key]
+    if str(acc_type) not in allowed:
+        name = "f8" if key.startswith("f8") else key
+        raise op_error(op, f"accumulator type for {name} tensor is not {text}")
+
+
+def check_zero_point_value(op: Operation, zp: SSAValue, what: str, data: Attribute) -> None:
+    """Zero points: the data's element type, and zero unless the data is 8-bit integer."""
+    values = constant_array(zp, integer=False)
+    if values is None:
+        return
+    e = storage_element(data)
+    if isinstance(e, IntegerType) and e.width.data == 8:
+        return
+    if any(float(x) != 0 for x in np.asarray(values).reshape(-1)):
+        raise op_error(op, f"{what} zero point must be zero for non-int8 integer types")
+
+
+def check_zero_point_type(op: Operation, zp: SSAValue, data_what: str, data: Attribute) -> None:
+    a, b = storage_element(data), storage_element(zp.type)
+    if a != b:
+        raise op_error(
+            op,
+            f"expect both {data_what} and its zero point are the same element type, "
+            f"got '{a}' and '{b}'",
+        )
+
+
+def _check_window(op: Operation, x: tuple[int, ...], out: tuple[int, ...], kernel: Sequence[int],
+                  pad: Sequence[int], stride: Sequence[int], dilation: Sequence[int],
+                  axes: Sequence[tuple[str, str, str, str, str]]) -> None:  # fmt: skip
+    """Upstream's per-axis window rule: `in - 1 + pads - (k - 1) * d` divisible by the
+    stride, and the output size it gives equal to the result's."""
+    for i, (dim, before, after, suffix, name) in enumerate(axes):
+        size, o = x[1 + i], out[1 + i]
+        if size == DYNAMIC or kernel[i] == DYNAMIC:
+            continue
+        pb, pa, s, d, k = pad[2 * i], pad[2 * i + 1], stride[i], dilation[i], kernel[i]
+        numerator = size - 1 + pb + pa - (k - 1) * d
+        if numerator % s:
+            raise op_error(
+                op,
+                f"expected input_{dim} - 1 + pad_{before} + pad_{after} - (kernel_{dim} - 1) "
+                f"* dilation_{suffix} to be wholly divisible by stride_{suffix}, got "
+                f"({size} - 1 + {pb} + {pa} - ({k} - 1) * {d}) / {s}",
+            )
+        calculated = numerator // s + 1
+        if o != DYNAMIC and o != calculated:
+            raise op_error(
+                op,
+                f"calculated output {name} did not match expected: "
+                f"calculated={calculated}, expected={o}",
+            )
+
+
+_HW = (("height", "top", "bottom", "y", "height"), ("width", "left", "right", "x", "width"))
+_DHW = (("depth", "front", "back", "d", "depth"), *_HW)
 
 
 class _Conv(TosaOp):
@@ -802,25 +1125,58 @@ class _Conv(TosaOp):
     local_bound = opt_prop_def(BoolAttr)
     traits = traits_def(Pure())
     EXTRA_SPACE: ClassVar[bool] = True
+    RANK: ClassVar[int] = 4
 
     def verify_conv(self) -> None:
-        x, w, b = self.input.type, self.weight.type, self.bias.type
-        _require_rank(self, x, 4, "input")
-        _require_rank(self, w, 4, "weight")
-        _require_rank(self, b, 1, "bias")
+        """The checks every convolution shares, in upstream's order: types, accumulator,
+        zero points, then the window attributes (before any size arithmetic uses them)."""
+        x, w = self.input.type, self.weight.type
+        xe, we = storage_element(x), storage_element(w)
+        if ht.is_float(xe) != ht.is_float(we):
+            raise op_error(
+                self,
+                f"expect both input and weight to be float or not together, got '{xe}' and '{we}'",
+            )
+        _require_rank(self, x, self.RANK, "input")
+        _require_rank(self, w, self.RANK, "weight")
+        _require_rank(self, self.bias.type, 1, "bias")
+        check_accumulator(self, self.input, self.acc_type)
         xw = _int_width(x)
-        if xw is not None:
+        if xw is not None and _int_width(self.output.type) not in (None, {8: 32, 16: 48}.get(xw)):
             want = {8: 32, 16: 48}.get(xw)
-            if (
-                want is None
-                or self.acc_type != IntegerType(want)
-                or _int_width(self.output.type) != want
-            ):
-                raise VerifyException(
-                    f"'{self.name}' with i{xw} input accumulates in i{want}; acc_type and output must be i{want}"
-                )
+            raise VerifyException(
+                f"'{self.name}' with i{xw} input accumulates in i{want}; acc_type and output must be i{want}"
+            )
+        check_zero_point_value(self, self.input_zp, "input", x)
+        check_zero_point_value(self, self.weight_zp, "weight", w)
         _check_zero_point(self, self.input_zp, "input_zp", xw)
         _check_zero_point(self, self.weight_zp, "weight_zp", _int_width(w))
+        if "pad" in self.properties:
+            check_attr_values(self, "padding", self.array("pad"), 0)
+        check_attr_values(self, "stride", self.array("stride"), 1)
+        if "dilation" in self.properties:
+            check_attr_values(self, "dilation", self.array("dilation"), 1)
+
+    def check_bias(self, out_channels: int) -> None:
+        b = shape_of(self.bias.type)
+        if b and out_channels != DYNAMIC and b[0] not in (out_channels, 1, DYNAMIC):
+            raise op_error(
+                self,
+                f"bias channels expected to be equal to output channels ({out_channels}) or 1, got {b[0]}",
+            )
+
+    def check_batch_and_channels(self, x, out, channels: int) -> None:
+        if x is None or out is None:
+            return
+        for what, have, want in (("batch", out[0], x[0]), ("channels", out[-1], channels)):
+            if DYNAMIC not in (have, want) and have != want:
+                raise op_error(self, f"output {what} {have} must equal {want}")
+
+    def check_output(self, x, out, kernel, axes) -> None:
+        if x is None or out is None:
+            return
+        _check_window(self, x, out, kernel, self.array("pad"), self.array("stride"),
+                      self.array("dilation"), axes)  # fmt: skip
 
 
 @tosa_op
@@ -840,19 +1196,43 @@ class Conv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
-        if x and w and out and -1 not in x + w:
-            pad, stride, dil = self.array("pad"), self.array("stride"), self.array("dilation")
-            if x[3] != w[3]:
-                raise VerifyException(
-                    f"'tosa.conv2d' input channels {x[3]} differ from weight input channels {w[3]}"
-                )
-            oh, ow = _spatial_output(x, (w[1], w[2]), pad, stride, dil)
-            if out != (x[0], oh, ow, w[0]):
-                raise VerifyException(
-                    f"'tosa.conv2d' output must be {ht.shape_text((x[0], oh, ow, w[0]))}, got {ht.shape_text(out)}"
-                )
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
+        if w:
+            self.check_output(x, out, (w[1], w[2]), _HW)
+            self.check_bias(out[3] if out and out[3] != DYNAMIC else w[0])
+            self.check_batch_and_channels(x, out, w[0])
+        # Stricter than upstream (the spec's shapes require it), so checked after its rules.
+        if x and w and x[3] != DYNAMIC and w[3] != DYNAMIC and x[3] != w[3]:
+            raise VerifyException(
+                f"'tosa.conv2d' input channels {x[3]} differ from weight input channels {w[3]}"
+            )
+
+
+@tosa_op
+class Conv3DOp(_Conv):
+    """NDHWC input, ODHWI weight, bias [OC]; pad = [front, back, top, bottom, left, right]."""
+
+    name = "tosa.conv3d"
+    pad = prop_def(DenseArrayBase)
+    dilation = prop_def(DenseArrayBase)
+    RANK: ClassVar[int] = 5
+    CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("pad", ARRAY),
+        ("stride", ARRAY),
+        ("dilation", ARRAY),
+        ("acc_type", TYPE),
+        ("local_bound", BOOL),
+    )
+
+    def verify_(self) -> None:
+        self.verify_conv()
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
+        if w:
+            self.check_output(x, out, (w[1], w[2], w[3]), _DHW)
+            self.check_batch_and_channels(x, out, w[0])
+            self.check_bias(out[4] if out and out[4] != DYNAMIC else w[0])
 
 
 @tosa_op
@@ -872,18 +1252,22 @@ class DepthwiseConv2DOp(_Conv):
 
     def verify_(self) -> None:
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
-        if x and w and out and -1 not in x + w:
-            pad, stride, dil = self.array("pad"), self.array("stride"), self.array("dilation")
-            if x[3] != w[2]:
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
+        if w:
+            self.check_output(x, out, (w[0], w[1]), _HW)
+            channels = DYNAMIC if DYNAMIC in (w[2], w[3]) else w[2] * w[3]
+            self.check_bias(out[3] if out and out[3] != DYNAMIC else channels)
+        # Stricter than upstream (the spec's shapes require it), so checked after its rules.
+        if x and w and DYNAMIC not in (x[3], w[2]) and x[3] != w[2]:
+            raise VerifyException(
+                f"'tosa.depthwise_conv2d' input channels {x[3]} differ from weight channels {w[2]}"
+            )
+        if w and out:
+            channels = DYNAMIC if DYNAMIC in (w[2], w[3]) else w[2] * w[3]
+            if channels != DYNAMIC and out[3] not in (channels, DYNAMIC):
                 raise VerifyException(
-                    f"'tosa.depthwise_conv2d' input channels {x[3]} differ from weight channels {w[2]}"
-                )
-            oh, ow = _spatial_output(x, (w[0], w[1]), pad, stride, dil)
-            if out != (x[0], oh, ow, w[2] * w[3]):
-                raise VerifyException(
-                    f"'tosa.depthwise_conv2d' output must be {ht.shape_text((x[0], oh, ow, w[2] * w[3]))}, got {ht.shape_text(out)}"
+                    f"'tosa.depthwise_conv2d' output must have {channels} channels, got {out[3]}"
                 )
 
 
@@ -901,17 +1285,43 @@ class TransposeConv2DOp(_Conv):
     )
 
     def verify_(self) -> None:
+        check_attr_values(self, "stride", self.array("stride"), 1, brackets=True)
         self.verify_conv()
-        x, w = ht.shape_of(self.input.type), ht.shape_of(self.weight.type)
-        out = ht.shape_of(self.output.type)
-        if x and w and out and -1 not in x + w:
-            op_, stride = self.array("out_pad"), self.array("stride")
-            oh = (x[1] - 1) * stride[0] + op_[0] + op_[1] + w[1]
-            ow = (x[2] - 1) * stride[1] + op_[2] + op_[3] + w[2]
-            if out != (x[0], oh, ow, w[0]):
-                raise VerifyException(
-                    f"'tosa.transpose_conv2d' output must be {ht.shape_text((x[0], oh, ow, w[0]))}, got {ht.shape_text(out)}"
+        x, w = shape_of(self.input.type), shape_of(self.weight.type)
+        out = shape_of(self.output.type)
+        op_, stride = self.array("out_pad"), self.array("stride")
+        if w:
+            for value, side, k, kname in zip(
+                op_, ("top", "bottom", "left", "right"), (w[1], w[1], w[2], w[2]),
+                ("KH", "KH", "KW", "KW"), strict=True,
+            ):  # fmt: skip
+                if k != DYNAMIC and value <= -k:
+                    raise op_error(
+                        self,
+                        f"expected out_pad_{side} > -{kname}, but got: out_pad_{side}={value} and {kname}={k}",
+                    )
+        if x and w and out:
+            for i, (o, dim, s, pa, pb, k, names) in enumerate(
+                (
+                    (out[1], x[1], stride[0], op_[0], op_[1], w[1], ("OH", "IH", "y", "top", "bottom", "KH")),
+                    (out[2], x[2], stride[1], op_[2], op_[3], w[2], ("OW", "IW", "x", "left", "right", "KW")),
                 )
+            ):  # fmt: skip
+                del i
+                if DYNAMIC in (o, dim, k):
+                    continue
+                calculated = (dim - 1) * s + pa + pb + k
+                if o != calculated:
+                    oh, ih, axis, before, after, kh = names
+                    raise op_error(
+                        self,
+                        f"dimension mismatch: expected {oh} == ({ih} - 1) * stride_{axis} + "
+                        f"out_pad_{before} + out_pad_{after} + {kh}, but got {o} != "
+                        f"({dim} - 1) * {s} + {pa} + {pb} + {k}",
+                    )
+        if w:
+            self.check_batch_and_channels(x, out, w[0])
+            self.check_bias(out[3] if out and out[3] != DYNAMIC else w[0])
 
 
 @tosa_op
@@ -939,11 +1349,11 @@ class MatMulOp(TosaOp):
         if sa and sb and -1 not in sa + sb:
             if sa[0] != sb[0] or sa[2] != sb[1]:
                 raise VerifyException(
-                    f"'tosa.matmul' shapes {ht.shape_text(sa)} and {ht.shape_text(sb)} do not multiply"
+                    f"'tosa.matmul' shapes {shape_text(sa)} and {shape_text(sb)} do not multiply"
                 )
-            if ht.shape_of(self.output.type) != (sa[0], sa[1], sb[2]):
+            if shape_of(self.output.type) != (sa[0], sa[1], sb[2]):
                 raise VerifyException(
-                    f"'tosa.matmul' output must be {ht.shape_text((sa[0], sa[1], sb[2]))}"
+                    f"'tosa.matmul' output must be {shape_text((sa[0], sa[1], sb[2]))}"
                 )
         _check_zero_point(self, self.a_zp, "a_zp", wa)
         _check_zero_point(self, self.b_zp, "b_zp", _int_width(b))
@@ -960,28 +1370,51 @@ class _Pool(TosaOp):
     traits = traits_def(Pure())
 
     def verify_pool(self, input_: SSAValue) -> None:
+        """Attributes first (ERROR_IF), then the sizes they give, as upstream orders them."""
         x = _require_rank(self, input_.type, 4, "input")
-        out = ht.shape_of(self.output.type)
+        out = shape_of(self.output.type)
         kernel, stride, pad = self.array("kernel"), self.array("stride"), self.array("pad")
-        if any(k < 1 for k in kernel) or any(s < 1 for s in stride) or any(p < 0 for p in pad):
-            raise VerifyException(
-                f"'{self.name}' kernel and stride must be positive, pad non-negative"
+        check_attr_values(self, "kernel", kernel, 1)
+        check_attr_values(self, "stride", stride, 1)
+        check_attr_values(self, "padding", pad, 0)
+        if pad[2] >= kernel[1] or pad[3] >= kernel[1]:
+            raise op_error(
+                self,
+                "expected left/right padding to be less than kernel width, got "
+                f"pad_left={pad[2]}, pad_right={pad[3]}, kernel_x={kernel[1]}",
             )
-        if any(
-            p >= k
-            for p, k in zip(
-                (pad[0], pad[1], pad[2], pad[3]),
-                (kernel[0], kernel[0], kernel[1], kernel[1]),
-                strict=True,
+        if pad[0] >= kernel[0] or pad[1] >= kernel[0]:
+            raise op_error(
+                self,
+                "expected top/bottom padding to be less than kernel height, got "
+                f"pad_top={pad[0]}, pad_bottom={pad[1]}, kernel_y={kernel[0]}",
             )
+        if x is None or out is None:
+            return
+        for i, (dim, before, after, axis) in enumerate(
+            (("height", "top", "bottom", "y"), ("width", "left", "right", "x"))
         ):
-            raise VerifyException(f"'{self.name}' padding must be smaller than the kernel")
-        if x and out and -1 not in x:
-            oh, ow = _spatial_output(x, kernel, pad, stride, (1, 1))
-            if out != (x[0], oh, ow, x[3]):
-                raise VerifyException(
-                    f"'{self.name}' output must be {ht.shape_text((x[0], oh, ow, x[3]))}, got {ht.shape_text(out)}"
+            size, o = x[1 + i], out[1 + i]
+            if size == DYNAMIC:
+                continue
+            numerator = size + pad[2 * i] + pad[2 * i + 1] - kernel[i]
+            if numerator % stride[i]:
+                raise op_error(
+                    self,
+                    f"expected input_{dim} + pad_{before} + pad_{after} - kernel_{axis} to be "
+                    f"wholly divisible by stride_{axis}, got ({size} + {pad[2 * i]} + "
+                    f"{pad[2 * i + 1]} - {kernel[i]}) / {stride[i]}",
                 )
+            calculated = numerator // stride[i] + 1
+            if o != DYNAMIC and o != calculated:
+                raise op_error(
+                    self,
+                    f"calculated output {dim} did not match expected: "
+                    f"calculated={calculated}, expected={o}",
+                )
+        for what, i in (("batch", 0), ("channels", 3)):
+            if DYNAMIC not in (x[i], out[i]) and x[i] != out[i]:
+                raise op_error(self, f"output {what} {out[i]} must equal the input's {x[i]}")
 
 
 @tosa_op
@@ -1036,16 +1469,33 @@ class ReshapeOp(TosaOp):
     traits = traits_def(Pure(), ReshapeCanonicalization())
 
     def verify_(self) -> None:
+        a, b = _element(self.input1.type), _element(self.output.type)
+        if a != b:
+            raise op_error(
+                self, f"expect input and output to have same element type, got '{a}' and '{b}'"
+            )
         shape = _shape_values(self.shape)
-        x = ht.shape_of(self.input1.type)
-        if shape is not None and ht.shape_of(self.output.type) != tuple(shape):
-            raise VerifyException(
-                f"'tosa.reshape' output must have the shape operand's shape {int_list_text(shape)}"
-            )
-        if x and shape and -1 not in x and _product(x) != _product(shape):
-            raise VerifyException(
-                f"'tosa.reshape' cannot reshape {_product(x)} elements into {_product(shape)}"
-            )
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if shape is None:
+            return
+        if out is not None and len(out) != len(shape):
+            raise op_error(self, "new shape does not match result rank")
+        if any(d < -1 for d in shape):
+            bad = next(d for d in shape if d < -1)
+            raise op_error(self, f"new shape has invalid tensor dimension size {bad}")
+        if shape.count(-1) > 1:
+            raise op_error(self, "expected at most one target dimension to be -1")
+        if out is not None:
+            for want, have in zip(shape, out, strict=True):
+                if want != -1 and have != DYNAMIC and want != have:
+                    raise op_error(self, "new shape is inconsistent with result shape")
+        if x is not None and DYNAMIC not in x:
+            known = _product([d for d in shape if d != -1])
+            count = _product(x)
+            if (-1 in shape and (known == 0 or count % known)) or (
+                -1 not in shape and count != known
+            ):
+                raise op_error(self, f"cannot reshape {count} elements into {known}")
 
 
 def _product(values: Sequence[int]) -> int:
@@ -1065,16 +1515,48 @@ class TransposeOp(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("perms", ARRAY32),)
 
     def verify_(self) -> None:
+        """Upstream's checks and order: element types, perms size, a permutation, ranks,
+        element count, then each output dimension."""
+        a, b = _element(self.input1.type), _element(self.output.type)
+        if a != b:
+            raise op_error(
+                self, "failed to verify that all of {input1, output} have same element type"
+            )
         perms = self.array("perms")
-        x = ht.shape_of(self.input1.type)
-        if x is not None:
-            if sorted(perms) != list(range(len(x))):
-                raise VerifyException(
-                    f"'tosa.transpose' perms {int_list_text(perms)} is not a permutation of 0..{len(x) - 1}"
-                )
-            if ht.shape_of(self.output.type) != tuple(x[p] for p in perms):
-                raise VerifyException(
-                    f"'tosa.transpose' output must be {ht.shape_text(tuple(x[p] for p in perms))}"
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if out is not None and len(out) == 0:
+            raise op_error(
+                self,
+                "result #0 must be tosa-conformant tensor of at least rank 1, "
+                f"but got '{type_text(self.output.type)}'",
+            )
+        if x is not None and len(perms) != len(x):
+            raise op_error(
+                self,
+                f"expected perms attribute to have size {len(x)} (input rank) but got size {len(perms)}",
+            )
+        if sorted(perms) != list(range(len(perms))):
+            raise op_error(self, "expected valid permutation indices")
+        if out is not None and len(perms) != len(out):
+            if x is not None:
+                raise op_error(self, "expected input tensor rank to equal result tensor rank")
+            raise op_error(
+                self,
+                f"expected perms attribute to have size {len(out)} (output rank) but got size {len(perms)}",
+            )
+        if x is None or out is None:
+            return
+        if DYNAMIC not in x and DYNAMIC not in out and _product(x) != _product(out):
+            raise op_error(
+                self,
+                "expected input1 and output to have same numbers of elements, "
+                f"got {_product(x)} and {_product(out)}",
+            )
+        for i, p in enumerate(perms):
+            if DYNAMIC not in (out[i], x[p]) and out[i] != x[p]:
+                raise op_error(
+                    self,
+                    f"expected output tensor dim {i} to match input dim {p} with value of {x[p]}",
                 )
 
 
@@ -1089,16 +1571,62 @@ class ConcatOp(TosaOp):
 
     def verify_(self) -> None:
         axis = self.int_prop("axis")
-        shapes = [ht.shape_of(o.type) for o in self.input1]
-        if not shapes or any(s is None for s in shapes):
+        if not self.input1:
+            raise op_error(self, "expect at least one input")
+        out_e = _element(self.output.type)
+        for o in self.input1:
+            if _element(o.type) != out_e:
+                raise op_error(
+                    self,
+                    "expect input and output to have same element type, "
+                    f"got '{_element(o.type)}' and '{out_e}'",
+                )
+        shapes = [shape_of(o.type) for o in self.input1]
+        ranked = [(i, s) for i, s in enumerate(shapes) if s is not None]
+        if not ranked:
             return
-        rank = len(shapes[0])
-        if not 0 <= axis < rank or any(len(s) != rank for s in shapes):
-            raise VerifyException(f"'tosa.concat' axis {axis} out of range or operand ranks differ")
-        expected = list(shapes[0])
-        expected[axis] = sum(s[axis] for s in shapes)
-        if ht.shape_of(self.output.type) != tuple(expected):
-            raise VerifyException(f"'tosa.concat' output must be {ht.shape_text(tuple(expected))}")
+        first, base = ranked[0]
+        if not 0 <= axis < len(base):
+            raise op_error(
+                self,
+                "expect axis to be within range 0 < axis < rank(input1[firstRankedTensorIdx]), "
+                f"got {axis}",
+            )
+        for i, s in ranked[1:]:
+            if len(s) != len(base):
+                raise op_error(
+                    self,
+                    "expect all operands to have the same rank, but got "
+                    f"{len(base)} vs {len(s)} on operands {first} and {i}",
+                )
+            for d in range(len(base)):
+                if d != axis and DYNAMIC not in (base[d], s[d]) and base[d] != s[d]:
+                    raise op_error(
+                        self,
+                        "expect all operand shapes to have the same sizes on non-axis "
+                        f"dimensions, but got {base[d]} vs {s[d]} at index {d} on operands "
+                        f"{first} and {i}",
+                    )
+        out = shape_of(self.output.type)
+        if out is None or len(ranked) != len(shapes):
+            return
+        if len(out) != len(base):
+            raise op_error(self, "expect output rank to match inputs rank")
+        total = sum(s[axis] for s in shapes if s is not None)
+        if all(s[axis] != DYNAMIC for s in shapes if s is not None) and out[axis] not in (
+            total,
+            DYNAMIC,
+        ):
+            raise op_error(
+                self,
+                "requires sum of axis dimensions of input1 equal to output axis dimension, "
+                f"got {total} and {out[axis]}",
+            )
+        for d in range(len(base)):
+            if d != axis and DYNAMIC not in (out[d], base[d]) and out[d] != base[d]:
+                raise VerifyException(
+                    f"'tosa.concat' output must be {shape_text(tuple(total if k == axis else n for k, n in enumerate(base)))}"
+                )
 
 
 @tosa_op
@@ -1113,14 +1641,31 @@ class PadOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if x is not None and out is not None and len(x) != len(out):
+            raise op_error(self, "expect same input and output tensor rank")
+        pc = shape_of(self.pad_const.type)
+        if pc is not None and pc != (1,):
+            raise op_error(
+                self,
+                "operand #2 must be tosa-conformant unranked tensor of unsigned integer or "
+                "signless integer or floating-point values or tosa-conformant scalar tensor of "
+                f"number values, but got '{type_text(self.pad_const.type)}'",
+            )
         padding = _shape_values(self.padding)
-        x = ht.shape_of(self.input1.type)
-        if padding is not None and x is not None:
-            if len(padding) != 2 * len(x) or any(p < 0 for p in padding):
-                raise VerifyException(f"'tosa.pad' padding needs {2 * len(x)} non-negative values")
-            expected = tuple(d + padding[2 * i] + padding[2 * i + 1] for i, d in enumerate(x))
-            if ht.shape_of(self.output.type) != expected:
-                raise VerifyException(f"'tosa.pad' output must be {ht.shape_text(expected)}")
+        if padding is None or x is None:
+            return
+        if len(padding) != 2 * len(x):
+            raise VerifyException(f"'tosa.pad' padding needs {2 * len(x)} non-negative values")
+        negative = [p for p in padding if p < 0]
+        if negative:
+            raise op_error(self, f"padding value must all be non-negative, got {negative[0]}")
+        expected = tuple(
+            DYNAMIC if d == DYNAMIC else d + padding[2 * i] + padding[2 * i + 1]
+            for i, d in enumerate(x)
+        )
+        if out is not None and not shapes_compatible(out, expected):
+            raise VerifyException(f"'tosa.pad' output must be {shape_text(expected)}")
 
 
 @tosa_op
@@ -1135,19 +1680,34 @@ class SliceOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if x is not None and len(x) == 0:
+            raise op_error(
+                self,
+                "operand #0 must be tosa-conformant tensor of at least rank 1, "
+                f"but got '{type_text(self.input1.type)}'",
+            )
+        if x is not None and out is not None and len(x) != len(out):
+            raise op_error(
+                self,
+                f"expect input1 and output to have the same ranks, got {len(x)} and {len(out)}",
+            )
         start, size = _shape_values(self.start), _shape_values(self.size)
-        x = ht.shape_of(self.input1.type)
-        if start is None or size is None or x is None:
+        if x is None:
             return
-        if len(start) != len(x) or len(size) != len(x):
-            raise VerifyException(f"'tosa.slice' start and size need {len(x)} values")
+        if start is not None and len(start) != len(x):
+            raise op_error(self, "length of start is not equal to rank of input shape")
+        if size is not None and len(size) != len(x):
+            raise op_error(self, "length of size is not equal to rank of input shape")
+        if start is None or size is None:
+            return
         for d, (s, n) in enumerate(zip(start, size, strict=True)):
-            if s < 0 or n < 1 or s + n > x[d]:
+            if x[d] != DYNAMIC and (s < 0 or n < 1 or s + n > x[d]):
                 raise VerifyException(
                     f"'tosa.slice' slice {s}+{n} does not fit dimension {d} (size {x[d]})"
                 )
-        if ht.shape_of(self.output.type) != tuple(size):
-            raise VerifyException(f"'tosa.slice' output must be {ht.shape_text(tuple(size))}")
+        if out is not None and not shapes_compatible(out, tuple(size)):
+            raise VerifyException(f"'tosa.slice' output must be {shape_text(tuple(size))}")
 
 
 class _Reduce(TosaOp):
@@ -1158,16 +1718,35 @@ class _Reduce(TosaOp):
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("axis", INT32),)
 
     def verify_(self) -> None:
-        x = ht.shape_of(self.input.type)
+        x, out = shape_of(self.input.type), shape_of(self.output.type)
         axis = self.int_prop("axis")
         if x is not None:
-            if not 0 <= axis < len(x):
-                raise VerifyException(f"'{self.name}' axis {axis} is out of range [0, {len(x)})")
-            expected = tuple(1 if d == axis else n for d, n in enumerate(x))
-            if ht.shape_of(self.output.type) != expected:
-                raise VerifyException(
-                    f"'{self.name}' output must be {ht.shape_text(expected)} (the axis kept with size 1)"
+            if axis >= len(x) or axis < 0:
+                raise op_error(
+                    self,
+                    f"expect input tensor rank ({len(x)}) to be larger than reduce axis ({axis})",
                 )
+        if out is not None:
+            if x is not None and len(out) != len(x):
+                raise op_error(self, "expect output tensor rank to be equal to input tensor rank")
+            if 0 <= axis < len(out) and out[axis] not in (1, DYNAMIC):
+                raise op_error(self, f"expect reduced dimension size to be 1, got {out[axis]}")
+        if x is not None and out is not None:
+            expected = tuple(1 if d == axis else n for d, n in enumerate(x))
+            if not shapes_compatible(out, expected):
+                raise VerifyException(
+                    f"'{self.name}' output must be {shape_text(expected)} (the axis kept with size 1)"
+                )
+        a, b = _element(self.input.type), _element(self.output.type)
+        if a != b:
+            expected_type = (
+                type_text(TensorType(a, expected)) if x is not None and out is not None else str(a)
+            )
+            raise op_error(
+                self,
+                f"inferred type(s) '{expected_type}' are incompatible with return type(s) of "
+                f"operation '{type_text(self.output.type)}'",
+            )
 
 
 @tosa_op
@@ -1216,5 +1795,5 @@ TOSA = Dialect(
         ReduceSumOp,
         ReduceMaxOp,
     ],
-    [ShapeType, RoundingModeAttr, NanModeAttr],
+    [ShapeType, RoundingModeAttr, NanModeAttr, ResizeModeAttr],
 )

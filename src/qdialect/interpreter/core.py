@@ -154,7 +154,7 @@ class Interpreter:
     def _run_ops(self, block: Block, env: dict) -> list[np.ndarray]:
         frees = self._frees(block)
         for index, op in enumerate(block.ops):
-            if isinstance(op, ReturnOp) or op.name in ("stablehlo.return",):
+            if isinstance(op, ReturnOp) or op.name in ("stablehlo.return", "tosa.yield"):
                 return [self._value(o, env) for o in op.operands]
             operands = [self._value(o, env) for o in op.operands]
             results = self.eval_op(op, operands)

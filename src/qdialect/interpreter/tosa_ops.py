@@ -374,3 +374,7 @@ def _reduce_sum(interp: Interpreter, op: tosa.ReduceSumOp, args: Arrays, types: 
 @implements(tosa.ReduceMaxOp, quantized="none")
 def _reduce_max(interp: Interpreter, op: tosa.ReduceMaxOp, args: Arrays, types: Types) -> Arrays:
     return [args[0].max(axis=op.int_prop("axis"), keepdims=True)]
+
+
+# The rest of TOSA v1.0 registers its semantics too (it reuses the helpers above).
+from qdialect.interpreter import tosa_extra_ops as _tosa_extra_ops  # noqa: E402, F401

@@ -15,6 +15,7 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 
 from qdialect import numerics
 from qdialect.context import make_context
+from qdialect.dialects import tosa as tosa_dialect
 from qdialect.dialects.npu import ProgramOp, program_binary
 from qdialect.interpreter import Interpreter
 from qdialect.ir.parser import QParser
@@ -114,6 +115,8 @@ def conv_program(h, w, c, cout, k, stride, pad, seed, relu=True, dilation=(1, 1)
     zp_x, zp_out = int(rng.integers(-20, 20)), int(rng.integers(-10, 10))
     oh = (h + pad[0] + pad[1] - (k - 1) * dilation[0] - 1) // sh + 1
     ow = (w + pad[2] + pad[3] - (k - 1) * dilation[1] - 1) // sw + 1
+    pad, x_in, x_t = _exact_window((h, w, c), (k, k), (sh, sw), pad, dilation)
+    x_name = "%x_exact" if x_in else "%x"
     fan_in = k * k * (1 if depthwise else c)
     scales = rng.uniform(0.5, 2.0, cout) / (fan_in * 64)
     mult, shift = zip(*(numerics.quantize_multiplier(float(s)) for s in scales), strict=True)
@@ -127,12 +130,13 @@ def conv_program(h, w, c, cout, k, stride, pad, seed, relu=True, dilation=(1, 1)
     )
     return (
         f"func.func @main(%x: tensor<1x{h}x{w}x{c}xi8>) -> {out_t} {{\n"
+        f"{x_in}"
         f"  %w = tosa.const values({dense(weights)} : {w_t}) : () -> {w_t}\n"
         f"  %b = tosa.const values({dense(bias)} : tensor<{cout}xi32>) : () -> tensor<{cout}xi32>\n"
         f"  %zx = tosa.const values(dense<{zp_x}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
         f"  %zw = tosa.const values(dense<{zp_w}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
-        f"  %acc = {op} %x, %w, %b, %zx, %zw pad({list(pad)}) stride([{sh}, {sw}]) dilation({list(dilation)}) acc_type(i32)  : "
-        f"(tensor<1x{h}x{w}x{c}xi8>, {w_t}, tensor<{cout}xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x{oh}x{ow}x{cout}xi32>\n"
+        f"  %acc = {op} {x_name}, %w, %b, %zx, %zw pad({list(pad)}) stride([{sh}, {sw}]) dilation({list(dilation)}) acc_type(i32)  : "
+        f"({x_t}, {w_t}, tensor<{cout}xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x{oh}x{ow}x{cout}xi32>\n"
         f"  %m = tosa.const values({dense(np.array(mult))} : tensor<{cout}xi32>) : () -> tensor<{cout}xi32>\n"
         f"  %s = tosa.const values({dense(np.array(shift))} : tensor<{cout}xi8>) : () -> tensor<{cout}xi8>\n"
         f"  %iz = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>\n"
@@ -162,23 +166,45 @@ CONV_VARIANTS = {
 }
 
 
+def _exact_window(hwc, kernel, stride, pad, dilation=(1, 1)):
+    """TOSA v1.0 wants the window arithmetic to divide exactly: cut the trailing padding
+    and input rows no window reaches (a `tosa.slice` of the input). Returns the padding,
+    the slice's text (binding `%x_exact`; empty when nothing is cut) and the type of what
+    the window op reads."""
+    h, w, c = hwc
+    pad, trims = tosa_dialect.exact_window_pad((h, w), kernel, stride, list(pad), dilation)
+    eh, ew = h - trims[0], w - trims[1]
+    x_t = f"tensor<1x{eh}x{ew}x{c}xi8>"
+    if not any(trims):
+        return pad, "", x_t
+    text = (
+        f"  %st = tosa.const_shape values(dense<0> : tensor<4xindex>) : () -> !tosa.shape<4>\n"
+        f"  %sz = tosa.const_shape values(dense<[1, {eh}, {ew}, {c}]> : tensor<4xindex>) : () -> !tosa.shape<4>\n"
+        f"  %xe = tosa.slice %x, %st, %sz : (tensor<1x{h}x{w}x{c}xi8>, !tosa.shape<4>, !tosa.shape<4>) -> {x_t}\n"
+    )
+    return pad, text.replace("%xe", "%x_exact"), x_t
+
+
 def pool_program(kind, h, w, c, kernel, stride, pad, seed) -> str:
     rng = np.random.default_rng(seed)
     oh = (h + pad[0] + pad[1] - kernel[0]) // stride[0] + 1
     ow = (w + pad[2] + pad[3] - kernel[1]) // stride[1] + 1
-    x_t, out_t = f"tensor<1x{h}x{w}x{c}xi8>", f"tensor<1x{oh}x{ow}x{c}xi8>"
+    pad, x_in, x_t = _exact_window((h, w, c), kernel, stride, pad)
+    x_name = "%x_exact" if x_in else "%x"
+    out_t = f"tensor<1x{oh}x{ow}x{c}xi8>"
     attrs = f"kernel({list(kernel)}) stride({list(stride)}) pad({list(pad)})"
     if kind == "max":
-        body = f"  %p = tosa.max_pool2d %x {attrs} : ({x_t}) -> {out_t}\n"
+        body = f"{x_in}  %p = tosa.max_pool2d {x_name} {attrs} : ({x_t}) -> {out_t}\n"
     else:
         zi, zo = (int(z) for z in rng.integers(-20, 20, 2))
         body = (
+            f"{x_in}"
             f"  %zi = tosa.const values(dense<{zi}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
             f"  %zo = tosa.const values(dense<{zo}> : tensor<1xi8>) : () -> tensor<1xi8>\n"
-            f"  %p = tosa.avg_pool2d %x, %zi, %zo {attrs} acc_type(i32) : "
+            f"  %p = tosa.avg_pool2d {x_name}, %zi, %zo {attrs} acc_type(i32) : "
             f"({x_t}, tensor<1xi8>, tensor<1xi8>) -> {out_t}\n"
         )
-    return f"func.func @main(%x: {x_t}) -> {out_t} {{\n{body}  func.return %p : {out_t}\n}}"
+    return f"func.func @main(%x: tensor<1x{h}x{w}x{c}xi8>) -> {out_t} {{\n{body}  func.return %p : {out_t}\n}}"
 
 
 LEGALIZED_KINDS = sorted(set(legalize_cases.KINDS) - {"batched_dot"})

@@ -12,7 +12,7 @@ func.func @f(%a: tensor<1xi8>) {
 
 // const values of another type
 func.func @f() {
-  // expected-error @+1 {{'tosa.const' values must be a dense attribute of the result type tensor<2xi8>}}
+  // expected-error @+1 {{'tosa.const' op failed to verify that all of {values, output} have same shape}}
   %0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<2xi8>
   func.return
 }
@@ -21,7 +21,7 @@ func.func @f() {
 
 // const_shape with the wrong count
 func.func @f() {
-  // expected-error @+1 {{'tosa.const_shape' has 3 values for !tosa.shape<2>}}
+  // expected-error @+1 {{'tosa.const_shape' op expect number of elements in attribute values (3) to be equal to the rank (2) for the result shape type}}
   %0 = "tosa.const_shape"() <{values = dense<[1, 2, 3]> : tensor<3xindex>}> : () -> !tosa.shape<2>
   func.return
 }
@@ -39,7 +39,7 @@ func.func @f(%a: tensor<4xi32>) {
 
 // add of mixed element types
 func.func @f(%a: tensor<4xi32>, %b: tensor<4xi16>) {
-  // expected-error @+1 {{'tosa.add' requires operands and result of one element type}}
+  // expected-error @+1 {{'tosa.add' op requires the same element type for all operands and results}}
   %0 = "tosa.add"(%a, %b) : (tensor<4xi32>, tensor<4xi16>) -> tensor<4xi32>
   func.return
 }
@@ -48,7 +48,7 @@ func.func @f(%a: tensor<4xi32>, %b: tensor<4xi16>) {
 
 // rank mismatch (TOSA has no implicit rank broadcast)
 func.func @f(%a: tensor<4xi32>, %b: tensor<1x4xi32>) {
-  // expected-error @+1 {{'tosa.sub' operands must have the same rank (TOSA broadcasts only size-1 dimensions)}}
+  // expected-error @+1 {{'tosa.sub' op operands don't have matching ranks}}
   %0 = "tosa.sub"(%a, %b) : (tensor<4xi32>, tensor<1x4xi32>) -> tensor<1x4xi32>
   func.return
 }
@@ -57,7 +57,7 @@ func.func @f(%a: tensor<4xi32>, %b: tensor<1x4xi32>) {
 
 // sizes that do not broadcast
 func.func @f(%a: tensor<4xi32>, %b: tensor<3xi32>) {
-  // expected-error @+1 {{'tosa.maximum' dimension 0 sizes [3, 4] do not broadcast}}
+  // expected-error @+1 {{'tosa.maximum' op operands don't have broadcast-compatible shapes}}
   %0 = "tosa.maximum"(%a, %b) : (tensor<4xi32>, tensor<3xi32>) -> tensor<4xi32>
   func.return
 }
@@ -67,7 +67,7 @@ func.func @f(%a: tensor<4xi32>, %b: tensor<3xi32>) {
 // mul of mixed inputs
 func.func @f(%a: tensor<4xi8>, %b: tensor<4xi16>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.mul' requires both inputs of one element type}}
+  // expected-error @+1 {{'tosa.mul' op requires the same element type for all operands}}
   %0 = "tosa.mul"(%a, %b, %z8) : (tensor<4xi8>, tensor<4xi16>, tensor<1xi8>) -> tensor<4xi32>
   func.return
 }
@@ -459,7 +459,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>
 // conv2d of i8 accumulating in i48
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' with i8 input accumulates in i32; acc_type and output must be i32}}
+  // expected-error @+1 {{'tosa.conv2d' op accumulator type for i8 tensor is not i32}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i48}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -479,7 +479,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x3xi8>, %b: tensor<16xi32>
 // conv2d output shape
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' output must be 1x6x6x16, got 1x8x8x16}}
+  // expected-error @+1 {{'tosa.conv2d' op calculated output height did not match expected: calculated=6, expected=8}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x16xi32>
   func.return
 }
@@ -499,7 +499,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x3x2xi8>, %b: tensor<8xi32>) 
 // depthwise output channels are C*M
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x2xi8>, %b: tensor<8xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.depthwise_conv2d' output must be 1x6x6x8, got 1x6x6x4}}
+  // expected-error @+1 {{'tosa.depthwise_conv2d' op bias channels expected to be equal to output channels (4) or 1, got 8}}
   %0 = "tosa.depthwise_conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<3x3x4x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x4xi32>
   func.return
 }
@@ -509,7 +509,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x4x2xi8>, %b: tensor<8xi32>) 
 // transpose_conv2d output shape
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.transpose_conv2d' output must be 1x10x10x16, got 1x8x8x16}}
+  // expected-error @+1 {{'tosa.transpose_conv2d' op dimension mismatch: expected OH == (IH - 1) * stride_y + out_pad_top + out_pad_bottom + KH, but got 8 != (8 - 1) * 1 + 0 + 0 + 3}}
   %0 = "tosa.transpose_conv2d"(%x, %w, %b, %z8, %z8) <{out_pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x8x8x16xi32>
   func.return
 }
@@ -567,7 +567,7 @@ func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
 
 // max_pool2d zero stride
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.max_pool2d' kernel and stride must be positive, pad non-negative}}
+  // expected-error @+1 {{'tosa.max_pool2d' op expect all stride values to be >= 1, got 0, 2}}
   %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 0, 2>, pad = array<i64: 0, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
   func.return
 }
@@ -576,7 +576,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 
 // max_pool2d padding as large as the kernel
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.max_pool2d' padding must be smaller than the kernel}}
+  // expected-error @+1 {{'tosa.max_pool2d' op expected top/bottom padding to be less than kernel height, got pad_top=2, pad_bottom=0, kernel_y=2}}
   %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 2, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x5x4x4xi8>
   func.return
 }
@@ -585,7 +585,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 
 // max_pool2d output shape
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.max_pool2d' output must be 1x4x4x4, got 1x4x4x3}}
+  // expected-error @+1 {{'tosa.max_pool2d' op output channels 3 must equal the input's 4}}
   %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x3xi8>
   func.return
 }
@@ -614,7 +614,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 // reshape to another shape than the operand's
 func.func @f(%x: tensor<2x3xi8>) {
   %s = "tosa.const_shape"() <{values = dense<[3, 2]> : tensor<2xindex>}> : () -> !tosa.shape<2>
-  // expected-error @+1 {{'tosa.reshape' output must have the shape operand's shape [3, 2]}}
+  // expected-error @+1 {{'tosa.reshape' op new shape is inconsistent with result shape}}
   %0 = "tosa.reshape"(%x, %s) : (tensor<2x3xi8>, !tosa.shape<2>) -> tensor<6x1xi8>
   func.return
 }
@@ -624,7 +624,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 // reshape changing the element count
 func.func @f(%x: tensor<2x3xi8>) {
   %s = "tosa.const_shape"() <{values = dense<[4, 2]> : tensor<2xindex>}> : () -> !tosa.shape<2>
-  // expected-error @+1 {{'tosa.reshape' cannot reshape 6 elements into 8}}
+  // expected-error @+1 {{'tosa.reshape' op cannot reshape 6 elements into 8}}
   %0 = "tosa.reshape"(%x, %s) : (tensor<2x3xi8>, !tosa.shape<2>) -> tensor<4x2xi8>
   func.return
 }
@@ -633,7 +633,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // transpose perms not a permutation
 func.func @f(%x: tensor<2x3xi8>) {
-  // expected-error @+1 {{'tosa.transpose' perms [0, 0] is not a permutation of 0..1}}
+  // expected-error @+1 {{'tosa.transpose' op expected valid permutation indices}}
   %0 = "tosa.transpose"(%x) <{perms = array<i32: 0, 0>}> : (tensor<2x3xi8>) -> tensor<2x2xi8>
   func.return
 }
@@ -642,7 +642,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // transpose output shape
 func.func @f(%x: tensor<2x3xi8>) {
-  // expected-error @+1 {{'tosa.transpose' output must be 3x2}}
+  // expected-error @+1 {{'tosa.transpose' op expected output tensor dim 0 to match input dim 1 with value of 3}}
   %0 = "tosa.transpose"(%x) <{perms = array<i32: 1, 0>}> : (tensor<2x3xi8>) -> tensor<2x3xi8>
   func.return
 }
@@ -651,7 +651,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // concat axis out of range
 func.func @f(%x: tensor<2x3xi8>) {
-  // expected-error @+1 {{'tosa.concat' axis 2 out of range or operand ranks differ}}
+  // expected-error @+1 {{'tosa.concat' op expect axis to be within range 0 < axis < rank(input1[firstRankedTensorIdx]), got 2}}
   %0 = "tosa.concat"(%x, %x) <{axis = 2 : i32}> : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<4x3xi8>
   func.return
 }
@@ -671,7 +671,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 func.func @f(%x: tensor<2x3xi8>) {
   %p = "tosa.const_shape"() <{values = dense<[1, -1, 0, 0]> : tensor<4xindex>}> : () -> !tosa.shape<4>
   %v = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.pad' padding needs 4 non-negative values}}
+  // expected-error @+1 {{'tosa.pad' op padding value must all be non-negative, got -1}}
   %0 = "tosa.pad"(%x, %p, %v) : (tensor<2x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<2x3xi8>
   func.return
 }
@@ -692,7 +692,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 // slice with too few values
 func.func @f(%x: tensor<2x3xi8>) {
   %a = "tosa.const_shape"() <{values = dense<0> : tensor<1xindex>}> : () -> !tosa.shape<1>
-  // expected-error @+1 {{'tosa.slice' start and size need 2 values}}
+  // expected-error @+1 {{'tosa.slice' op length of start is not equal to rank of input shape}}
   %0 = "tosa.slice"(%x, %a, %a) : (tensor<2x3xi8>, !tosa.shape<1>, !tosa.shape<1>) -> tensor<2x3xi8>
   func.return
 }
@@ -723,7 +723,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // reduce axis out of range
 func.func @f(%x: tensor<2x3xi32>) {
-  // expected-error @+1 {{'tosa.reduce_sum' axis 2 is out of range [0, 2)}}
+  // expected-error @+1 {{'tosa.reduce_sum' op expect input tensor rank (2) to be larger than reduce axis (2)}}
   %0 = "tosa.reduce_sum"(%x) <{axis = 2 : i32}> : (tensor<2x3xi32>) -> tensor<2x1xi32>
   func.return
 }
@@ -732,7 +732,7 @@ func.func @f(%x: tensor<2x3xi32>) {
 
 // reduce drops the axis
 func.func @f(%x: tensor<2x3xi8>) {
-  // expected-error @+1 {{'tosa.reduce_max' output must be 1x3 (the axis kept with size 1)}}
+  // expected-error @+1 {{'tosa.reduce_max' op expect output tensor rank to be equal to input tensor rank}}
   %0 = "tosa.reduce_max"(%x) <{axis = 0 : i32}> : (tensor<2x3xi8>) -> tensor<3xi8>
   func.return
 }
@@ -750,7 +750,7 @@ func.func @f(%x: tensor<4xi8>) {
 
 // logical_left_shift keeps one element type
 func.func @f(%x: tensor<4xi32>, %s: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.logical_left_shift' requires operands and result of one element type}}
+  // expected-error @+1 {{'tosa.logical_left_shift' op requires the same element type for all operands and results}}
   %0 = "tosa.logical_left_shift"(%x, %s) : (tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
   func.return
 }
@@ -759,7 +759,7 @@ func.func @f(%x: tensor<4xi32>, %s: tensor<4xi8>) {
 
 // gather indices are i32
 func.func @f(%v: tensor<1x256x1xi32>, %i: tensor<1x6xi8>) {
-  // expected-error @+1 {{'tosa.gather' indices must be i32, got tensor<1x6xi8>}}
+  // expected-error @+1 {{'tosa.gather' indices must be i32 or i64, got tensor<1x6xi8>}}
   %0 = "tosa.gather"(%v, %i) : (tensor<1x256x1xi32>, tensor<1x6xi8>) -> tensor<1x6x1xi32>
   func.return
 }
@@ -768,7 +768,7 @@ func.func @f(%v: tensor<1x256x1xi32>, %i: tensor<1x6xi8>) {
 
 // gather output shape
 func.func @f(%v: tensor<1x256x2xi32>, %i: tensor<1x6xi32>) {
-  // expected-error @+1 {{'tosa.gather' of values 1x256x2 by indices 1x6 gives 1x6x2}}
+  // expected-error @+1 {{'tosa.gather' op requires output dimension 2 to have size 2, got 1}}
   %0 = "tosa.gather"(%v, %i) : (tensor<1x256x2xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
   func.return
 }

@@ -1,0 +1,342 @@
+"""`tosa-validate`: check a TOSA program against a target's profiles, extensions and level.
+
+The TOSA specification groups what an implementation must support into profiles
+(`pro_int`: integer inference, `pro_fp`: floating point), extensions (`int16`,
+`int4`, `bf16`, `fp8e4m3`, `fp8e5m2`, `fft`, `variable`, `controlflow`,
+`doubleround`, `inexactround`, ...) and levels (`8k`: the limits below; `none`: no
+limits). A program that uses a type or a size its target does not promise is
+rejected here, before anything runs, with upstream MLIR's messages:
+
+    'tosa.conv2d' op failed level check: stride <= MAX_STRIDE (8192), got 8193
+    'tosa.add' op illegal: requires any of [pro_fp] profiles/extensions to be specified in the target environment
+
+Options (upstream's names): `profile=pro_int,pro_fp`, `extension=int16,...`,
+`level=8k|none`, `strict-op-spec-alignment` (also reject i64 and other types no
+profile defines). A `tosa.target_env` dictionary on the module (`profiles`,
+`extensions`, `level`), as `tosa-attach-target` writes it, is used when present.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnrankedTensorType,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+
+from qdialect.dialects import tosa
+from qdialect.dialects import tosa_extra as tx
+from qdialect.ir.errors import OpError
+
+PASS_NAME = "tosa-validate"
+
+# TOSA v1.0 level 8K.
+LEVEL_8K = {
+    "MAX_RANK": 6,
+    "MAX_KERNEL": 8192,
+    "MAX_STRIDE": 8192,
+    "MAX_SCALE": 256,
+    "MAX_LOG2_SIZE": 31,
+    "MAX_NESTING": 6,
+    "MAX_TENSOR_LIST_SIZE": 64,
+}
+
+PROFILES = ("pro_int", "pro_fp")
+EXTENSIONS = (
+    "int16",
+    "int4",
+    "bf16",
+    "fp8e4m3",
+    "fp8e5m2",
+    "fft",
+    "variable",
+    "controlflow",
+    "doubleround",
+    "inexactround",
+    "dynamic",
+)
+
+# Ops whose i32 / bool data both profiles define (index arithmetic, data movement).
+_BOTH_PROFILES = {
+    "tosa.add", "tosa.sub", "tosa.mul", "tosa.intdiv", "tosa.const", "tosa.const_shape",
+    "tosa.reshape", "tosa.transpose", "tosa.concat", "tosa.slice", "tosa.tile", "tosa.pad",
+    "tosa.reverse", "tosa.identity", "tosa.select", "tosa.equal", "tosa.greater",
+    "tosa.greater_equal", "tosa.gather", "tosa.scatter", "tosa.logical_and",
+    "tosa.logical_or", "tosa.logical_xor", "tosa.logical_not", "tosa.reduce_all",
+    "tosa.reduce_any", "tosa.cond_if", "tosa.while_loop", "tosa.yield",
+}  # fmt: skip
+
+_CONTROL_FLOW = (tx.CondIfOp, tx.WhileLoopOp)
+_VARIABLES = (tx.VariableOp, tx.VariableReadOp, tx.VariableWriteOp)
+
+
+class ValidationError(OpError):
+    """A program the target does not support: `'tosa.X' op <message>` at the op."""
+
+    def __init__(self, op: Operation, message: str):
+        super().__init__(op, f"'{op.name}' op {message}")
+
+
+def _split(value: str | Sequence[str]) -> tuple[str, ...]:
+    items = value.split(",") if isinstance(value, str) else list(value)
+    return tuple(i.strip() for i in items if i.strip())
+
+
+@dataclass(frozen=True)
+class TosaValidate(ModulePass):
+    """Reject TOSA ops the target's profiles, extensions or level do not allow."""
+
+    name = PASS_NAME
+
+    profile: tuple[str, ...] = ("pro_int", "pro_fp")
+    """Profiles the target implements: `pro_int`, `pro_fp`."""
+    extension: tuple[str, ...] = field(default=())
+    """Extensions the target implements (`int16`, `int4`, `bf16`, `fp8e4m3`, ...)."""
+    level: str = "8k"
+    """`8k` (the limits of TOSA v1.0 level 8K) or `none`."""
+    strict_op_spec_alignment: bool = False
+    """Also reject element types no profile or extension defines (i64, f64, ...)."""
+
+    def __post_init__(self) -> None:
+        for p in _split(self.profile):
+            if p not in PROFILES:
+                raise ValueError(
+                    f"{PASS_NAME}: unknown profile '{p}' (known: {', '.join(PROFILES)})"
+                )
+        for e in _split(self.extension):
+            if e not in EXTENSIONS:
+                raise ValueError(
+                    f"{PASS_NAME}: unknown extension '{e}' (known: {', '.join(EXTENSIONS)})"
+                )
+        if self.level not in ("8k", "none"):
+            raise ValueError(f"{PASS_NAME}: level must be '8k' or 'none', not '{self.level}'")
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        target = Target.from_pass(self, op)
+        for inner in op.walk():
+            if inner.name.startswith("tosa."):
+                target.check(inner)
+
+
+@dataclass
+class Target:
+    profiles: frozenset[str]
+    extensions: frozenset[str]
+    limits: dict[str, int] | None
+    strict: bool
+
+    @staticmethod
+    def from_pass(p: TosaValidate, module: ModuleOp) -> Target:
+        profiles, extensions, level = _split(p.profile), _split(p.extension), p.level
+        env = module.attributes.get("tosa.target_env")
+        if isinstance(env, DictionaryAttr):
+            profiles = _names(env.data.get("profiles"), profiles)
+            extensions = _names(env.data.get("extensions"), extensions)
+            lv = env.data.get("level")
+            if isinstance(lv, StringAttr):
+                level = lv.data
+        return Target(
+            frozenset(profiles),
+            frozenset(extensions),
+            None if level == "none" else LEVEL_8K,
+            p.strict_op_spec_alignment,
+        )
+
+    # ---- checks ----------------------------------------------------------------
+
+    def check(self, op: Operation) -> None:
+        self.check_profile(op)
+        if self.limits is not None:
+            self.check_level(op)
+
+    def check_profile(self, op: Operation) -> None:
+        types = [*(o.type for o in op.operands), *(r.type for r in op.results)]
+        elements = [_storage(t) for t in types if isinstance(t, TensorType | UnrankedTensorType)]
+        if isinstance(op, tx.VariableOp):
+            elements.append(op.type)
+        needs: list[tuple[str, ...]] = []
+        for e in elements:
+            text = str(e)
+            if text in ("f16", "f32"):
+                needs.append(("pro_fp",))
+            elif text == "bf16":
+                needs.append(("bf16",))
+            elif text.startswith("f8E4M3"):
+                needs.append(("fp8e4m3",))
+            elif text.startswith("f8E5M2"):
+                needs.append(("fp8e5m2",))
+            elif isinstance(e, IntegerType) and e.width.data == 4:
+                needs.append(("int4",))
+            elif self.strict and (
+                (isinstance(e, IntegerType) and e.width.data not in (1, 4, 8, 16, 32, 48))
+                or text == "f64"
+            ):
+                raise ValidationError(
+                    op, f"is not profile-aligned: element type '{text}' is not legal"
+                )
+        has_float = any(n[0] in ("pro_fp", "bf16") or n[0].startswith("fp8") for n in needs)
+        ints = [
+            e for e in elements if isinstance(e, IntegerType) and e.width.data in (8, 16, 32, 48)
+        ]
+        if ints and not has_float:
+            if op.name in _BOTH_PROFILES and all(e.width.data == 32 for e in ints):
+                needs.append(("pro_int", "pro_fp"))
+            else:
+                needs.append(("pro_int",))
+        if _is_int16_compute(op):
+            needs.append(("int16",))
+        if isinstance(op, tx.FFT2dOp | tx.RFFT2dOp):
+            needs.append(("fft",))
+        if isinstance(op, _CONTROL_FLOW):
+            needs.append(("controlflow",))
+        if isinstance(op, _VARIABLES):
+            needs.append(("variable",))
+        if isinstance(op, tosa.RescaleOp):
+            mode = op.rounding_mode.data.value
+            if mode == "DOUBLE_ROUND":
+                needs.append(("doubleround",))
+            elif mode == "INEXACT_ROUND":
+                needs.append(("inexactround",))
+        available = self.profiles | self.extensions
+        for options in needs:
+            if not available.intersection(options):
+                raise ValidationError(
+                    op,
+                    f"illegal: requires any of [{', '.join(options)}] profiles/extensions to be "
+                    "specified in the target environment",
+                )
+
+    def check_level(self, op: Operation) -> None:
+        limits = self.limits
+        assert limits is not None
+        for what, values in (("operand", op.operands), ("result", op.results)):
+            for value in values:
+                t = value.type
+                if isinstance(t, UnrankedTensorType):
+                    raise ValidationError(op, "failed level check: unranked tensor")
+                if isinstance(t, TensorType):
+                    if len(t.get_shape()) > limits["MAX_RANK"]:
+                        raise ValidationError(
+                            op, f"failed level check: {what} rank(shape) <= MAX_RANK"
+                        )
+                    if _size_in_bytes(t) > (1 << limits["MAX_LOG2_SIZE"]) - 1:
+                        raise ValidationError(
+                            op,
+                            f"failed level check: {what} tensor size (in bytes) <= "
+                            "(1 << MAX_LOG2_SIZE - 1)",
+                        )
+        self._check_op_limits(op, limits)
+
+    def _check_op_limits(self, op: Operation, limits: dict[str, int]) -> None:
+        kernel, stride, scale = limits["MAX_KERNEL"], limits["MAX_STRIDE"], limits["MAX_SCALE"]
+
+        def at_most(value: int, bound: int, name: str, text: str) -> None:
+            if value > bound:
+                raise ValidationError(
+                    op, f"failed level check: {text} <= {name} ({bound}), got {value}"
+                )
+
+        if isinstance(op, tosa.Conv2DOp | tosa.Conv3DOp | tosa.DepthwiseConv2DOp):
+            w = tosa.shape_of(op.weight.type)
+            dil = op.array("dilation")
+            if w is not None:
+                if isinstance(op, tosa.Conv2DOp):
+                    ks = ((dil[0] * w[1], "dilation_y * KH"), (dil[1] * w[2], "dilation_x * KW"))
+                elif isinstance(op, tosa.DepthwiseConv2DOp):
+                    ks = ((dil[0] * w[0], "dilation_y * KH"), (dil[1] * w[1], "dilation_x * KW"))
+                else:
+                    ks = (
+                        (dil[0] * w[1], "dilation_d * KD"),
+                        (dil[1] * w[2], "dilation_y * KH"),
+                        (dil[2] * w[3], "dilation_x * KW"),
+                    )
+                for value, text in ks:
+                    at_most(value, kernel, "MAX_KERNEL", text)
+            for p in op.array("pad"):
+                at_most(p, kernel, "MAX_KERNEL", "pad")
+            for s in op.array("stride"):
+                at_most(s, stride, "MAX_STRIDE", "stride")
+        elif isinstance(op, tosa.TransposeConv2DOp):
+            w = tosa.shape_of(op.weight.type)
+            if w is not None:
+                at_most(w[1], kernel, "MAX_KERNEL", "KH")
+                at_most(w[2], kernel, "MAX_KERNEL", "KW")
+            for p in op.array("out_pad"):
+                at_most(p, kernel, "MAX_KERNEL", "pad")
+            for s in op.array("stride"):
+                at_most(s, stride, "MAX_STRIDE", "stride")
+        elif isinstance(op, tosa.MaxPool2dOp | tosa.AvgPool2dOp):
+            for k in op.array("kernel"):
+                at_most(k, kernel, "MAX_KERNEL", "kernel")
+            for s in op.array("stride"):
+                at_most(s, stride, "MAX_STRIDE", "stride")
+            for p in op.array("pad"):
+                at_most(p, kernel, "MAX_KERNEL", "pad")
+        elif isinstance(op, tx.FFT2dOp | tx.RFFT2dOp):
+            x = tosa.shape_of(op.operands[0].type)
+            if x is not None:
+                at_most(x[1], kernel, "MAX_KERNEL", "H")
+                at_most(x[2], kernel, "MAX_KERNEL", "W")
+        elif isinstance(op, tx.ResizeOp):
+            values = tosa._shape_values(op.scale)
+            if values is not None and values[1] and values[3]:
+                at_most(values[0] // values[1], scale, "MAX_SCALE", "scale_y_n/scale_y_d")
+                at_most(values[2] // values[3], scale, "MAX_SCALE", "scale_x_n/scale_x_d")
+        list_size = limits["MAX_TENSOR_LIST_SIZE"]
+        lists: list[tuple[str, int]] = []
+        if isinstance(op, tosa.ConcatOp):
+            lists.append(("input1", len(op.input1)))
+        elif isinstance(op, tx.CustomOp):
+            lists += [("input_list", len(op.input_list)), ("output_list", len(op.output_list))]
+        elif isinstance(op, _CONTROL_FLOW):
+            lists += [("inputs", len(op.input_list)), ("outputs", len(op.output_list))]
+        for name, n in lists:
+            at_most(n, list_size, "MAX_TENSOR_LIST_SIZE", f"length(tensor_list_shape({name}))")
+        if isinstance(op, _CONTROL_FLOW):
+            depth, parent = 1, op.parent_op()
+            while parent is not None:
+                depth += isinstance(parent, _CONTROL_FLOW)
+                parent = parent.parent_op()
+            at_most(depth, limits["MAX_NESTING"], "MAX_NESTING", "nesting depth")
+
+
+def _names(attr: Attribute | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(attr, ArrayAttr):
+        return tuple(a.data for a in attr.data if isinstance(a, StringAttr))
+    if isinstance(attr, StringAttr):
+        return _split(attr.data)
+    return default
+
+
+def _storage(t: Attribute) -> Attribute:
+    return tosa.storage_element(t)
+
+
+def _is_int16_compute(op: Operation) -> bool:
+    """Convolutions, matmul and the i16 table/rescale paths on 16-bit activations (EXT-INT16)."""
+    if isinstance(op, tosa._Conv | tosa.MatMulOp):
+        e = _storage(op.operands[0].type)
+        return isinstance(e, IntegerType) and e.width.data == 16
+    return False
+
+
+def _size_in_bytes(t: TensorType) -> int:
+    shape = t.get_shape()
+    if any(d < 0 for d in shape):
+        return 0
+    count = 1
+    for d in shape:
+        count *= d
+    e = _storage(t)
+    bits = e.width.data if isinstance(e, IntegerType) else getattr(e, "bitwidth", 32)
+    return (count * bits + 7) // 8
