@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -73,6 +74,10 @@ def is_per_tensor_quantized(t: Attribute) -> bool:
 
 def is_float(e: Attribute) -> bool:
     return isinstance(e, FLOAT_TYPES)
+
+
+def is_complex(e: Attribute) -> bool:
+    return isinstance(e, ComplexType)
 
 
 def is_bool(e: Attribute) -> bool:

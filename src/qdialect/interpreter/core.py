@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import ModuleOp, TupleType, UnregisteredOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region
 
@@ -95,7 +95,15 @@ class Interpreter:
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
         # Make sure every dialect's op semantics are registered.
-        from qdialect.interpreter import check_ops, quant_ops, stablehlo_ops, tosa_ops  # noqa: F401
+        from qdialect.interpreter import (  # noqa: F401
+            check_ops,
+            quant_ops,
+            stablehlo_control_ops,
+            stablehlo_data_ops,
+            stablehlo_numeric_ops,
+            stablehlo_ops,
+            tosa_ops,
+        )
 
     @property
     def functions(self) -> dict[str, FuncOp]:
@@ -229,7 +237,9 @@ class Interpreter:
                 f"internal: '{op.name}' produced {len(results)} values for {len(op.results)} results",
             )
         return [
-            np.asarray(r, dtype=v.dtype_of(t))
+            r
+            if isinstance(t, TupleType)  # a tuple value: a Python tuple of values
+            else np.asarray(r, dtype=v.dtype_of(t))
             if np.asarray(r).dtype != v.dtype_of(t)
             else np.asarray(r)
             for r, t in zip(results, result_types, strict=True)
