@@ -106,8 +106,12 @@ class _Collective(IRDLOperation):
     computation = opt_region_def()
     traits = traits_def(RecursiveMemoryEffect())
 
+    def _attr(self, name: str) -> Attribute | None:
+        attr = self.attributes.get(name)  # (an IntegerAttr of 0 is falsy: no `or` here)
+        return attr if attr is not None else self.properties.get(name)
+
     def int_attr(self, name: str, default: int | None = None) -> int:
-        attr = self.attributes.get(name) or self.properties.get(name)
+        attr = self._attr(name)
         value = getattr(getattr(attr, "value", None), "data", None)
         if value is None:
             if default is None:
@@ -118,7 +122,7 @@ class _Collective(IRDLOperation):
     def groups(self) -> list[list[int]] | None:
         """replica_groups (or source_target_pairs) as lists, None when absent."""
         for key in ("replica_groups", "source_target_pairs"):
-            attr = self.attributes.get(key) or self.properties.get(key)
+            attr = self._attr(key)
             if attr is not None and hasattr(attr, "get_values"):
                 values = [int(v) for v in attr.get_values()]  # type: ignore[union-attr]
                 shape = attr.get_shape() or (len(values),)  # type: ignore[union-attr]
