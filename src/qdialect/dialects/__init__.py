@@ -45,6 +45,11 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
             [*StableHLO.attributes, *DATA_ATTRS, *COLLECTIVE_ATTRS],
         )
 
+    def get_interpreter() -> Dialect:
+        from qdialect.dialects.interpreter import Interpreter
+
+        return Interpreter
+
     def get_check() -> Dialect:
         from qdialect.dialects.check import Check
 
@@ -67,6 +72,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "quant": get_quant,
         "stablehlo": get_stablehlo,
         "check": get_check,
+        "interpreter": get_interpreter,
         "tosa": get_tosa,
         "npu": get_npu,
     }

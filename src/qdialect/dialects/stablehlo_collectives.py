@@ -127,7 +127,8 @@ class _Collective(IRDLOperation):
                 values = [int(v) for v in attr.get_values()]  # type: ignore[union-attr]
                 shape = attr.get_shape() or (len(values),)  # type: ignore[union-attr]
                 width = shape[-1] if shape and shape[-1] else 1
-                return [values[i : i + width] for i in range(0, len(values), width)]
+                rows = [values[i : i + width] for i in range(0, len(values), width)]
+                return [[i for i in row if i != -1] for row in rows]  # -1 pads ragged groups
         return None
 
     def verify_(self) -> None:

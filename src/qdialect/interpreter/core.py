@@ -91,6 +91,7 @@ class Interpreter:
     _stack: list[str] = field(default_factory=list)
     _liveness: dict = field(default_factory=dict)
     _scopes: list[dict] = field(default_factory=list)  # environments of the blocks being run
+    process: Any = None  # the collectives' ProcessContext under interpreter.run_parallel
 
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
@@ -143,6 +144,10 @@ class Interpreter:
         return self.run_block(block, args)
 
     def run_block(self, block: Block, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if len(block.args) != len(args):
+            raise InterpreterError(
+                f"a region taking {len(block.args)} arguments is called with {len(args)}"
+            )
         env: dict = dict(zip(block.args, args, strict=True))
         self._scopes.append(env)
         try:
