@@ -68,5 +68,11 @@ func.func @complex_arithmetic() {
   check.expect_eq_const %pi, dense<[10.0]> : tensor<1xf32>
   %fi = stablehlo.imag %re : tensor<2xf32>
   check.expect_eq_const %fi, dense<[0.0, 0.0]> : tensor<2xf32>
+  // A hex part of a complex literal is that part's bits, as in MLIR: (+inf, -0.0).
+  %h = stablehlo.constant dense<(0x7FF0000000000000, 0x8000000000000000)> : tensor<complex<f64>>
+  %hr = stablehlo.real %h : (tensor<complex<f64>>) -> tensor<f64>
+  %hi = stablehlo.imag %h : (tensor<complex<f64>>) -> tensor<f64>
+  check.expect_eq_const %hr, dense<0x7FF0000000000000> : tensor<f64>
+  check.expect_eq_const %hi, dense<-0.0> : tensor<f64>
   func.return
 }
