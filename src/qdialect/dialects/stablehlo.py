@@ -281,6 +281,20 @@ class AbsOp(_UnaryElementwise):
     name = "stablehlo.abs"
     KINDS: ClassVar[str] = "sfq"
 
+    def verify_(self) -> None:
+        e = ht.element_type(self.operand.type)
+        if not ht.is_complex(e):
+            return super().verify_()
+        # The spec: the magnitude of a complex<E> is an E.
+        part = e.get_element_type()  # type: ignore[attr-defined]
+        r = self.result.type
+        if ht.element_type(r) != part or not ht.shapes_compatible(
+            ht.shape_of(self.operand.type), ht.shape_of(r)
+        ):
+            raise VerifyException(
+                f"'{self.name}' of {self.operand.type} returns a tensor of {part} of its shape, got {r}"
+            )
+
 
 @irdl_op_definition
 class NegateOp(_UnaryElementwise):

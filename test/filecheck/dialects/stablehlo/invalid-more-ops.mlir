@@ -209,3 +209,10 @@ func.func @f(%x: tensor<4xi32>) {
     stablehlo.return %b : tensor<i32>
   }) {replica_groups = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<4xi32>) -> tensor<4xi32>
   func.return }
+
+// -----
+
+func.func @f(%x: tensor<4xcomplex<f32>>) {
+// expected-error @+1 {{'stablehlo.abs' of tensor<4xcomplex<f32>> returns a tensor of f32 of its shape, got tensor<4xcomplex<f32>>}}
+  %r = stablehlo.abs %x : tensor<4xcomplex<f32>>
+  func.return }

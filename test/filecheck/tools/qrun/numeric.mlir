@@ -6,7 +6,8 @@
 // CHECK: PASS: @is_finite_and_tan
 // CHECK: PASS: @reduce_precision_to_half
 // CHECK: PASS: @complex_arithmetic
-// CHECK: 4 passed, 0 failed
+// CHECK: PASS: @complex_abs
+// CHECK: 5 passed, 0 failed
 
 // In 8 bits: -1 = 0xFF, -128 = 0x80, 85 = 0x55, 16 = 0x10.
 func.func @bit_counts() {
@@ -74,5 +75,13 @@ func.func @complex_arithmetic() {
   %hi = stablehlo.imag %h : (tensor<complex<f64>>) -> tensor<f64>
   check.expect_eq_const %hr, dense<0x7FF0000000000000> : tensor<f64>
   check.expect_eq_const %hi, dense<-0.0> : tensor<f64>
+  func.return
+}
+
+// |3 + 4i| = 5, a float.
+func.func @complex_abs() {
+  %z = stablehlo.constant dense<[(3.0, 4.0), (0.0, -2.0)]> : tensor<2xcomplex<f32>>
+  %a = stablehlo.abs %z : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+  check.expect_eq_const %a, dense<[5.0, 2.0]> : tensor<2xf32>
   func.return
 }
