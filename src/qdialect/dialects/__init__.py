@@ -31,9 +31,24 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         return Quant
 
     def get_stablehlo() -> Dialect:
+        # The core ops and, from their own modules, the region, data-movement,
+        # numeric and distribution ops: one `stablehlo` dialect.
         from qdialect.dialects.stablehlo import StableHLO
+        from qdialect.dialects.stablehlo_collectives import COLLECTIVE_ATTRS, COLLECTIVE_OPS
+        from qdialect.dialects.stablehlo_control import CONTROL_OPS
+        from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
+        from qdialect.dialects.stablehlo_numeric import NUMERIC_OPS
 
-        return StableHLO
+        return Dialect(
+            "stablehlo",
+            [*StableHLO.operations, *NUMERIC_OPS, *CONTROL_OPS, *DATA_OPS, *COLLECTIVE_OPS],
+            [*StableHLO.attributes, *DATA_ATTRS, *COLLECTIVE_ATTRS],
+        )
+
+    def get_interpreter() -> Dialect:
+        from qdialect.dialects.interpreter import Interpreter
+
+        return Interpreter
 
     def get_check() -> Dialect:
         from qdialect.dialects.check import Check
@@ -57,6 +72,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "quant": get_quant,
         "stablehlo": get_stablehlo,
         "check": get_check,
+        "interpreter": get_interpreter,
         "tosa": get_tosa,
         "npu": get_npu,
     }

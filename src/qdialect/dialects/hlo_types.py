@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -80,6 +81,10 @@ def is_sub_channel_quantized(t: Attribute) -> bool:
 
 def is_float(e: Attribute) -> bool:
     return isinstance(e, FLOAT_TYPES)
+
+
+def is_complex(e: Attribute) -> bool:
+    return isinstance(e, ComplexType)
 
 
 def is_bool(e: Attribute) -> bool:

@@ -90,10 +90,12 @@ def _kind_error(op: Operation, what: str, allowed: str, got: Attribute) -> Verif
 
 
 def _check_kinds(op: Operation, t: Attribute, kinds: str, what: str) -> None:
-    """kinds: f=float, i=integer, s=signed integer, b=bool, q=per-tensor quantized, a=per-axis quantized."""
+    """kinds: f=float, c=complex, i=integer, s=signed integer, b=bool, q=per-tensor quantized,
+    a=per-axis quantized."""
     e = ht.element_type(t)
     ok = (
         ("f" in kinds and ht.is_float(e))
+        or ("c" in kinds and ht.is_complex(e))
         or ("i" in kinds and ht.is_integer(e))
         or ("s" in kinds and ht.is_signed_integer(e))
         or ("b" in kinds and ht.is_bool(e))
@@ -103,6 +105,7 @@ def _check_kinds(op: Operation, t: Attribute, kinds: str, what: str) -> None:
     if not ok:
         names = {
             "f": "floating-point",
+            "c": "complex",
             "i": "integer",
             "s": "signed integer",
             "b": "boolean",
@@ -278,13 +281,27 @@ class AbsOp(_UnaryElementwise):
     name = "stablehlo.abs"
     KINDS: ClassVar[str] = "sfq"
 
+    def verify_(self) -> None:
+        e = ht.element_type(self.operand.type)
+        if not ht.is_complex(e):
+            return super().verify_()
+        # The spec: the magnitude of a complex<E> is an E.
+        part = e.get_element_type()  # type: ignore[attr-defined]
+        r = self.result.type
+        if ht.element_type(r) != part or not ht.shapes_compatible(
+            ht.shape_of(self.operand.type), ht.shape_of(r)
+        ):
+            raise VerifyException(
+                f"'{self.name}' of {self.operand.type} returns a tensor of {part} of its shape, got {r}"
+            )
+
 
 @irdl_op_definition
 class NegateOp(_UnaryElementwise):
     """Negation."""
 
     name = "stablehlo.negate"
-    KINDS: ClassVar[str] = "ifq"
+    KINDS: ClassVar[str] = "ifcq"
 
 
 @irdl_op_definition
@@ -292,7 +309,7 @@ class SignOp(_UnaryElementwise):
     """Sign (-1, 0, 1; NaN for NaN)."""
 
     name = "stablehlo.sign"
-    KINDS: ClassVar[str] = "sfq"
+    KINDS: ClassVar[str] = "sfcq"
 
 
 @irdl_op_definition
@@ -300,7 +317,7 @@ class TanhOp(_UnaryElementwise):
     """Hyperbolic tangent."""
 
     name = "stablehlo.tanh"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -308,7 +325,7 @@ class LogisticOp(_UnaryElementwise):
     """1 / (1 + exp(-x))."""
 
     name = "stablehlo.logistic"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -316,7 +333,7 @@ class ExpOp(_UnaryElementwise):
     """e^x."""
 
     name = "stablehlo.exponential"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -324,7 +341,7 @@ class Expm1Op(_UnaryElementwise):
     """e^x - 1."""
 
     name = "stablehlo.exponential_minus_one"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -332,7 +349,7 @@ class LogOp(_UnaryElementwise):
     """Natural logarithm."""
 
     name = "stablehlo.log"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -340,7 +357,7 @@ class Log1pOp(_UnaryElementwise):
     """log(1 + x)."""
 
     name = "stablehlo.log_plus_one"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -348,7 +365,7 @@ class SqrtOp(_UnaryElementwise):
     """Square root."""
 
     name = "stablehlo.sqrt"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -356,7 +373,7 @@ class RsqrtOp(_UnaryElementwise):
     """1 / sqrt(x)."""
 
     name = "stablehlo.rsqrt"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -364,7 +381,7 @@ class CbrtOp(_UnaryElementwise):
     """Cube root."""
 
     name = "stablehlo.cbrt"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -372,7 +389,7 @@ class SineOp(_UnaryElementwise):
     """Sine."""
 
     name = "stablehlo.sine"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -380,7 +397,7 @@ class CosineOp(_UnaryElementwise):
     """Cosine."""
 
     name = "stablehlo.cosine"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -420,7 +437,7 @@ class AddOp(_BinaryElementwise):
     """Addition (the one elementwise op that accepts per-axis quantization)."""
 
     name = "stablehlo.add"
-    KINDS: ClassVar[str] = "ibfqa"
+    KINDS: ClassVar[str] = "ibfcqa"
 
 
 @irdl_op_definition
@@ -428,7 +445,7 @@ class SubtractOp(_BinaryElementwise):
     """Subtraction."""
 
     name = "stablehlo.subtract"
-    KINDS: ClassVar[str] = "ifq"
+    KINDS: ClassVar[str] = "ifcq"
 
 
 @irdl_op_definition
@@ -436,7 +453,7 @@ class MultiplyOp(_BinaryElementwise):
     """Multiplication (logical and for booleans)."""
 
     name = "stablehlo.multiply"
-    KINDS: ClassVar[str] = "ibfq"
+    KINDS: ClassVar[str] = "ibfcq"
 
 
 @irdl_op_definition
@@ -444,7 +461,7 @@ class DivideOp(_BinaryElementwise):
     """Division (integer division truncates)."""
 
     name = "stablehlo.divide"
-    KINDS: ClassVar[str] = "ifq"
+    KINDS: ClassVar[str] = "ifcq"
 
 
 @irdl_op_definition
@@ -460,7 +477,7 @@ class PowerOp(_BinaryElementwise):
     """lhs ^ rhs."""
 
     name = "stablehlo.power"
-    KINDS: ClassVar[str] = "ifq"
+    KINDS: ClassVar[str] = "ifcq"
 
 
 @irdl_op_definition
@@ -468,7 +485,7 @@ class MaximumOp(_BinaryElementwise):
     """Elementwise maximum."""
 
     name = "stablehlo.maximum"
-    KINDS: ClassVar[str] = "ibfq"
+    KINDS: ClassVar[str] = "ibfcq"
 
 
 @irdl_op_definition
@@ -476,7 +493,7 @@ class MinimumOp(_BinaryElementwise):
     """Elementwise minimum."""
 
     name = "stablehlo.minimum"
-    KINDS: ClassVar[str] = "ibfq"
+    KINDS: ClassVar[str] = "ibfcq"
 
 
 @irdl_op_definition
@@ -484,7 +501,7 @@ class Atan2Op(_BinaryElementwise):
     """atan2(lhs, rhs)."""
 
     name = "stablehlo.atan2"
-    KINDS: ClassVar[str] = "fq"
+    KINDS: ClassVar[str] = "fcq"
 
 
 @irdl_op_definition
@@ -628,7 +645,7 @@ class CompareOp(IRDLOperation):
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
-        _verify_elementwise(self, [self.lhs, self.rhs], [], "ibfq")
+        _verify_elementwise(self, [self.lhs, self.rhs], [], "ibfcq")
         result = self.result.type
         ht.require_tensor(result, f"'{self.name}' result")
         if not ht.is_bool(ht.element_type(result)):
@@ -642,7 +659,7 @@ class CompareOp(IRDLOperation):
             kind = self.compare_type.data
             expected = (
                 {ComparisonType.FLOAT, ComparisonType.TOTALORDER}
-                if ht.is_float(e) or ht.is_quantized(self.lhs.type)
+                if ht.is_float(e) or ht.is_complex(e) or ht.is_quantized(self.lhs.type)
                 else {ComparisonType.UNSIGNED}
                 if ht.is_bool(e) or ht.is_unsigned_integer(e)
                 else {ComparisonType.SIGNED}
@@ -1445,7 +1462,7 @@ class IotaOp(IRDLOperation):
         dim = self.iota_dimension.value.data
         if rank is not None and not 0 <= dim < rank:
             raise VerifyException(f"'{self.name}' iota dimension {dim} is out of range [0, {rank})")
-        _check_kinds(self, t, "ifq", "result")
+        _check_kinds(self, t, "ifcq", "result")
 
 
 # ==========================================================================

@@ -58,7 +58,8 @@ def expect_almost_eq(
         return f"shape {list(actual.shape)} differs from expected {list(expected.shape)}"
     if t is not None:
         actual, expected = v.dequantize(actual, t), v.dequantize(expected, t)
-    a, e = actual.astype(np.float64), expected.astype(np.float64)
+    wide = np.complex128 if np.iscomplexobj(actual) or np.iscomplexobj(expected) else np.float64
+    a, e = actual.astype(wide), expected.astype(wide)  # complex: |a - b| on the plane
     ok = (
         (np.abs(a - e) <= tol * np.maximum(1.0, np.abs(e))) | (np.isnan(a) & np.isnan(e)) | (a == e)
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
+from xdsl.dialects.builtin import ModuleOp, TupleType, UnregisteredOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region
 
@@ -91,11 +91,21 @@ class Interpreter:
     _stack: list[str] = field(default_factory=list)
     _liveness: dict = field(default_factory=dict)
     _scopes: list[dict] = field(default_factory=list)  # environments of the blocks being run
+    process: Any = None  # the collectives' ProcessContext under interpreter.run_parallel
 
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
         # Make sure every dialect's op semantics are registered.
-        from qdialect.interpreter import check_ops, quant_ops, stablehlo_ops, tosa_ops  # noqa: F401
+        from qdialect.interpreter import (  # noqa: F401
+            check_ops,
+            quant_ops,
+            stablehlo_collective_ops,
+            stablehlo_control_ops,
+            stablehlo_data_ops,
+            stablehlo_numeric_ops,
+            stablehlo_ops,
+            tosa_ops,
+        )
 
     @property
     def functions(self) -> dict[str, FuncOp]:
@@ -134,6 +144,10 @@ class Interpreter:
         return self.run_block(block, args)
 
     def run_block(self, block: Block, args: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if len(block.args) != len(args):
+            raise InterpreterError(
+                f"a region taking {len(block.args)} arguments is called with {len(args)}"
+            )
         env: dict = dict(zip(block.args, args, strict=True))
         self._scopes.append(env)
         try:
@@ -228,7 +242,10 @@ class Interpreter:
                 op,
                 f"internal: '{op.name}' produced {len(results)} values for {len(op.results)} results",
             )
-        return [v.as_result(r, t) for r, t in zip(results, result_types, strict=True)]
+        return [
+            r if isinstance(t, TupleType) else v.as_result(r, t)  # a tuple: a Python tuple
+            for r, t in zip(results, result_types, strict=True)
+        ]
 
     def record_check(self, op: Operation, message: str | None) -> None:
         if message is not None:

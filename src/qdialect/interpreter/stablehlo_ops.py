@@ -43,7 +43,7 @@ _FLOAT_UNARY: dict[type[Operation], Callable[[np.ndarray], np.ndarray]] = {
     sh.LogOp: np.log,
     sh.Log1pOp: np.log1p,
     sh.SqrtOp: np.sqrt,
-    sh.CbrtOp: np.cbrt,
+    sh.CbrtOp: lambda x: np.power(x, 1 / 3) if x.dtype.kind == "c" else np.cbrt(x),
     sh.SineOp: np.sin,
     sh.CosineOp: np.cos,
     sh.FloorOp: np.floor,
@@ -84,6 +84,9 @@ def _negate(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> A
 @implements(sh.SignOp)
 def _sign(interp: Interpreter, op: Operation, args: Arrays, types: Types) -> Arrays:
     x = args[0]
+    if x.dtype.kind == "c":  # x / |x|, and 0 at 0 (NaN parts propagate)
+        magnitude = np.abs(x)
+        return [np.where(magnitude == 0, 0, x / np.where(magnitude == 0, 1, magnitude))]
     return [
         np.where(np.isnan(x), x, np.sign(x)).astype(x.dtype) if x.dtype.kind == "f" else np.sign(x)
     ]
@@ -93,8 +96,13 @@ _BINARY: dict[type[Operation], Callable[[np.ndarray, np.ndarray], np.ndarray]] =
     sh.AddOp: np.add,
     sh.SubtractOp: np.subtract,
     sh.MultiplyOp: np.multiply,
-    sh.Atan2Op: np.arctan2,
+    sh.Atan2Op: lambda y, x: _complex_atan2(y, x) if y.dtype.kind == "c" else np.arctan2(y, x),
 }
+
+
+def _complex_atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """atan2 on complex numbers: -i log((x + iy) / sqrt(x^2 + y^2)) (numpy's is real-only)."""
+    return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
 
 
 @implements(*_BINARY)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
@@ -42,6 +43,13 @@ def element_dtype(e: Attribute) -> np.dtype:
         return np.dtype(np.float16)
     if isinstance(e, BFloat16Type):
         return numerics.expressed_dtype("bf16")
+    if isinstance(e, ComplexType):
+        part = e.get_element_type()
+        if isinstance(part, Float32Type):
+            return np.dtype(np.complex64)
+        if isinstance(part, Float64Type):
+            return np.dtype(np.complex128)
+        raise InterpreterError(f"unsupported element type {e} (complex<f32> and complex<f64> run)")
     if isinstance(e, IntegerType):
         width = e.width.data
         if width == 1:

@@ -118,6 +118,8 @@ class _TensorElement(AttrParser._TensorLiteralElement):
     def to_type(self, parser: AttrParser, type):
         fmt = FLOAT_FORMATS.get(str(type))
         text = self.span.text
+        if isinstance(type, ComplexType) and "0x" in text.lower():
+            return self._complex_with_hex_parts(parser, type, text)
         if fmt is not None and text.lower().startswith("0x"):
             bits = int(text, 16)
             if bits >> fmt.width:
@@ -133,6 +135,26 @@ class _TensorElement(AttrParser._TensorLiteralElement):
         ):
             parser.raise_error(f"integer literal {value} does not fit in {type}", self.span)
         return value
+
+    def _complex_with_hex_parts(self, parser: AttrParser, type: ComplexType, text: str):
+        """`(0x7FF0000000000001, 0.0)`: a hex part of a float complex is that part's bits."""
+        fmt = FLOAT_FORMATS.get(str(type.element_type))
+        assert isinstance(self.value, tuple)
+        parts = [p.strip() for p in text.strip()[1:-1].split(",")]
+        if fmt is None or len(parts) != 2:
+            return super().to_type(parser, type)
+        values = []
+        for part, value in zip(parts, self.value, strict=True):
+            if part.lower().startswith("0x"):
+                bits = int(part, 16)
+                if bits >> fmt.width:
+                    parser.raise_error(
+                        f"hexadecimal literal does not fit in {type.element_type}", self.span
+                    )
+                values.append(float_from_bits(bits, fmt))
+            else:
+                values.append(float(value))
+        return (values[0], values[1])
 
 
 class QParser(Parser):

@@ -15,6 +15,7 @@ naming); they are the only classes that do, besides `LinearLexer` here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
@@ -92,3 +93,17 @@ def set_lexer(parser: BaseParser, lexer: MLIRLexer, start: int = 0) -> None:
 def parse_tensor_literal(parser: AttrParser) -> tuple[list[Any], list[int]]:
     """A dense literal's elements and shape (`[]` for a splat), as xDSL's parser reads it."""
     return parser._parse_tensor_literal()
+
+
+def share_value_names(
+    printer: Printer, sources: Sequence[SSAValue], targets: Sequence[SSAValue]
+) -> None:
+    """Print each of `targets` with the name already given to its `sources` peer.
+
+    Two regions whose entry arguments are printed once for both (stablehlo.while's
+    `(%arg = %init)` header serves its cond and its body) must show the same names.
+    """
+    for source, target in zip(sources, targets, strict=False):
+        name = printer._ssa_values.get(source)
+        if name is not None:
+            printer._ssa_values[target] = name

@@ -48,6 +48,7 @@ def test_verifiers_reject_programmatic_mistakes() -> None:
     tanh = TanhOp(block.args[0])
     block.add_op(tanh)
     with pytest.raises(
-        VerifyException, match="must be a tensor of floating-point or per-tensor quantized"
+        VerifyException,
+        match="must be a tensor of floating-point or complex or per-tensor quantized",
     ):
         tanh.verify()

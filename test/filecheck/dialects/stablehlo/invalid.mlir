@@ -16,7 +16,7 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<5xf32>) { %0 = stablehlo.add %a, %b :
 // -----
 
 // float-only op on integers
-// expected-error @+1 {{'stablehlo.tanh' operand #0 must be a tensor of floating-point or per-tensor quantized values, got tensor<4xi32>}}
+// expected-error @+1 {{'stablehlo.tanh' operand #0 must be a tensor of floating-point or complex or per-tensor quantized values, got tensor<4xi32>}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.tanh %a : tensor<4xi32>
   func.return }
 
@@ -51,7 +51,7 @@ func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.abs %a 
 // -----
 
 // per-axis quantization is only for add
-// expected-error @+1 {{'stablehlo.subtract' operand #0 must be a tensor of integer or floating-point or per-tensor quantized values, got tensor<2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>}}
+// expected-error @+1 {{'stablehlo.subtract' operand #0 must be a tensor of integer or floating-point or complex or per-tensor quantized values, got tensor<2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>}}
 func.func @f(%a: tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>) { %0 = stablehlo.subtract %a, %a : tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>
   func.return }
 

@@ -1,0 +1,390 @@
+"""StableHLO ops with regions or tuples: while, if, case, map, sort, tuple, get_tuple_element.
+
+`while` prints upstream's pretty form (`stablehlo.while(%arg = %init) : T cond
+{...} do {...}`), `tuple`/`get_tuple_element` theirs; if, case, map and sort
+print generically, as `stablehlo-opt` does. Verifiers implement the spec's
+constraints on region signatures. Joined to the `stablehlo` dialect by
+`qdialect.dialects.get_all_dialects()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    BoolAttr,
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    TupleType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_region_def,
+    var_result_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure, RecursiveMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.hlo_syntax import (
+    dense_values,
+    parse_optional_operand_list,
+    print_extra_attrs,
+    resolve,
+    split_attr_dict,
+)
+from qdialect.dialects.stablehlo import ReturnOp
+from qdialect.ir import xdsl_private as xp
+
+
+def _types_text(types: Sequence[Attribute]) -> str:
+    return "(" + ", ".join(str(t) for t in types) + ")"
+
+
+def _returned(op: Operation, region: Region, what: str) -> list[Attribute]:
+    """Types the region's terminator returns (it must be stablehlo.return)."""
+    block = region.blocks.first
+    term = block.last_op if block is not None else None
+    if not isinstance(term, ReturnOp):
+        raise VerifyException(f"'{op.name}' {what} must end in stablehlo.return")
+    return [o.type for o in term.operands]
+
+
+def _arg_types(region: Region) -> list[Attribute]:
+    block = region.blocks.first
+    return [] if block is None else [a.type for a in block.args]
+
+
+def _require_scalar_of(op: Operation, t: Attribute, element_ok, what: str, expected: str) -> None:
+    if ht.rank_of(t) != 0 or not element_ok(ht.element_type(t)):
+        raise VerifyException(f"'{op.name}' {what} must be {expected}, got {t}")
+
+
+@irdl_op_definition
+class WhileOp(IRDLOperation):
+    """`stablehlo.while(%i = %init) : T cond {...} do {...}`."""
+
+    name = "stablehlo.while"
+    operand = var_operand_def()
+    results_ = var_result_def()
+    cond = region_def()
+    body = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        iter_args, inits = [], []
+        if parser.parse_optional_punctuation(")") is None:
+            while True:
+                iter_args.append(parser.parse_argument(expect_type=False))
+                parser.parse_punctuation("=")
+                inits.append(parser.parse_unresolved_operand())
+                if parser.parse_optional_punctuation(")") is not None:
+                    break
+                parser.parse_punctuation(",")
+        types: list[Attribute] = []
+        if inits:
+            parser.parse_punctuation(":")
+            types = [parser.parse_type()]
+            while parser.parse_optional_punctuation(",") is not None:
+                types.append(parser.parse_type())
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        operands = resolve(parser, inits, types)
+        args = [a.resolve(t) for a, t in zip(iter_args, types, strict=True)]
+        parser.parse_keyword("cond")
+        cond = parser.parse_region(args)
+        parser.parse_keyword("do")
+        body = parser.parse_region(args)
+        return cls.create(
+            operands=operands,
+            result_types=types,
+            attributes=attrs.data if attrs is not None else {},
+            regions=[cond, body],
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string("(")
+        block = self.body.blocks.first
+        args = list(block.args) if block is not None else []
+        for i, (arg, init) in enumerate(zip(args, self.operand, strict=False)):
+            if i:
+                printer.print_string(", ")
+            printer.print_operand(arg)
+            printer.print_string(" = ")
+            printer.print_operand(init)
+        printer.print_string(")")
+        if self.operand:
+            printer.print_string(" : ")
+            printer.print_list([o.type for o in self.operand], printer.print_attribute)
+        if self.attributes:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(self.attributes)
+        cond_block = self.cond.blocks.first
+        if cond_block is not None:
+            xp.share_value_names(printer, list(args), list(cond_block.args))
+        xp.print_new_line(printer)
+        printer.print_string("cond ")
+        printer.print_region(self.cond, print_entry_block_args=False)
+        printer.print_string(" do ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    def verify_(self) -> None:
+        types = [o.type for o in self.operand]
+        if [r.type for r in self.results] != types:
+            raise VerifyException(f"'{self.name}' results must have the operands' types")
+        for what, region in (("cond", self.cond), ("body", self.body)):
+            if _arg_types(region) != types:
+                raise VerifyException(
+                    f"'{self.name}' {what} must take the operands' types {_types_text(types)}, "
+                    f"got {_types_text(_arg_types(region))}"
+                )
+        ret = _returned(self, self.cond, "cond")
+        if len(ret) != 1 or ret[0] != TensorType(IntegerType(1), []):
+            raise VerifyException(
+                f"'{self.name}' cond must return a single tensor<i1>, got {_types_text(ret)}"
+            )
+        ret = _returned(self, self.body, "body")
+        if ret != types:
+            raise VerifyException(
+                f"'{self.name}' body must return the operands' types {_types_text(types)}, "
+                f"got {_types_text(ret)}"
+            )
+
+
+def _verify_branches(op: Operation, branches: Sequence[Region]) -> None:
+    results = [r.type for r in op.results]
+    for i, region in enumerate(branches):
+        if _arg_types(region):
+            raise VerifyException(f"'{op.name}' branch #{i} must take no arguments")
+        ret = _returned(op, region, f"branch #{i}")
+        if ret != results:
+            raise VerifyException(
+                f"'{op.name}' branch #{i} returns {_types_text(ret)} "
+                f"but the op's results are {_types_text(results)}"
+            )
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`"stablehlo.if"(%pred) ({...}, {...})`: runs one of two branches."""
+
+    name = "stablehlo.if"
+    pred = operand_def()
+    results_ = var_result_def()
+    true_branch = region_def()
+    false_branch = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        _require_scalar_of(self, self.pred.type, ht.is_bool, "predicate", "a tensor<i1>")
+        _verify_branches(self, [self.true_branch, self.false_branch])
+
+
+@irdl_op_definition
+class CaseOp(IRDLOperation):
+    """`"stablehlo.case"(%index) ({...}, ...)`: runs branch `index`, the last one when out of range."""
+
+    name = "stablehlo.case"
+    index = operand_def()
+    results_ = var_result_def()
+    branches = var_region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        if not self.branches:
+            raise VerifyException(f"'{self.name}' needs at least one branch")
+        _require_scalar_of(
+            self,
+            self.index.type,
+            lambda e: isinstance(e, IntegerType) and e.width.data == 32,
+            "index",
+            "a tensor<i32>",
+        )
+        _verify_branches(self, list(self.branches))
+
+
+def _verify_scalar_args(
+    op: Operation, region: Region, inputs: Sequence[SSAValue], copies: int, what: str
+) -> None:
+    """The region takes `copies` rank-0 tensors of each input's element type, input by input."""
+    args = _arg_types(region)
+    expected = [TensorType(ht.element_type(x.type), []) for x in inputs for _ in range(copies)]
+    if args != expected:
+        raise VerifyException(
+            f"'{op.name}' {what} must take {_types_text(expected)}, got {_types_text(args)}"
+        )
+
+
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """`"stablehlo.map"(%a, %b) ({...}) {dimensions = array<i64: 0, 1>}`: the body per element."""
+
+    name = "stablehlo.map"
+    inputs = var_operand_def()
+    result = result_def()
+    dimensions = prop_def(DenseArrayBase)
+    computation = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException(f"'{self.name}' needs at least one input")
+        shapes = [ht.shape_of(x.type) for x in (*self.inputs, self.result)]
+        if any(not ht.shapes_compatible(shapes[0], s) for s in shapes):
+            raise VerifyException(
+                f"'{self.name}' requires all inputs and the result to have the same shape"
+            )
+        rank = ht.rank_of(self.inputs[0].type)
+        if rank is not None and list(dense_values(self.dimensions)) != list(range(rank)):
+            raise VerifyException(
+                f"'{self.name}' dimensions must be [0, ..., {rank - 1}] (all dimensions in order)"
+            )
+        _verify_scalar_args(self, self.computation, self.inputs, 1, "computation")
+        ret = _returned(self, self.computation, "computation")
+        if len(ret) != 1 or ht.rank_of(ret[0]) != 0:
+            raise VerifyException(f"'{self.name}' computation must return one rank-0 tensor")
+        if ht.element_type(ret[0]) != ht.element_type(self.result.type):
+            raise VerifyException(
+                f"'{self.name}' result element type must be the computation's, "
+                f"{ht.element_type(ret[0])}"
+            )
+
+
+@irdl_op_definition
+class SortOp(IRDLOperation):
+    """`"stablehlo.sort"(%a, %b) ({comparator}) {dimension = 0 : i64, is_stable = true}`."""
+
+    name = "stablehlo.sort"
+    inputs = var_operand_def()
+    results_ = var_result_def()
+    dimension = opt_prop_def(IntegerAttr)
+    is_stable = opt_prop_def(BoolAttr)
+    comparator = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def sort_dimension(self) -> int:
+        """The dimension (default -1), made non-negative when the rank is known."""
+        dim = -1 if self.dimension is None else self.dimension.value.data
+        rank = ht.rank_of(self.inputs[0].type) if self.inputs else None
+        return dim + rank if rank is not None and dim < 0 else dim
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException(f"'{self.name}' needs at least one input")
+        if [r.type for r in self.results] != [x.type for x in self.inputs]:
+            raise VerifyException(f"'{self.name}' results must have the inputs' types")
+        shapes = [ht.shape_of(x.type) for x in self.inputs]
+        if any(not ht.shapes_compatible(shapes[0], s) for s in shapes):
+            raise VerifyException(f"'{self.name}' requires all inputs to have the same shape")
+        rank = ht.rank_of(self.inputs[0].type)
+        dim = -1 if self.dimension is None else self.dimension.value.data
+        if rank is not None and not -max(rank, 1) <= dim < max(rank, 1):
+            raise VerifyException(
+                f"'{self.name}' dimension {dim} is out of range [{-rank}, {rank})"
+            )
+        _verify_scalar_args(self, self.comparator, self.inputs, 2, "comparator")
+        ret = _returned(self, self.comparator, "comparator")
+        if ret != [TensorType(IntegerType(1), [])]:
+            raise VerifyException(
+                f"'{self.name}' comparator must return a single tensor<i1>, got {_types_text(ret)}"
+            )
+
+
+@irdl_op_definition
+class TupleOp(IRDLOperation):
+    """`stablehlo.tuple %a, %b : tuple<A, B>`."""
+
+    name = "stablehlo.tuple"
+    val = var_operand_def()
+    result = result_def(TupleType)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_optional_operand_list(parser)
+        _props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        types = list(t.types.data) if isinstance(t, TupleType) else [t]
+        return cls.create(
+            operands=resolve(parser, operands, types), result_types=[t], attributes=attrs
+        )
+
+    def print(self, printer: Printer):
+        if self.val:
+            printer.print_string(" ")
+            printer.print_list(self.val, printer.print_operand)
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if list(t.types.data) != [o.type for o in self.val]:
+            raise VerifyException(f"'{self.name}' result {t} does not match the operands' types")
+
+
+@irdl_op_definition
+class GetTupleElementOp(IRDLOperation):
+    """`stablehlo.get_tuple_element %t[0] : (tuple<A, B>) -> A`."""
+
+    name = "stablehlo.get_tuple_element"
+    operand = operand_def(TupleType)
+    result = result_def()
+    index = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        index = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation("]")
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props["index"] = IntegerAttr(index, i32)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [operand], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f"[{self.index.value.data}]")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operand.type], [self.result.type])
+
+    def verify_(self) -> None:
+        t = self.operand.type
+        assert isinstance(t, TupleType)  # operand_def(TupleType)
+        types = list(t.types.data)
+        i = self.index.value.data
+        if not 0 <= i < len(types):
+            raise VerifyException(f"'{self.name}' index {i} is out of range [0, {len(types)})")
+        if types[i] != self.result.type:
+            raise VerifyException(
+                f"'{self.name}' result type {self.result.type} does not match element #{i}, {types[i]}"
+            )
+
+
+CONTROL_OPS = [WhileOp, IfOp, CaseOp, MapOp, SortOp, TupleOp, GetTupleElementOp]

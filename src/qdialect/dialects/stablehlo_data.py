@@ -1,0 +1,713 @@
+"""StableHLO data-movement ops beyond the core set: reverse, scatter,
+select_and_scatter, dynamic_update_slice, get_dimension_size and the
+dynamic-shape ops (dynamic_broadcast_in_dim, dynamic_iota, dynamic_pad,
+dynamic_reshape, dynamic_gather, dynamic_conv, real_dynamic_slice).
+
+Pretty forms are upstream's where it has one (`stablehlo.reverse %x, dims =
+[0] : T`, `stablehlo.get_dimension_size %x, dim = 1 : (T) -> tensor<i32>`,
+`stablehlo.dynamic_iota %s, dim = 0 : (S) -> T`, ...); the others print
+generically, as `stablehlo-opt` does. Joined to the `stablehlo` dialect by
+`qdialect.dialects.get_all_dialects()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    ArrayAttr,
+    BoolAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    i64,
+)
+from xdsl.ir import Attribute, Data, Operation, SSAValue
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure, RecursiveMemoryEffect
+from xdsl.utils.exceptions import VerifyException
+
+from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.hlo_syntax import (
+    dense_i64,
+    dense_values,
+    int_list_text,
+    parse_int_list,
+    parse_operand_list,
+    parse_same_operands_and_result_type,
+    print_extra_attrs,
+    print_same_operands_and_result_type,
+    resolve,
+    split_attr_dict,
+)
+from qdialect.dialects.stablehlo import _same_element_or_baseline
+from qdialect.dialects.stablehlo_attrs import (
+    ConvDimensionNumbersAttr,
+    GatherDimensionNumbersAttr,
+    _parse_field_list,
+    check_unique_in_range,
+)
+
+# ==========================================================================
+# #stablehlo.scatter
+# ==========================================================================
+
+
+@dataclass(frozen=True)
+class ScatterDims:
+    update_window_dims: tuple[int, ...] = ()
+    inserted_window_dims: tuple[int, ...] = ()
+    input_batching_dims: tuple[int, ...] = ()
+    scatter_indices_batching_dims: tuple[int, ...] = ()
+    scatter_dims_to_operand_dims: tuple[int, ...] = ()
+    index_vector_dim: int = 0
+
+
+_SCATTER_LISTS = (
+    "update_window_dims",
+    "inserted_window_dims",
+    "input_batching_dims",
+    "scatter_indices_batching_dims",
+    "scatter_dims_to_operand_dims",
+)
+
+
+@irdl_attr_definition
+class ScatterDimensionNumbersAttr(Data[ScatterDims]):
+    """`#stablehlo.scatter<update_window_dims = [..], ..., index_vector_dim = N>`."""
+
+    name = "stablehlo.scatter"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ScatterDims:
+        return ScatterDims(**_parse_field_list(parser, _SCATTER_LISTS, ("index_vector_dim",)))  # type: ignore[arg-type]
+
+    def print_parameter(self, printer: Printer) -> None:
+        d = self.data
+        parts = [f"{f} = {int_list_text(getattr(d, f))}" for f in _SCATTER_LISTS if getattr(d, f)]
+        parts.append(f"index_vector_dim = {d.index_vector_dim}")
+        printer.print_string("<" + ", ".join(parts) + ">")
+
+
+# ==========================================================================
+# Helpers
+# ==========================================================================
+
+
+def _is_int_tensor(t: Attribute, rank: int | None = None) -> bool:
+    e = ht.element_type(t)
+    ok = ht.is_tensor(t) and (ht.is_integer(e) or ht.is_index_like(e))
+    return ok and (rank is None or ht.rank_of(t) in (rank, None))
+
+
+def _require_int_vector(op: Operation, v: SSAValue, what: str, size: int | None = None) -> None:
+    t = v.type
+    if not _is_int_tensor(t, 1):
+        raise VerifyException(f"'{op.name}' {what} must be a 1-D tensor of integers, got {t}")
+    shape = ht.shape_of(t)
+    if size is not None and shape is not None and shape[0] not in (size, DYNAMIC_INDEX):
+        raise VerifyException(f"'{op.name}' {what} must have {size} elements, got {t}")
+
+
+def _scalar_body(op: Operation, region, element_types: Sequence[Attribute], what: str) -> None:
+    from qdialect.dialects.stablehlo_control import _arg_types, _returned
+
+    args = _arg_types(region)
+    if any(ht.rank_of(a) != 0 for a in args) or len(args) != len(element_types):
+        raise VerifyException(
+            f"'{op.name}' {what} must take {len(element_types)} rank-0 tensors, got {len(args)} arguments"
+        )
+    _returned(op, region, what)
+
+
+# ==========================================================================
+# Ops with pretty forms
+# ==========================================================================
+
+
+@irdl_op_definition
+class ReverseOp(IRDLOperation):
+    """`stablehlo.reverse %x, dims = [0, 1] : tensor<2x3xf32>`."""
+
+    name = "stablehlo.reverse"
+    operand = operand_def()
+    result = result_def()
+    dimensions = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dims")
+        parser.parse_punctuation("=")
+        dims = parse_int_list(parser)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props["dimensions"] = dense_i64(dims)
+        parser.parse_punctuation(":")
+        types, result = parse_same_operands_and_result_type(parser, 1)
+        return cls.create(
+            operands=resolve(parser, [operand], types),
+            result_types=[result],
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", dims = {int_list_text(dense_values(self.dimensions))}")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        print_same_operands_and_result_type(printer, [self.operand], self.result.type)
+
+    def verify_(self) -> None:
+        if self.operand.type != self.result.type:
+            raise VerifyException(f"'{self.name}' result must have the operand's type")
+        rank = ht.rank_of(self.operand.type)
+        if rank is not None:
+            check_unique_in_range(dense_values(self.dimensions), rank, f"'{self.name}' dimension")
+
+
+@irdl_op_definition
+class GetDimensionSizeOp(IRDLOperation):
+    """`stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>`."""
+
+    name = "stablehlo.get_dimension_size"
+    operand = operand_def()
+    result = result_def()
+    dimension = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dim = parser.parse_integer(allow_boolean=False)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props["dimension"] = IntegerAttr(dim, i64)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [operand], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f", dim = {self.dimension.value.data}")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operand.type], [self.result.type])
+
+    def verify_(self) -> None:
+        rank = ht.rank_of(self.operand.type)
+        dim = self.dimension.value.data
+        if rank is not None and not 0 <= dim < rank:
+            raise VerifyException(f"'{self.name}' dimension {dim} is out of range [0, {rank})")
+        t = self.result.type
+        e = ht.element_type(t)
+        if ht.rank_of(t) != 0 or not (isinstance(e, IntegerType) and e.width.data == 32):
+            raise VerifyException(f"'{self.name}' result must be a tensor<i32>, got {t}")
+
+
+class _FunctionalSyntax(IRDLOperation):
+    """`stablehlo.OP %a, %b : (A, B) -> R` (upstream's `operands attr-dict : functional-type`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        print_extra_attrs(printer, self, props=tuple(self.properties))
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
+
+
+@irdl_op_definition
+class DynamicUpdateSliceOp(_FunctionalSyntax):
+    """`stablehlo.dynamic_update_slice %x, %update, %i, %j : (...) -> R`."""
+
+    name = "stablehlo.dynamic_update_slice"
+    operand = operand_def()
+    update = operand_def()
+    start_indices = var_operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if self.operand.type != self.result.type:
+            raise VerifyException(f"'{self.name}' result must have the operand's type")
+        _same_element_or_baseline(self, self.operand.type, self.update.type, "operand and update")
+        so, su = ht.shape_of(self.operand.type), ht.shape_of(self.update.type)
+        if so is None or su is None:
+            return
+        if len(su) != len(so) or len(self.start_indices) != len(so):
+            raise VerifyException(
+                f"'{self.name}' needs an update of the operand's rank ({len(so)}) and one start "
+                "index per dimension"
+            )
+        for d, (u, o) in enumerate(zip(su, so, strict=True)):
+            if u != DYNAMIC_INDEX and o != DYNAMIC_INDEX and u > o:
+                raise VerifyException(
+                    f"'{self.name}' update dimension {d} (size {u}) exceeds the operand's ({o})"
+                )
+        for i in self.start_indices:
+            if ht.rank_of(i.type) != 0 or not ht.is_integer(ht.element_type(i.type)):
+                raise VerifyException(
+                    f"'{self.name}' start indices must be rank-0 integer tensors, got {i.type}"
+                )
+        if len({i.type for i in self.start_indices}) > 1:
+            raise VerifyException(f"'{self.name}' start indices must all have the same type")
+
+
+@irdl_op_definition
+class DynamicIotaOp(IRDLOperation):
+    """`stablehlo.dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<3x4xi64>`."""
+
+    name = "stablehlo.dynamic_iota"
+    output_shape = operand_def()
+    result = result_def()
+    iota_dimension = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        shape = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dim = parser.parse_integer(allow_boolean=False)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props["iota_dimension"] = IntegerAttr(dim, i64)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [shape], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.output_shape)
+        printer.print_string(f", dim = {self.iota_dimension.value.data}")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.output_shape.type], [self.result.type])
+
+    def verify_(self) -> None:
+        rank = ht.rank_of(self.result.type)
+        _require_int_vector(self, self.output_shape, "output_shape", rank)
+        dim = self.iota_dimension.value.data
+        if rank is not None and not 0 <= dim < rank:
+            raise VerifyException(f"'{self.name}' iota dimension {dim} is out of range [0, {rank})")
+
+
+@irdl_op_definition
+class DynamicBroadcastInDimOp(IRDLOperation):
+    """`stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0, 2] : (...) -> R`."""
+
+    name = "stablehlo.dynamic_broadcast_in_dim"
+    operand = operand_def()
+    output_dimensions = operand_def()
+    result = result_def()
+    broadcast_dimensions = prop_def(DenseArrayBase)
+    known_expanding_dimensions = opt_prop_def(DenseArrayBase)
+    known_nonexpanding_dimensions = opt_prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        shape = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dims")
+        parser.parse_punctuation("=")
+        dims = parse_int_list(parser)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props["broadcast_dimensions"] = dense_i64(dims)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [operand, shape], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(f", dims = {int_list_text(dense_values(self.broadcast_dimensions))}")
+        print_extra_attrs(
+            printer,
+            self,
+            props=("known_expanding_dimensions", "known_nonexpanding_dimensions"),
+        )
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+
+    def verify_(self) -> None:
+        so, sr = ht.shape_of(self.operand.type), ht.shape_of(self.result.type)
+        _require_int_vector(
+            self, self.output_dimensions, "output_dimensions", None if sr is None else len(sr)
+        )
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        dims = dense_values(self.broadcast_dimensions)
+        if so is None or sr is None:
+            return
+        if len(dims) != len(so):
+            raise VerifyException(
+                f"'{self.name}' broadcast_dimensions needs {len(so)} entries, got {len(dims)}"
+            )
+        check_unique_in_range(dims, len(sr), f"'{self.name}' broadcast dimension")
+        for i, d in enumerate(dims):
+            if so[i] not in (1, DYNAMIC_INDEX, sr[d]) and sr[d] != DYNAMIC_INDEX:
+                raise VerifyException(
+                    f"'{self.name}' operand dimension {i} (size {so[i]}) cannot broadcast to "
+                    f"result dimension {d} (size {sr[d]})"
+                )
+        for attr, what in (
+            (self.known_expanding_dimensions, "known_expanding_dimensions"),
+            (self.known_nonexpanding_dimensions, "known_nonexpanding_dimensions"),
+        ):
+            check_unique_in_range(dense_values(attr), len(so), f"'{self.name}' {what} entry")
+        both = set(dense_values(self.known_expanding_dimensions)) & set(
+            dense_values(self.known_nonexpanding_dimensions)
+        )
+        if both:
+            raise VerifyException(
+                f"'{self.name}' dimension {min(both)} is both known expanding and non-expanding"
+            )
+
+
+@irdl_op_definition
+class DynamicReshapeOp(_FunctionalSyntax):
+    """`stablehlo.dynamic_reshape %x, %shape : (T, tensor<Nxi64>) -> R`."""
+
+    name = "stablehlo.dynamic_reshape"
+    operand = operand_def()
+    output_shape = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _require_int_vector(self, self.output_shape, "output_shape", ht.rank_of(self.result.type))
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        so, sr = ht.shape_of(self.operand.type), ht.shape_of(self.result.type)
+        if (
+            so is not None
+            and sr is not None
+            and DYNAMIC_INDEX not in so
+            and DYNAMIC_INDEX not in sr
+            and _product(so) != _product(sr)
+        ):
+            raise VerifyException(
+                f"'{self.name}' operand has {_product(so)} elements but the result {_product(sr)}"
+            )
+
+
+def _product(shape: Sequence[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+@irdl_op_definition
+class DynamicPadOp(_FunctionalSyntax):
+    """`stablehlo.dynamic_pad %x, %value, %low, %high, %interior : (...) -> R`."""
+
+    name = "stablehlo.dynamic_pad"
+    operand = operand_def()
+    padding_value = operand_def()
+    edge_padding_low = operand_def()
+    edge_padding_high = operand_def()
+    interior_padding = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        rank = ht.rank_of(self.operand.type)
+        for v, what in (
+            (self.edge_padding_low, "edge_padding_low"),
+            (self.edge_padding_high, "edge_padding_high"),
+            (self.interior_padding, "interior_padding"),
+        ):
+            _require_int_vector(self, v, what, rank)
+        if ht.rank_of(self.padding_value.type) not in (0, None):
+            raise VerifyException(f"'{self.name}' padding_value must be a rank-0 tensor")
+        _same_element_or_baseline(
+            self, self.operand.type, self.padding_value.type, "operand and padding_value"
+        )
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        rr = ht.rank_of(self.result.type)
+        if rank is not None and rr is not None and rank != rr:
+            raise VerifyException(f"'{self.name}' result must have the operand's rank {rank}")
+
+
+@irdl_op_definition
+class RealDynamicSliceOp(_FunctionalSyntax):
+    """`stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (...) -> R`."""
+
+    name = "stablehlo.real_dynamic_slice"
+    operand = operand_def()
+    start_indices = operand_def()
+    limit_indices = operand_def()
+    strides = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        rank = ht.rank_of(self.operand.type)
+        for v, what in (
+            (self.start_indices, "start_indices"),
+            (self.limit_indices, "limit_indices"),
+            (self.strides, "strides"),
+        ):
+            _require_int_vector(self, v, what, rank)
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+
+
+# ==========================================================================
+# Generic-form ops
+# ==========================================================================
+
+
+@irdl_op_definition
+class DynamicGatherOp(IRDLOperation):
+    """`"stablehlo.dynamic_gather"(%x, %indices, %sizes)`: gather with slice sizes as an operand."""
+
+    name = "stablehlo.dynamic_gather"
+    operand = operand_def()
+    start_indices = operand_def()
+    slice_sizes = operand_def()
+    result = result_def()
+    dimension_numbers = prop_def(GatherDimensionNumbersAttr)
+    indices_are_sorted = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        _require_int_vector(self, self.slice_sizes, "slice_sizes", ht.rank_of(self.operand.type))
+        if not _is_int_tensor(self.start_indices.type):
+            raise VerifyException(f"'{self.name}' start_indices must be a tensor of integers")
+        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+
+
+@irdl_op_definition
+class DynamicConvOp(IRDLOperation):
+    """`"stablehlo.dynamic_conv"(%lhs, %rhs, %padding)`: convolution with padding as an operand."""
+
+    name = "stablehlo.dynamic_conv"
+    lhs = operand_def()
+    rhs = operand_def()
+    d_padding = operand_def()
+    result = result_def()
+    window_strides = opt_prop_def(DenseArrayBase)
+    lhs_dilation = opt_prop_def(DenseArrayBase)
+    rhs_dilation = opt_prop_def(DenseArrayBase)
+    window_reversal = opt_prop_def(DenseArrayBase)
+    dimension_numbers = prop_def(ConvDimensionNumbersAttr)
+    feature_group_count = prop_def(IntegerAttr)
+    batch_group_count = prop_def(IntegerAttr)
+    precision_config = opt_prop_def(ArrayAttr)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        t = self.d_padding.type
+        rank = ht.rank_of(self.lhs.type)
+        shape = ht.shape_of(t)
+        if not _is_int_tensor(t, 2) or (
+            shape is not None and rank is not None and shape[1] not in (2, DYNAMIC_INDEX)
+        ):
+            raise VerifyException(
+                f"'{self.name}' padding must be a 2-D tensor of integers of shape Nx2, got {t}"
+            )
+        if rank is not None and shape is not None and shape[0] not in (rank - 2, DYNAMIC_INDEX):
+            raise VerifyException(
+                f"'{self.name}' padding needs {rank - 2} rows (one per spatial dimension), got {t}"
+            )
+        for attr, what in (
+            (self.feature_group_count, "feature_group_count"),
+            (self.batch_group_count, "batch_group_count"),
+        ):
+            if attr.value.data < 1:
+                raise VerifyException(f"'{self.name}' {what} must be positive")
+        for attr, what in (
+            (self.window_strides, "window_strides"),
+            (self.lhs_dilation, "lhs_dilation"),
+            (self.rhs_dilation, "rhs_dilation"),
+        ):
+            if any(v < 1 for v in dense_values(attr)):
+                raise VerifyException(f"'{self.name}' {what} must be positive")
+
+
+@irdl_op_definition
+class ScatterOp(IRDLOperation):
+    """`"stablehlo.scatter"(%inputs..., %indices, %updates...) ({update_computation}) {...}`."""
+
+    name = "stablehlo.scatter"
+    all_operands = var_operand_def()
+    results_ = var_result_def()
+    scatter_dimension_numbers = prop_def(ScatterDimensionNumbersAttr)
+    indices_are_sorted = opt_prop_def(BoolAttr)
+    unique_indices = opt_prop_def(BoolAttr)
+    update_computation = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def split(self) -> tuple[list[SSAValue], SSAValue, list[SSAValue]]:
+        """(inputs, scatter_indices, updates): N inputs, one index tensor, N updates."""
+        ops = list(self.all_operands)
+        n = (len(ops) - 1) // 2
+        return ops[:n], ops[n], ops[n + 1 :]
+
+    def verify_(self) -> None:
+        ops = list(self.all_operands)
+        if len(ops) < 3 or len(ops) % 2 == 0:
+            raise VerifyException(
+                f"'{self.name}' takes N inputs, the scatter indices and N updates (N >= 1), "
+                f"got {len(ops)} operands"
+            )
+        inputs, indices, updates = self.split()
+        if [r.type for r in self.results] != [x.type for x in inputs]:
+            raise VerifyException(f"'{self.name}' results must have the inputs' types")
+        if not _is_int_tensor(indices.type):
+            raise VerifyException(
+                f"'{self.name}' scatter_indices must be a tensor of integers, got {indices.type}"
+            )
+        d = self.scatter_dimension_numbers.data
+        si = ht.shape_of(indices.type)
+        so = ht.shape_of(inputs[0].type)
+        su = ht.shape_of(updates[0].type)
+        if si is not None and not 0 <= d.index_vector_dim <= len(si):
+            raise VerifyException(
+                f"'{self.name}' index_vector_dim {d.index_vector_dim} is out of range [0, {len(si)}]"
+            )
+        if so is not None:
+            check_unique_in_range(
+                (*d.inserted_window_dims, *d.input_batching_dims),
+                len(so),
+                f"'{self.name}' inserted window or batching dimension",
+            )
+            check_unique_in_range(
+                d.scatter_dims_to_operand_dims,
+                len(so),
+                f"'{self.name}' scatter_dims_to_operand_dims entry",
+            )
+        if su is not None:
+            check_unique_in_range(d.update_window_dims, len(su), f"'{self.name}' update window dim")
+        if si is not None:
+            index_count = si[d.index_vector_dim] if d.index_vector_dim < len(si) else 1
+            if index_count != DYNAMIC_INDEX and index_count != len(d.scatter_dims_to_operand_dims):
+                raise VerifyException(
+                    f"'{self.name}' scatter_dims_to_operand_dims needs {index_count} entries, "
+                    f"got {len(d.scatter_dims_to_operand_dims)}"
+                )
+        if len(d.input_batching_dims) != len(d.scatter_indices_batching_dims):
+            raise VerifyException(
+                f"'{self.name}' needs as many input_batching_dims as scatter_indices_batching_dims"
+            )
+        if so is not None and su is not None:
+            window = len(so) - len(d.inserted_window_dims) - len(d.input_batching_dims)
+            if len(d.update_window_dims) != window:
+                raise VerifyException(
+                    f"'{self.name}' needs {window} update_window_dims, got {len(d.update_window_dims)}"
+                )
+        _scalar_body(
+            self,
+            self.update_computation,
+            [ht.element_type(x.type) for x in (*inputs, *inputs)],
+            "update_computation",
+        )
+
+
+@irdl_op_definition
+class SelectAndScatterOp(IRDLOperation):
+    """`"stablehlo.select_and_scatter"(%operand, %source, %init) ({select}, {scatter}) {...}`."""
+
+    name = "stablehlo.select_and_scatter"
+    operand = operand_def()
+    source = operand_def()
+    init_value = operand_def()
+    result = result_def()
+    window_dimensions = opt_prop_def(DenseArrayBase)
+    window_strides = opt_prop_def(DenseArrayBase)
+    padding = opt_prop_def(DenseIntOrFPElementsAttr)
+    select = region_def()
+    scatter = region_def()
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def verify_(self) -> None:
+        if self.operand.type != self.result.type:
+            raise VerifyException(f"'{self.name}' result must have the operand's type")
+        if ht.rank_of(self.init_value.type) not in (0, None):
+            raise VerifyException(f"'{self.name}' init_value must be a rank-0 tensor")
+        rank = ht.rank_of(self.operand.type)
+        dims = dense_values(self.window_dimensions)
+        strides = dense_values(self.window_strides)
+        if rank is not None:
+            for values, what in ((dims, "window_dimensions"), (strides, "window_strides")):
+                if values and len(values) != rank:
+                    raise VerifyException(
+                        f"'{self.name}' {what} needs {rank} entries, got {len(values)}"
+                    )
+                if any(v < 1 for v in values):
+                    raise VerifyException(f"'{self.name}' {what} must be positive")
+            if self.padding is not None and list(self.padding.get_shape() or []) != [rank, 2]:
+                raise VerifyException(f"'{self.name}' padding must have shape {rank}x2")
+        e = ht.element_type(self.operand.type)
+        _scalar_body(self, self.select, [e, e], "select")
+        _scalar_body(self, self.scatter, [e, e], "scatter")
+
+
+DATA_OPS = [
+    ReverseOp,
+    GetDimensionSizeOp,
+    DynamicUpdateSliceOp,
+    DynamicIotaOp,
+    DynamicBroadcastInDimOp,
+    DynamicReshapeOp,
+    DynamicPadOp,
+    RealDynamicSliceOp,
+    DynamicGatherOp,
+    DynamicConvOp,
+    ScatterOp,
+    SelectAndScatterOp,
+]
+DATA_ATTRS = [ScatterDimensionNumbersAttr]
