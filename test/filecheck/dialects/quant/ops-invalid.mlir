@@ -10,7 +10,7 @@ func.func @qcast_expressed_mismatch(%a: f16) {
 // -----
 
 func.func @qcast_needs_quantized_result(%a: f32) {
-  // expected-error @+1 {{'quant.qcast' expects a quantized type, got i8}}
+  // expected-error @+1 {{'quant.qcast' op expects a quantized type, got i8}}
   %0 = quant.qcast %a : f32 to i8
   func.return
 }
@@ -18,7 +18,7 @@ func.func @qcast_needs_quantized_result(%a: f32) {
 // -----
 
 func.func @qcast_needs_float_input(%a: i32) {
-  // expected-error @+1 {{'quant.qcast' expects a floating-point type, got i32}}
+  // expected-error @+1 {{'quant.qcast' op expects a floating-point type, got i32}}
   %0 = quant.qcast %a : i32 to !quant.uniform<i8:f32, 1.0>
   func.return
 }
@@ -26,7 +26,7 @@ func.func @qcast_needs_float_input(%a: i32) {
 // -----
 
 func.func @qcast_shape_mismatch(%a: tensor<4xf32>) {
-  // expected-error @+1 {{'quant.qcast' requires the same shape for input and result}}
+  // expected-error @+1 {{'quant.qcast' op requires the same shape for input and result}}
   %0 = quant.qcast %a : tensor<4xf32> to tensor<5x!quant.uniform<i8:f32, 1.0>>
   func.return
 }
@@ -34,7 +34,7 @@ func.func @qcast_shape_mismatch(%a: tensor<4xf32>) {
 // -----
 
 func.func @qcast_scalar_to_tensor(%a: f32) {
-  // expected-error @+1 {{'quant.qcast' requires the same shape for input and result}}
+  // expected-error @+1 {{'quant.qcast' op requires the same shape for input and result}}
   %0 = quant.qcast %a : f32 to tensor<1x!quant.uniform<i8:f32, 1.0>>
   func.return
 }
@@ -58,7 +58,7 @@ func.func @dcast_expressed_mismatch(%a: !quant.uniform<i8:f32, 1.0>) {
 // -----
 
 func.func @dcast_needs_quantized_input(%a: f32) {
-  // expected-error @+1 {{'quant.dcast' expects a quantized type, got f32}}
+  // expected-error @+1 {{'quant.dcast' op expects a quantized type, got f32}}
   %0 = quant.dcast %a : f32 to f32
   func.return
 }
@@ -74,7 +74,7 @@ func.func @scast_storage_mismatch(%a: tensor<2xi16>) {
 // -----
 
 func.func @scast_two_integers(%a: tensor<2xi8>) {
-  // expected-error @+1 {{'quant.scast' casts between a quantized type and an integer type, got tensor<2xi8> to tensor<2xi8>}}
+  // expected-error @+1 {{'quant.scast' op casts between a quantized type and an integer type, got tensor<2xi8> to tensor<2xi8>}}
   %0 = quant.scast %a : tensor<2xi8> to tensor<2xi8>
   func.return
 }
@@ -82,7 +82,7 @@ func.func @scast_two_integers(%a: tensor<2xi8>) {
 // -----
 
 func.func @scast_float(%a: tensor<2xf32>) {
-  // expected-error @+1 {{'quant.scast' casts between a quantized type and an integer type}}
+  // expected-error @+1 {{'quant.scast' op casts between a quantized type and an integer type}}
   %0 = quant.scast %a : tensor<2xf32> to tensor<2x!quant.uniform<i8:f32, 1.0>>
   func.return
 }

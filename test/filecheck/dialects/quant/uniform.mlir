@@ -4,7 +4,7 @@
 // Print -> parse -> print is a fixed point:
 // RUN: qopt %s > %t.1 && qopt %t.1 > %t.2 && diff %t.1 %t.2
 
-// CHECK: builtin.module {
+// CHECK: module {
 func.func private @t0(tensor<!quant.uniform<i8:f32, 1.000000e-02:50>>)
 // CHECK-NEXT: func.func private @t0(tensor<!quant.uniform<i8:f32, 1.000000e-02:50>>) -> ()
 func.func private @t1(tensor<!quant.uniform<i8:f32, 0.01:50>>)
