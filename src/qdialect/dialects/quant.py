@@ -5,6 +5,7 @@ Textual forms are byte-identical to upstream MLIR's printer:
     !quant.uniform<i8:f32, 1.000000e-02:50>                 per-tensor
     !quant.uniform<i8<-127:127>:f32, 1.000000e-02>          narrow storage range
     !quant.uniform<u8:f32:1, {2.000000e-01:20,1.000000e-01}>  per-axis (axis 1)
+    !quant.uniform<ui8:f32, 1.000000e+00>                   builtin `ui8`/`si8` storage
 
 Validity follows the StableHLO spec, which is stricter than MLIR's own
 verifier (MLIR accepts a zero point outside the storage range, and does not
@@ -36,6 +37,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerType,
     ShapedType,
+    Signedness,
     TensorType,
     UnrankedTensorType,
 )
@@ -76,7 +78,12 @@ _EXPRESSED_RANGE: dict[str, tuple[float, float]] = {
     "f64": (5e-324, float.fromhex("0x1.fffffffffffffp1023")),
 }
 
-_STORAGE_RE = re.compile(r"([iu])([0-9]+)")
+_STORAGE_RE = re.compile(r"(si|ui|i|u)([0-9]+)")
+
+EXPLICIT_SIGNEDNESS = 2
+"""Bit of `signed_attr` set when the storage was written as a builtin signed/unsigned
+integer type (`si8`, `ui8`) rather than the quant keyword (`i8`, `u8`); MLIR keeps the
+two apart (different storage types) and prints each as written."""
 
 
 def expressed_type_name(expressed: Attribute) -> str | None:
@@ -181,7 +188,8 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     storage_width_attr: IntAttr
     signed_attr: IntAttr
-    """1 for `iN` storage, 0 for `uN`."""
+    """Storage spelling: 1 `iN`, 0 `uN`, 3 `siN`, 2 `uiN` (bit 0: signed; bit 1:
+    `EXPLICIT_SIGNEDNESS`)."""
     expressed_type: Attribute
     params: QuantParamsAttr
     quantized_dimension_attr: IntAttr
@@ -252,10 +260,12 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         lo: int | None,
         hi: int | None,
     ) -> UniformQuantizedType:
+        flags = int(signed)  # a bool, or the spelling flags of an existing type
+        signed = bool(flags & 1)
         full_lo, full_hi = numerics.storage_range(width, signed) if width > 0 else (0, 0)
         return UniformQuantizedType(
             IntAttr(width),
-            IntAttr(int(signed)),
+            IntAttr(flags),
             expressed,
             QuantParamsAttr((tuple(float(s) for s in scales), tuple(int(z) for z in zero_points))),
             IntAttr(axis),
@@ -276,11 +286,15 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def is_signed(self) -> bool:
-        return bool(self.signed_attr.data)
+        return bool(self.signed_attr.data & 1)
 
     @property
     def storage_type(self) -> IntegerType:
-        """Signless integer type of the stored values (MLIR's storage type)."""
+        """Integer type of the stored values (MLIR's storage type): signless for `iN`/`uN`,
+        the builtin `siN`/`uiN` type when written so."""
+        if self.signed_attr.data & EXPLICIT_SIGNEDNESS:
+            signedness = Signedness.SIGNED if self.is_signed else Signedness.UNSIGNED
+            return IntegerType(self.storage_width, signedness)
         return IntegerType(self.storage_width)
 
     @property
@@ -354,7 +368,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         """Same storage and expressed type, new scales/zero points/axis."""
         return UniformQuantizedType._build(
             self.storage_width,
-            self.is_signed,
+            self.signed_attr.data,  # keeps the storage spelling
             self.expressed_type,
             tuple(scales),
             tuple(zero_points),
@@ -402,7 +416,10 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         return text + f", {_param_text(self.scale, self.zero_point)}>"
 
     def _storage_text(self) -> str:
-        text = f"{'i' if self.is_signed else 'u'}{self.storage_width}"
+        explicit = "s" if self.is_signed else "u"
+        implicit = "i" if self.is_signed else "u"
+        prefix = explicit + "i" if self.signed_attr.data & EXPLICIT_SIGNEDNESS else implicit
+        text = f"{prefix}{self.storage_width}"
         if self.has_narrow_range:
             text += f"<{self.storage_min}:{self.storage_max}>"
         return text
@@ -462,7 +479,7 @@ class _UniformTypeParser:
     def parse(self) -> Sequence[Attribute]:
         p = self.p
         p.parse_punctuation("<")
-        width, signed, lo, hi = self._parse_storage()
+        width, flags, lo, hi = self._parse_storage()
         p.parse_punctuation(":")
         start = p.pos
         expressed = p.parse_type()
@@ -494,7 +511,7 @@ class _UniformTypeParser:
         p.parse_punctuation(">")
         return (
             IntAttr(width),
-            IntAttr(int(signed)),
+            IntAttr(flags),
             expressed,
             QuantParamsAttr((tuple(scales), tuple(zero_points))),
             IntAttr(axis),
@@ -502,7 +519,8 @@ class _UniformTypeParser:
             IntAttr(hi),
         )
 
-    def _parse_storage(self) -> tuple[int, bool, int, int]:
+    def _parse_storage(self) -> tuple[int, int, int, int]:
+        """(width, spelling flags as in `signed_attr`, storage min, storage max)."""
         p = self.p
         token = xp.current_token(p)
         match = (
@@ -512,7 +530,9 @@ class _UniformTypeParser:
             p.raise_error("illegal storage type prefix", token.span)
         xp.consume_token(p, MLIRTokenKind.BARE_IDENT)
         assert match is not None
-        signed = match.group(1) == "i"
+        prefix = match.group(1)
+        signed = prefix in ("i", "si")
+        flags = int(signed) | (EXPLICIT_SIGNEDNESS if len(prefix) == 2 else 0)
         width = int(match.group(2))
         self._error(storage_width_error(width), token.span.start, token.span.end)
         lo, hi = numerics.storage_range(width, signed)
@@ -523,7 +543,7 @@ class _UniformTypeParser:
             hi = p.parse_integer(allow_boolean=False)
             p.parse_punctuation(">")
             self._error(storage_range_error(width, signed, lo, hi), start, p.pos)
-        return width, signed, lo, hi
+        return width, flags, lo, hi
 
     def _parse_param(
         self, expressed: str, lo: int, hi: int, scales: list[float], zero_points: list[int]

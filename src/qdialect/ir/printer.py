@@ -14,6 +14,8 @@
   body, `func` in a function's body, and inherited elsewhere. xDSL's parser resolves
   a prefix-less name against the enclosing ops' dialects, so the output parses back.
   The generic form (`--print-op-generic`) keeps full names.
+* A function declaration without results prints as MLIR prints it,
+  `func.func private @f(i8)` (xDSL would add `-> ()`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.utils import print_func_op_like
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
@@ -53,6 +57,9 @@ class QPrinter(Printer):
         custom = not self.print_generic_format and type(op).print is not Operation.print
         if custom and short != op.name and op.name == type(op).name:
             self._pending_name = (op.name, short)  # print_string swaps it in
+        if custom and isinstance(op, FuncOp) and not op.body.blocks:
+            self._print_declaration(op, short)
+            return
         body_dialect = DEFAULT_DIALECT_OF_BODY.get(op.name, self._default_dialects[-1])
         self._default_dialects.append(body_dialect)
         try:
@@ -60,6 +67,25 @@ class QPrinter(Printer):
         finally:
             self._default_dialects.pop()
             self._pending_name = None
+
+    def _print_declaration(self, op: FuncOp, name: str) -> None:
+        """A function declaration: no `-> ()` when it has no results, as MLIR prints it."""
+        self.print_string(name)
+        if op.sym_visibility:
+            self.print_string(f" {op.sym_visibility.data}")
+        print_func_op_like(
+            self,
+            op.sym_name,
+            op.function_type,
+            op.body,
+            op.attributes,
+            res_attrs=op.res_attrs,
+            reserved_attr_names=("sym_name", "function_type", "sym_visibility", "arg_attrs"),
+            print_empty_outputs=False,
+        )
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
 
     def print_string(self, text: str, *, indent: int | None = None) -> None:
         if self._pending_name is not None and text == self._pending_name[0]:

@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    Signedness,
     TensorType,
     i32,
 )
@@ -173,3 +174,19 @@ def test_cast_ops_build_and_verify() -> None:
     block.add_op(bad)
     with pytest.raises(VerifyException):
         bad.verify()
+
+
+def test_builtin_signedness_spellings_keep_their_storage_type() -> None:
+    ui8 = parse_type("!quant.uniform<ui8:f32, 1.0:255>")
+    u8 = parse_type("!quant.uniform<u8:f32, 1.0:255>")
+    si8 = parse_type("!quant.uniform<si8:f32, 1.0:-128>")
+    assert isinstance(ui8, UniformQuantizedType) and isinstance(u8, UniformQuantizedType)
+    assert isinstance(si8, UniformQuantizedType)
+    assert not ui8.is_signed and si8.is_signed
+    assert (ui8.storage_min, ui8.storage_max, si8.storage_min) == (0, 255, -128)
+    assert ui8 != u8  # MLIR's storage types differ: ui8 vs signless i8
+    assert ui8.storage_type == IntegerType(8, Signedness.UNSIGNED)
+    assert si8.storage_type == IntegerType(8, Signedness.SIGNED)
+    assert u8.storage_type == IntegerType(8)
+    # Deriving new parameters keeps the spelling.
+    assert str(ui8.with_params([0.5], [3], None)) == "!quant.uniform<ui8:f32, 5.000000e-01:3>"

@@ -1,6 +1,7 @@
 // qopt prints op names as mlir-opt does: the default dialect's prefix is dropped
 // (`builtin` at the top and in module bodies, `func` in function bodies), and the
 // output parses back to the same text. --print-op-generic keeps the full names.
+// A declaration without results has no `-> ()`.
 // RUN: qopt %s | FileCheck %s
 // RUN: qopt %s | qopt | FileCheck %s
 // RUN: qopt %s --print-op-generic | FileCheck %s --check-prefix=GENERIC
@@ -17,6 +18,7 @@
 // CHECK-NEXT:      return %1 : tensor<2xf32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.func private @g(tensor<2xf32>) -> tensor<2xf32>
+// CHECK-NEXT:    func.func private @no_results(i8){{$}}
 // CHECK-NEXT:    module @inner {
 // CHECK-NEXT:      %{{.*}} = unrealized_conversion_cast to i8
 // CHECK-NEXT:    }
@@ -39,6 +41,7 @@ func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
   func.return %1 : tensor<2xf32>
 }
 func.func private @g(%a: tensor<2xf32>) -> tensor<2xf32>
+func.func private @no_results(i8)
 builtin.module @inner {
   %0 = builtin.unrealized_conversion_cast to i8
 }
