@@ -9,25 +9,25 @@ func.func private @f0(!quant.foobar)
 // -----
 
 // trailing token
-// expected-error @+1 {{Expected '>'}}
+// expected-error @+1 {{expected '>'}}
 func.func private @f1(!quant.uniform<i8<-4:3>:f32, 0.99872:1 23>)
 
 // -----
 
 // missing storage max
-// expected-error @+1 {{Expected ':'}}
+// expected-error @+1 {{expected ':'}}
 func.func private @f2(!quant.uniform<i8<16>:f32, 0.99872:1>)
 
 // -----
 
 // missing type colon
-// expected-error @+1 {{Expected ':'}}
+// expected-error @+1 {{expected ':'}}
 func.func private @f3(!quant.uniform<i8<-4:3>f32, 0.99872:1>)
 
 // -----
 
 // missing comma
-// expected-error @+1 {{Expected ','}}
+// expected-error @+1 {{expected ','}}
 func.func private @f4(!quant.uniform<i8<-4:3>:f32 0.99872:1>)
 
 // -----
