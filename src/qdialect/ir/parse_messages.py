@@ -32,6 +32,8 @@ _RULES: list[_Rule] = [
 ]
 
 _OP_NOT_REGISTERED = re.compile(r"Operation (\S+) is not registered$")
+_NO_CUSTOM_FORMAT = re.compile(r"Operation builtin\.unregistered does not have a custom format")
+_LAST_NAME = re.compile(r"([A-Za-z_][\w$.]*)\s*$")
 _TYPE_MISMATCH = re.compile(
     r"operand is used with type (.+), but has been previously used or defined with type (.+)$"
 )
@@ -89,6 +91,9 @@ def mlir_wording(
         generic = at > 0 and text[at - 1] == '"'
         at = at - 1 if generic else at
         return unknown_op_message(match[1], generic, dialects, default_dialect), max(at, 0)
+    if _NO_CUSTOM_FORMAT.match(message) and (name := _LAST_NAME.search(text[:offset])):
+        # --allow-unregistered-dialect accepts only the generic form of an unknown op.
+        return unknown_op_message(name[1], False, dialects, default_dialect), name.start(1)
     return _reworded(message, text, offset), offset
 
 
