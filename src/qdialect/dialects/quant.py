@@ -558,7 +558,7 @@ class _UniformTypeParser:
             negative = p.parse_optional_punctuation("-") is not None
             token = xp.current_token(p)
             if token.kind != MLIRTokenKind.INTEGER_LIT or token.text.lower().startswith("0x"):
-                p.raise_error("expected a decimal integer zero point after ':'")
+                p.raise_error("expected integer value")
             xp.consume_token(p)
             zero_point = -int(token.text) if negative else int(token.text)
         # An omitted zero point is 0, which a narrow range may exclude too.

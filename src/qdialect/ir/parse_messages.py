@@ -29,6 +29,12 @@ _RULES: list[_Rule] = [
         re.compile(r"undefined symbol alias '[#!](.+)'$"),
         lambda m: f"undefined symbol alias id '{m[1]}'",
     ),
+    # Unknown types of the dialects whose type parsers upstream tests exercise.
+    (re.compile(r"'quant\.(.+)' is not registered$"), lambda m: f"unknown quantized type {m[1]}"),
+    (
+        re.compile(r"'stablehlo\.(.+)' is not registered$"),
+        lambda m: f"unknown stablehlo type: {m[1]}",
+    ),
 ]
 
 _OP_NOT_REGISTERED = re.compile(r"Operation (\S+) is not registered$")

@@ -20,6 +20,8 @@ DIALECTS = ["builtin", "func", "stablehlo"]
         ("operation name expected", "expected operation name in quotes"),
         ("SSA value %0 is already defined", "redefinition of SSA value '%0'"),
         ("undefined symbol alias '!q'", "undefined symbol alias id 'q'"),
+        ("'quant.foobar' is not registered", "unknown quantized type foobar"),
+        ("'stablehlo.foobar' is not registered", "unknown stablehlo type: foobar"),
         ("something else entirely", "something else entirely"),
     ],
 )

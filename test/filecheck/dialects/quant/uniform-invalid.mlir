@@ -3,7 +3,7 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics
 
 // unknown quant type
-// expected-error @+1 {{'quant.foobar' is not registered}}
+// expected-error @+1 {{unknown quantized type foobar}}
 func.func private @f0(!quant.foobar)
 
 // -----
@@ -105,13 +105,13 @@ func.func private @f16(!quant.uniform<i8<-4:3>:f32, abc:1>)
 // -----
 
 // missing zero point
-// expected-error @+1 {{expected a decimal integer zero point after ':'}}
+// expected-error @+1 {{expected integer value}}
 func.func private @f17(!quant.uniform<i8<-4:3>:f32, 0.1:>)
 
 // -----
 
 // zero point not an integer
-// expected-error @+1 {{expected a decimal integer zero point after ':'}}
+// expected-error @+1 {{expected integer value}}
 func.func private @f18(!quant.uniform<i8<-4:3>:f32, 0.1:abc>)
 
 // -----

@@ -9,7 +9,7 @@ func.func @f(%a: f32) { %0 = "stablehlo.add"(%a, %a) : (f32, f32) -> f32
 // -----
 
 // elementwise shapes differ
-// expected-error @+1 {{'stablehlo.add' op requires all operands and results to have the same shape}}
+// expected-error @+1 {{'stablehlo.add' op requires the same shape for all operands and results}}
 func.func @f(%a: tensor<4xf32>, %b: tensor<5xf32>) { %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<5xf32>) -> tensor<4xf32>
   func.return }
 
@@ -65,7 +65,7 @@ func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>, %b: tensor<2x2
 // -----
 
 // element types differ
-// expected-error @+1 {{'stablehlo.multiply' op requires the same element type for all operands and the result}}
+// expected-error @+1 {{'stablehlo.multiply' op requires the same element type for all operands and results}}
 func.func @f(%a: tensor<4xf32>, %b: tensor<4xf16>) { %0 = stablehlo.multiply %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
   func.return }
 
