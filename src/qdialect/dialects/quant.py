@@ -252,7 +252,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     @staticmethod
     def _build(
         width: int,
-        signed: bool,
+        signed: bool | int,
         expressed: Attribute,
         scales: tuple[float, ...],
         zero_points: tuple[int, ...],

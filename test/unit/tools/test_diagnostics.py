@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.test import TestOp
+from xdsl.dialects import test as xdsl_test
 
 from qdialect.tools.common import op_message
 from qdialect.tools.diagnostics import (
@@ -71,7 +71,7 @@ def test_malformed_re_patterns_are_reported_at_the_comment() -> None:
 
 
 def test_op_message_prefixes_the_quoted_op_name_once() -> None:
-    op = TestOp()
+    op = xdsl_test.TestOp()
     assert op_message(op, "requires x") == "'test.op' op requires x"
     assert op_message(op, "'test.op' requires x") == "'test.op' op requires x"
     assert op_message(op, "'test.op': requires x") == "'test.op' op requires x"
