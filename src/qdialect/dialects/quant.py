@@ -9,6 +9,7 @@ Textual forms are byte-identical to upstream MLIR's printer:
                                                             sub-channel (blockwise)
     !quant.any<i8<-8:7>:f32>                                storage (+ expressed) only
     !quant.calibrated<f32<-0.998:1.232100e+00>>             calibrated real range
+    !quant.uniform<ui8:f32, 1.000000e+00>                   builtin `ui8`/`si8` storage
 
 Validity follows the StableHLO spec, which is stricter than MLIR's own
 verifier (MLIR accepts a zero point outside the storage range, and does not
@@ -85,7 +86,20 @@ _EXPRESSED_RANGE: dict[str, tuple[float, float]] = {
     "f64": (5e-324, float.fromhex("0x1.fffffffffffffp1023")),
 }
 
-_STORAGE_RE = re.compile(r"([iu])([0-9]+)")
+_STORAGE_RE = re.compile(r"(si|ui|i|u)([0-9]+)")
+
+EXPLICIT_SIGNEDNESS = 2
+"""Bit of `signed_attr` set when the storage was written as a builtin signed/unsigned
+integer type (`si8`, `ui8`) rather than the quant keyword (`i8`, `u8`); MLIR keeps the
+two apart (different storage types) and prints each as written."""
+
+
+def storage_prefix(flags: int) -> str:
+    """`i`, `u`, `si` or `ui`: the storage spelling that `signed_attr` records."""
+    if flags & EXPLICIT_SIGNEDNESS:
+        return "si" if flags & 1 else "ui"
+    return "i" if flags & 1 else "u"
+
 
 MAX_INTEGER_WIDTH = (1 << 24) - 1
 """Widest integer type MLIR's parser accepts (`IntegerType::kMaxWidth`)."""
@@ -260,7 +274,8 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     storage_width_attr: IntAttr
     signed_attr: IntAttr
-    """1 for `iN` storage, 0 for `uN`."""
+    """Storage spelling: 1 `iN`, 0 `uN`, 3 `siN`, 2 `uiN` (bit 0: signed; bit 1:
+    `EXPLICIT_SIGNEDNESS`)."""
     expressed_type: Attribute
     params: QuantParamsAttr
     quantized_dimension_attr: IntAttr
@@ -357,7 +372,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     @staticmethod
     def _build(
         width: int,
-        signed: bool,
+        signed: bool | int,
         expressed: Attribute,
         scales: tuple[float, ...],
         zero_points: tuple[int, ...],
@@ -366,10 +381,12 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         hi: int | None,
         blocks: tuple[tuple[tuple[int, int], ...], tuple[int, ...]] = ((), ()),
     ) -> UniformQuantizedType:
+        flags = int(signed)  # a bool, or the spelling flags of an existing type
+        signed = bool(flags & 1)
         full_lo, full_hi = numerics.storage_range(width, signed) if width > 0 else (0, 0)
         return UniformQuantizedType(
             IntAttr(width),
-            IntAttr(int(signed)),
+            IntAttr(flags),
             expressed,
             QuantParamsAttr((tuple(float(s) for s in scales), tuple(int(z) for z in zero_points))),
             IntAttr(axis),
@@ -391,11 +408,15 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def is_signed(self) -> bool:
-        return bool(self.signed_attr.data)
+        return bool(self.signed_attr.data & 1)
 
     @property
     def storage_type(self) -> IntegerType:
-        """Signless integer type of the stored values (MLIR's storage type)."""
+        """Integer type of the stored values (MLIR's storage type): signless for `iN`/`uN`,
+        the builtin `siN`/`uiN` type when written so."""
+        if self.signed_attr.data & EXPLICIT_SIGNEDNESS:
+            signedness = Signedness.SIGNED if self.is_signed else Signedness.UNSIGNED
+            return IntegerType(self.storage_width, signedness)
         return IntegerType(self.storage_width)
 
     @property
@@ -501,7 +522,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         """Same storage and expressed type, new scales/zero points/axis."""
         return UniformQuantizedType._build(
             self.storage_width,
-            self.is_signed,
+            self.signed_attr.data,  # keeps the storage spelling
             self.expressed_type,
             tuple(scales),
             tuple(zero_points),
@@ -571,7 +592,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         return text + f", {_param_text(self.scale, self.zero_point)}>"
 
     def _storage_text(self) -> str:
-        text = f"{'i' if self.is_signed else 'u'}{self.storage_width}"
+        text = f"{storage_prefix(self.signed_attr.data)}{self.storage_width}"
         if self.has_narrow_range:
             text += f"<{self.storage_min}:{self.storage_max}>"
         return text
@@ -664,7 +685,7 @@ class _QuantTypeParser:
     def parse_uniform(self) -> Sequence[Attribute]:
         p = self.p
         self._expect("<")
-        width, signed, lo, hi = self._parse_storage()
+        width, flags, lo, hi = self._parse_storage()
         self._expect(":")
         expressed_name, expressed = self._parse_expressed()
         axis = UniformQuantizedType.PER_TENSOR
@@ -699,7 +720,7 @@ class _QuantTypeParser:
             self._error(*self.late)
         return (
             IntAttr(width),
-            IntAttr(int(signed)),
+            IntAttr(flags),
             expressed,
             QuantParamsAttr((tuple(scales), tuple(zero_points))),
             IntAttr(axis),
@@ -778,7 +799,8 @@ class _QuantTypeParser:
         self._expect("}")
         return (len(shapes), *shapes[0])
 
-    def _parse_storage(self) -> tuple[int, bool, int, int]:
+    def _parse_storage(self) -> tuple[int, int, int, int]:
+        """(width, spelling flags as in `signed_attr`, storage min, storage max)."""
         p = self.p
         token = xp.current_token(p)
         match = (
@@ -788,7 +810,9 @@ class _QuantTypeParser:
             p.raise_error("illegal storage type prefix", token.span)
         xp.consume_token(p, MLIRTokenKind.BARE_IDENT)
         assert match is not None
-        signed = match.group(1) == "i"
+        prefix = match.group(1)
+        signed = prefix in ("i", "si")
+        flags = int(signed) | (EXPLICIT_SIGNEDNESS if len(prefix) == 2 else 0)
         width = int(match.group(2))
         if width > MAX_INTEGER_WIDTH:
             p.raise_error("invalid integer width", token.span)
@@ -801,7 +825,7 @@ class _QuantTypeParser:
             hi = self._parse_int()
             self._expect(">")
             self._error(storage_range_error(width, signed, lo, hi), start, p.pos)
-        return width, signed, lo, hi
+        return width, flags, lo, hi
 
     def _parse_param(
         self, expressed: str, lo: int, hi: int, scales: list[float], zero_points: list[int]
@@ -844,12 +868,12 @@ class _QuantTypeParser:
     def parse_any(self) -> Sequence[Attribute]:
         p = self.p
         self._expect("<")
-        width, signed, lo, hi = self._parse_storage()
+        width, flags, lo, hi = self._parse_storage()
         expressed: Attribute = NoneAttr()
         if p.parse_optional_punctuation(":") is not None:
             _, expressed = self._parse_expressed()
         self._expect(">")
-        return (IntAttr(width), IntAttr(int(signed)), expressed, IntAttr(lo), IntAttr(hi))
+        return (IntAttr(width), IntAttr(flags), expressed, IntAttr(lo), IntAttr(hi))
 
     def parse_calibrated(self) -> Sequence[Attribute]:
         p = self.p
@@ -913,7 +937,7 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     @property
     def is_signed(self) -> bool:
-        return bool(self.signed_attr.data)
+        return bool(self.signed_attr.data & 1)
 
     @property
     def storage_min(self) -> int:
@@ -938,7 +962,7 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
                 raise VerifyException(message)
 
     def print_parameters(self, printer: Printer) -> None:
-        text = f"{'i' if self.is_signed else 'u'}{self.storage_width}"
+        text = f"{storage_prefix(self.signed_attr.data)}{self.storage_width}"
         full = numerics.storage_range(self.storage_width, self.is_signed)
         if (self.storage_min, self.storage_max) != full:
             text += f"<{self.storage_min}:{self.storage_max}>"

@@ -125,7 +125,7 @@ def _verify_elementwise(
     for t in types[1:]:
         if not ht.shapes_compatible(ht.shape_of(types[0]), ht.shape_of(t)):
             raise VerifyException(
-                f"'{op.name}' requires all operands and results to have the same shape"
+                f"'{op.name}' requires the same shape for all operands and results"
             )
     for t, what in zip(
         types,
@@ -142,7 +142,7 @@ def _verify_elementwise(
         _verify_same_baseline(op, types, ignore_axis="a" in kinds)
     elif not ht.same_element_types(types):
         raise VerifyException(
-            f"'{op.name}' requires the same element type for all operands and the result"
+            f"'{op.name}' requires the same element type for all operands and results"
         )
 
 
@@ -652,7 +652,7 @@ class CompareOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' result must be a tensor of i1, got {result}")
         if not ht.shapes_compatible(ht.shape_of(self.lhs.type), ht.shape_of(result)):
             raise VerifyException(
-                f"'{self.name}' requires all operands and results to have the same shape"
+                f"'{self.name}' requires the same shape for all operands and results"
             )
         if self.compare_type is not None:
             e = ht.element_type(self.lhs.type)
@@ -745,7 +745,7 @@ class ConvertOp(_ElementwiseSyntax):
                 )
         if not ht.shapes_compatible(ht.shape_of(self.operand.type), ht.shape_of(self.result.type)):
             raise VerifyException(
-                f"'{self.name}' requires all operands and results to have the same shape"
+                f"'{self.name}' requires the same shape for all operands and results"
             )
 
 
@@ -834,7 +834,7 @@ class UniformQuantizeOp(_ElementwiseSyntax):
             )
         if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
             raise VerifyException(
-                f"'{self.name}' requires all operands and results to have the same shape"
+                f"'{self.name}' requires the same shape for all operands and results"
             )
         _verify_per_axis_size(self, r, "result")
 
@@ -868,7 +868,7 @@ class UniformDequantizeOp(_ElementwiseSyntax):
             )
         if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
             raise VerifyException(
-                f"'{self.name}' requires all operands and results to have the same shape"
+                f"'{self.name}' requires the same shape for all operands and results"
             )
         _verify_per_axis_size(self, a, "operand")
 

@@ -45,7 +45,7 @@ from qdialect.ir import xdsl_private as xp
 def _same_shape(op: Operation, a: Attribute, b: Attribute) -> None:
     if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(b)):
         raise VerifyException(
-            f"'{op.name}' requires all operands and results to have the same shape"
+            f"'{op.name}' requires the same shape for all operands and results"
         )
 
 

@@ -13,6 +13,9 @@ Location aliases may be used before they are defined, as JAX and MLIR print
 them (`loc(#loc3)` in the module, `#loc3 = loc(...)` after it): the top-level
 `#name = loc(...)` definitions are resolved first, in dependency order.
 
+Parse errors are worded as MLIR words them (`qdialect.ir.parse_messages`), and a
+value used but never defined is reported at its first use, as MLIR reports it.
+
 Identical shaped-type texts are parsed once per input (a per-parser cache):
 real modules repeat a few tensor types thousands of times, and tokenizing them
 dominated parse time (bench/bench_parse_print.py).
@@ -53,6 +56,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
+from qdialect.ir.parse_messages import mlir_wording
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
 
@@ -171,8 +175,40 @@ class QParser(Parser):
         self.line_offset = line_offset
         self.op_offsets: dict[Operation, int] = {}
         self._shaped_cache: dict[tuple[str, str], Attribute] = {}
+        self._first_forward_use: dict[str, Span] = {}
 
     def parse_module(self, allow_implicit_module: bool = True):
+        try:
+            return self._parse_module(allow_implicit_module)
+        except ParseError as err:
+            raise self._in_mlir_words(err) from None
+
+    def _in_mlir_words(self, err: ParseError) -> ParseError:
+        """`err` worded (and, for an undeclared value, located) as MLIR's parser reports it."""
+        if err.msg.startswith("values used but not defined") and self._first_forward_use:
+            undefined = [n for n in self._first_forward_use if n in self.forward_ssa_references]
+            if undefined:
+                first = min((self._first_forward_use[n] for n in undefined), key=lambda s: s.start)
+                return ParseError(first, "use of undeclared SSA value name")
+        stack = self._parser_state.dialect_stack
+        default = "func" if "func" in stack else "builtin"
+        message, at = mlir_wording(
+            err.msg,
+            self.lexer.input.content,
+            err.span.start,
+            list(self.ctx.registered_dialect_names),
+            default,
+        )
+        if message == err.msg and at == err.span.start:
+            return err
+        return ParseError(Span(at, max(at, err.span.end), self.lexer.input), message)
+
+    def resolve_operand(self, operand, type):
+        if operand.operand_name not in self.ssa_values:
+            self._first_forward_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def _parse_module(self, allow_implicit_module: bool):
         if (error := nesting_error(self.lexer.input.content)) is not None:
             self.raise_error(error[1], error[0], error[0] + 1)
         if xp.current_token(self).kind == MLIRTokenKind.EOF:

@@ -9,22 +9,90 @@
 * Large dense constants print from their bytes (a splat as its one value, anything
   else over 100 elements as MLIR's hex form) without unpacking every element into
   Python numbers: a 25-million-weight model prints in a fraction of a second.
+* Op names drop the default dialect's prefix as `mlir-opt` drops it (`module`,
+  `return`, `call`): the default dialect is `builtin` at the top and in a module's
+  body, `func` in a function's body, and inherited elsewhere. xDSL's parser resolves
+  a prefix-less name against the enclosing ops' dialects, so the output parses back.
+  The generic form (`--print-op-generic`) keeps full names.
+* A function declaration without results prints as MLIR prints it,
+  `func.func private @f(i8)` (xDSL would add `-> ()`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.utils import print_func_op_like
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, format_mlir_float
 
+DEFAULT_DIALECT_OF_BODY = {"builtin.module": "builtin", "func.func": "func"}
+"""Ops whose regions set the default dialect (MLIR's `OpAsmOpInterface::getDefaultDialect`);
+any other op's regions inherit the enclosing default."""
+
+
+def short_op_name(name: str, default_dialect: str) -> str:
+    """`name` as MLIR prints it where `default_dialect` is the default: without the prefix
+    when that is the default dialect and the rest has no further `.`."""
+    prefix = default_dialect + "."
+    rest = name[len(prefix) :]
+    return rest if name.startswith(prefix) and "." not in rest else name
+
 
 class QPrinter(Printer):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._default_dialects = ["builtin"]
+        self._pending_name: tuple[str, str] | None = None
+
+    def print_op(self, op: Operation) -> None:
+        short = short_op_name(op.name, self._default_dialects[-1])
+        custom = not self.print_generic_format and type(op).print is not Operation.print
+        if custom and short != op.name and op.name == type(op).name:
+            self._pending_name = (op.name, short)  # print_string swaps it in
+        if custom and isinstance(op, FuncOp) and not op.body.blocks:
+            self._print_declaration(op, short)
+            return
+        body_dialect = DEFAULT_DIALECT_OF_BODY.get(op.name, self._default_dialects[-1])
+        self._default_dialects.append(body_dialect)
+        try:
+            super().print_op(op)
+        finally:
+            self._default_dialects.pop()
+            self._pending_name = None
+
+    def _print_declaration(self, op: FuncOp, name: str) -> None:
+        """A function declaration: no `-> ()` when it has no results, as MLIR prints it."""
+        self.print_string(name)
+        if op.sym_visibility:
+            self.print_string(f" {op.sym_visibility.data}")
+        print_func_op_like(
+            self,
+            op.sym_name,
+            op.function_type,
+            op.body,
+            op.attributes,
+            res_attrs=op.res_attrs,
+            reserved_attr_names=("sym_name", "function_type", "sym_visibility", "arg_attrs"),
+            print_empty_outputs=False,
+        )
+        if self.print_debuginfo:
+            self.print_string(" ")
+            self.print_attribute(op.location)
+
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        if self._pending_name is not None and text == self._pending_name[0]:
+            text = self._pending_name[1]
+            self._pending_name = None
+        super().print_string(text, indent=indent)
+
     def print_attr_dict(self, attr_dict: Mapping[str, Attribute]) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 

@@ -25,6 +25,7 @@ __all__ = [
     "UserError",
     "count_argument",
     "first_line",
+    "op_message",
     "parse_chunk",
     "read_text",
     "seed_argument",
@@ -101,15 +102,31 @@ def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locato
         return Diagnostic("error", err.msg, file, where.line, where.col)
 
 
+def op_message(op: Operation, message: str, always: bool = True) -> str:
+    """`message` about `op` as MLIR's `emitOpError` words it: `'dialect.op' op message`.
+
+    Verifiers may already start with the quoted op name (`'stablehlo.add' requires ...`,
+    `'stablehlo.add': ...`); that name is replaced, so the prefix appears exactly once.
+    With `always=False` (a pass's OpError) only a message that starts with the op's
+    name is reworded: others read as MLIR's plain `emitError`."""
+    quoted = f"'{op.name}'"
+    if not always and not message.startswith(quoted):
+        return message
+    if message.startswith(quoted):
+        message = message[len(quoted) :].lstrip(":").lstrip()
+        message = message[3:] if message.startswith("op ") else message
+    return f"{quoted} op {message}"
+
+
 def verify_module(
     module: ModuleOp, locator: Locator, file: str, suffix: str = ""
 ) -> Diagnostic | None:
     """MLIR-style verification (xDSL's, then SSA dominance): None if valid, else the first
-    failing op's located error."""
+    failing op's located error, worded `'dialect.op' op message` as MLIR words it."""
     try:
         module.verify()
         if (wrong := dominance_error(module)) is not None:
-            return locator.locate(wrong[0], "error", wrong[1] + suffix, file)
+            return locator.locate(wrong[0], "error", op_message(*wrong) + suffix, file)
         return None
     except DiagnosticException as err:
         whole_module_error = first_line(err)
@@ -118,7 +135,7 @@ def verify_module(
         try:
             op.verify(verify_nested_ops=False)
         except DiagnosticException as err:
-            return locator.locate(op, "error", first_line(err) + suffix, file)
+            return locator.locate(op, "error", op_message(op, first_line(err)) + suffix, file)
     return Diagnostic("error", whole_module_error + suffix)
 
 

@@ -8,6 +8,11 @@ when it has no location). With `--verify-diagnostics`, the source's
 produced diagnostic of that severity on that line whose message contains
 `text`; every produced diagnostic must be expected. Locations are compared by
 line, as MLIR does.
+
+As in MLIR, one expectation per line: its text runs from the first `{{` to the
+last `}}` on the line. The `-re` forms (`expected-error-re {{op {{[0-9]+}} x}}`)
+mix literal text with `{{regex}}` groups; the message must contain a match of
+the whole (literal parts matched exactly).
 """
 
 from __future__ import annotations
@@ -44,11 +49,37 @@ class Expectation:
     line: int  # the line the diagnostic is expected on
     source_line: int  # where the expected-* comment is
     matched: bool = field(default=False)
+    pattern: re.Pattern[str] | None = None  # the `-re` forms: searched for in the message
+
+    def matches(self, message: str) -> bool:
+        if self.pattern is not None:
+            return self.pattern.search(message) is not None
+        return self.text in message
 
 
 _EXPECT_RE = re.compile(
-    r"expected-(error|warning|note|remark)\s*(@(?:[+-]?[0-9]+|above|below))?\s*\{\{(.*?)\}\}"
+    r"expected-(error|warning|note|remark)(-re)?\s*(@(?:[+-]?[0-9]+|above|below))?"
+    r"\s*\{\{(.*)\}\}\s*$"
 )
+
+
+def expectation_pattern(text: str) -> re.Pattern[str] | str:
+    """The regex of an `-re` expectation's text: literal parts escaped, `{{...}}` groups as
+    written; or why it is malformed (an unclosed group, an invalid regex)."""
+    parts: list[str] = []
+    rest = text
+    while (start := rest.find("{{")) != -1:
+        end = rest.find("}}", start + 2)
+        if end == -1:
+            return "found start of regex with no end '}}'"
+        parts.append(re.escape(rest[:start]))
+        parts.append(f"(?:{rest[start + 2 : end]})")
+        rest = rest[end + 2 :]
+    parts.append(re.escape(rest))
+    try:
+        return re.compile("".join(parts))
+    except re.error as err:
+        return f"invalid regex: {err}"
 
 
 def parse_expectations(
@@ -60,7 +91,7 @@ def parse_expectations(
     designator_lines = {i for i, line in enumerate(lines) if _EXPECT_RE.search(line)}
     for index, source in enumerate(lines):
         for match in _EXPECT_RE.finditer(source):
-            severity, where, message = match.group(1), match.group(2), match.group(3)
+            severity, where, message = match.group(1), match.group(3), match.group(4)
             target = index
             if where is not None:
                 spec = where[1:]
@@ -84,8 +115,19 @@ def parse_expectations(
                     index + 1 + line_offset,
                     match.start() + 1,
                 )
+            pattern = expectation_pattern(message) if match.group(2) else None
+            if isinstance(pattern, str):
+                return Diagnostic(
+                    "error", pattern, file, index + 1 + line_offset, match.start() + 1
+                )
             expectations.append(
-                Expectation(severity, message, target + 1 + line_offset, index + 1 + line_offset)
+                Expectation(
+                    severity,
+                    message,
+                    target + 1 + line_offset,
+                    index + 1 + line_offset,
+                    pattern=pattern,
+                )
             )
     return expectations
 
@@ -101,7 +143,7 @@ def check_expectations(
                 not exp.matched
                 and exp.severity == diag.severity
                 and exp.line == diag.line
-                and exp.text in diag.message
+                and exp.matches(diag.message)
             ):
                 exp.matched = True
                 break

@@ -28,6 +28,7 @@ from qdialect.tools.common import (
     Chunk,
     Locator,
     UserError,
+    op_message,
     parse_chunk,
     read_text,
     split_chunks,
@@ -203,7 +204,8 @@ class QOpt:
             try:
                 step.apply(self.ctx, module)
             except OpError as err:
-                return None, [locator.locate(err.op, "error", err.message, self.file)]
+                message = op_message(err.op, err.message, always=False)
+                return None, [locator.locate(err.op, "error", message, self.file)]
             except DiagnosticException as err:
                 return None, [Diagnostic("error", f"pass '{step.name}' failed: {err}")]
             self.timer.record(step.name, time.perf_counter() - start)

@@ -4,7 +4,7 @@
 
 // CHECK-LABEL: func.func private @callee(tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>, tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>) -> tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
 // CHECK-LABEL: func.func @to_per_tensor(%a: tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>, %b: tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>)
-// CHECK: func.call @callee(%a, %b) : (tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>, tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>) -> tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
+// CHECK: call @callee(%a, %b) : (tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>, tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>) -> tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>>
 // CHECK: quant.dcast %{{.*}} : tensor<?x?x!quant.uniform<i8:f32, 2.000000e+00:127>> to tensor<?x?xf32>
 !one = !quant.uniform<i8:f32:{}, {{2.0:127}}>
 !blocks = !quant.uniform<i8:f32:{0:1,1:4}, {{2.0:127}}>

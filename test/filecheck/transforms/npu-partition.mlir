@@ -21,10 +21,10 @@
 // DUMP-NEXT: region 0: @main_npu0 4 ops, 256 MACs, 1 in, 1 out
 // DUMP-NEXT: region 1: @main_npu1 4 ops, 256 MACs, 1 in, 1 out
 // CHECK-LABEL: func.func @main(%x: tensor<4x8xi8>)
-// CHECK: %f1 = func.call @main_npu0(%x)
+// CHECK: %f1 = call @main_npu0(%x)
 // CHECK-NEXT: %h = tosa.maximum %f1, %x
-// CHECK-NEXT: %f2 = func.call @main_npu1(%h)
-// CHECK-NEXT: func.return %f2
+// CHECK-NEXT: %f2 = call @main_npu1(%h)
+// CHECK-NEXT: return %f2
 // CHECK: func.func private @main_npu0(%0: tensor<4x8xi8>) -> tensor<4x8xi8> attributes {qdialect.machine = "default", qdialect.target = "npu"}
 // CHECK: tosa.matmul
 // CHECK: func.func private @main_npu1
@@ -61,10 +61,10 @@ func.func @main(%x: tensor<4x8xi8>) -> tensor<4x8xi8> {
 // DUMP-NEXT: region 0: @main_npu0 8 ops, 512 MACs, 1 in, 2 out
 // DUMP-NEXT: region 1: @main_npu1 8 ops, 256 MACs, 2 in, 1 out
 // CHECK-LABEL: func.func @main(%x: tensor<4x8xi8>)
-// CHECK: %f1, %f2 = func.call @main_npu0(%x)
+// CHECK: %f1, %f2 = call @main_npu0(%x)
 // CHECK-NEXT: %h = tosa.maximum %f1, %f1
-// CHECK-NEXT: %f3 = func.call @main_npu1(%f2, %h)
-// CHECK-NEXT: func.return %f3
+// CHECK-NEXT: %f3 = call @main_npu1(%f2, %h)
+// CHECK-NEXT: return %f3
 // CHECK: func.func private @main_npu1(%0: tensor<4x8xi8>, %1: tensor<4x8xi8>)
 // CHECK: tosa.rescale %0
 // CHECK: tosa.rescale %1
@@ -107,7 +107,7 @@ func.func @main(%x: tensor<4x8xi8>) -> tensor<4x8xi8> {
 // DUMP-NEXT: host: 1 op(s) (tosa.maximum): tosa-to-npu has no rule for it
 // DUMP-NOT: region
 // CHECK-LABEL: func.func @main
-// CHECK-NOT: func.call
+// CHECK-NOT: call
 // CHECK: tosa.matmul
 func.func @main(%x: tensor<4x8xi8>) -> tensor<4x8xi32> {
   %s3 = tosa.const_shape values(dense<[1, 4, 8]> : tensor<3xindex>) : () -> !tosa.shape<3>

@@ -5,7 +5,7 @@
 
 // CHECK-LABEL: func.func @binary
 // CHECK-NEXT: %0 = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>, tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %0
+// CHECK-NEXT: return %0
 func.func @binary(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.uniform_dequantize %a : (tensor<4x!q>) -> tensor<4xf32>
   %1 = stablehlo.uniform_dequantize %b : (tensor<4x!q>) -> tensor<4xf32>
@@ -21,7 +21,7 @@ func.func @binary(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-LABEL: func.func @unary_shared_dequantize
 // CHECK-NEXT: %0 = stablehlo.tanh %a : tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>
 // CHECK-NEXT: %1 = stablehlo.multiply %a, %a : tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>
-// CHECK-NEXT: func.return %0, %1
+// CHECK-NEXT: return %0, %1
 func.func @unary_shared_dequantize(%a: tensor<4x!q>) -> (tensor<4x!q>, tensor<4x!q>) {
   %0 = stablehlo.uniform_dequantize %a : (tensor<4x!q>) -> tensor<4xf32>
   %1 = stablehlo.tanh %0 : tensor<4xf32>
@@ -55,7 +55,7 @@ func.func @dot_general_per_axis_weights(%x: tensor<3x4x!x>, %w: tensor<4x2x!w>) 
 // CHECK-LABEL: func.func @chain
 // CHECK-NEXT: %0 = stablehlo.negate %a : tensor<4x!quant.uniform<i8:f32, 1.000000e-01>>
 // CHECK-NEXT: %1 = stablehlo.abs %0 : tensor<4x!quant.uniform<i8:f32, 1.000000e-01>>
-// CHECK-NEXT: func.return %1
+// CHECK-NEXT: return %1
 func.func @chain(%a: tensor<4x!q>) -> tensor<4x!q> {
   %0 = stablehlo.uniform_dequantize %a : (tensor<4x!q>) -> tensor<4xf32>
   %1 = stablehlo.negate %0 : tensor<4xf32>
@@ -90,7 +90,7 @@ func.func @float_operand(%a: tensor<4x!q>, %f: tensor<4xf32>) -> tensor<4x!q> {
 // CHECK-LABEL: func.func @result_used_twice
 // CHECK: %1 = stablehlo.sqrt %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1
-// CHECK-NEXT: func.return %2, %1
+// CHECK-NEXT: return %2, %1
 func.func @result_used_twice(%a: tensor<4x!q>) -> (tensor<4x!q>, tensor<4xf32>) {
   %0 = stablehlo.uniform_dequantize %a : (tensor<4x!q>) -> tensor<4xf32>
   %1 = stablehlo.sqrt %0 : tensor<4xf32>

@@ -3,7 +3,7 @@
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @multiply(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.multiply' has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.multiply' op has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.multiply %a, %a : tensor<4x!q>
   func.return
 }
@@ -12,7 +12,7 @@ func.func @multiply(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>,
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @tanh(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.tanh' has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.tanh' op has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.tanh %a : tensor<4x!q>
   func.return
 }
@@ -21,7 +21,7 @@ func.func @tanh(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c:
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @add_different_scales(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.add' has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.add' op has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.add %a, %a : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!quant.uniform<i8:f32, 0.3>>
   func.return
 }
@@ -30,7 +30,7 @@ func.func @add_different_scales(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @compare_different_types(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.compare' has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.compare' op has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.compare LT, %a, %b, FLOAT : (tensor<4x!q>, tensor<4x!quant.uniform<i8:f32, 0.2>>) -> tensor<4xi1>
   func.return
 }
@@ -39,7 +39,7 @@ func.func @compare_different_types(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @requantize(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.uniform_quantize' requantizes between different scales, which has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.uniform_quantize' op requantizes between different scales, which has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.uniform_quantize %a : (tensor<4x!q>) -> tensor<4x!quant.uniform<i8:f32, 0.3>>
   func.return
 }
@@ -48,7 +48,7 @@ func.func @requantize(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @maximum_different_types(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.maximum' has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.maximum' op has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.maximum %a, %a : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!quant.uniform<i8:f32, 0.2>>
   func.return
 }
@@ -57,7 +57,7 @@ func.func @maximum_different_types(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform
 
 !q = !quant.uniform<i8:f32, 0.1:3>
 func.func @i32_add(%a: tensor<4x!q>, %b: tensor<4x!quant.uniform<i8:f32, 0.2>>, %c: tensor<4x!quant.uniform<i32:f32, 0.001>>) {
-  // expected-error @+1 {{'stablehlo.add' has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
+  // expected-error @+1 {{'stablehlo.add' op has no exact integer lowering in stablehlo-legalize-quant-to-math (fallback=error)}}
   %0 = stablehlo.add %c, %c : tensor<4x!quant.uniform<i32:f32, 0.001>>
   func.return
 }

@@ -157,7 +157,7 @@ func.func @requantize_per_axis_zero_point_shift(%q: tensor<2x2x!quant.uniform<i8
 
 // CHECK-LABEL: func.func @maximum_same_type_is_integer
 // CHECK: %0 = stablehlo.maximum %a, %b : tensor<4xi8>
-// CHECK-NEXT: func.return %0 : tensor<4xi8>
+// CHECK-NEXT: return %0 : tensor<4xi8>
 func.func @maximum_same_type_is_integer(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!q> {
   %0 = stablehlo.maximum %a, %b : tensor<4x!q>
   func.return %0 : tensor<4x!q>
@@ -169,7 +169,7 @@ func.func @maximum_same_type_is_integer(%a: tensor<4x!q>, %b: tensor<4x!q>) -> t
 
 // CHECK-LABEL: func.func @minimum_same_type_is_integer
 // CHECK: %0 = stablehlo.minimum %a, %b : tensor<4xi8>
-// CHECK-NEXT: func.return %0 : tensor<4xi8>
+// CHECK-NEXT: return %0 : tensor<4xi8>
 func.func @minimum_same_type_is_integer(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!q> {
   %0 = stablehlo.minimum %a, %b : tensor<4x!q>
   func.return %0 : tensor<4x!q>
@@ -663,7 +663,7 @@ func.func @constant() -> tensor<3x!quant.uniform<u8:f32, 0.5:128>> {
 !q = !quant.uniform<i8:f32, 0.1:3>
 
 // CHECK-LABEL: func.func @calls_and_signatures(%a: tensor<4xi8>) -> tensor<4xi8>
-// CHECK: func.call @helper(%a) : (tensor<4xi8>) -> tensor<4xi8>
+// CHECK: call @helper(%a) : (tensor<4xi8>) -> tensor<4xi8>
 // CHECK: func.func private @helper(%a: tensor<4xi8>) -> tensor<4xi8>
 func.func @calls_and_signatures(%a: tensor<4x!q>) -> tensor<4x!q> {
   %0 = func.call @helper(%a) : (tensor<4x!q>) -> tensor<4x!q>
@@ -679,7 +679,7 @@ func.func private @helper(%a: tensor<4x!q>) -> tensor<4x!q> {
 
 // CHECK-LABEL: func.func @quant_casts
 // CHECK: stablehlo.round_nearest_even
-// CHECK: func.return %{{[0-9]+}}, %{{[0-9]+}} : tensor<4xi8>, tensor<4xf32>
+// CHECK: return %{{[0-9]+}}, %{{[0-9]+}} : tensor<4xi8>, tensor<4xf32>
 func.func @quant_casts(%x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xf32>) {
   %0 = quant.qcast %x : tensor<4xf32> to tensor<4x!q>
   %1 = quant.scast %0 : tensor<4x!q> to tensor<4xi8>
@@ -693,7 +693,7 @@ func.func @quant_casts(%x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xf32>) {
 
 // CHECK-LABEL: func.func @float_program_untouched
 // CHECK: %0 = stablehlo.tanh %x : tensor<4xf32>
-// CHECK-NEXT: func.return %0 : tensor<4xf32>
+// CHECK-NEXT: return %0 : tensor<4xf32>
 func.func @float_program_untouched(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.tanh %x : tensor<4xf32>
   func.return %0 : tensor<4xf32>

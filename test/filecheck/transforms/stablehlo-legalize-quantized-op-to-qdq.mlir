@@ -11,7 +11,7 @@
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.abs %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @abs(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.abs %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -26,7 +26,7 @@ func.func @abs(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.negate %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @negate(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.negate %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -41,7 +41,7 @@ func.func @negate(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.sign %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @sign(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.sign %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -56,7 +56,7 @@ func.func @sign(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.tanh %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @tanh(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.tanh %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -71,7 +71,7 @@ func.func @tanh(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.logistic %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @logistic(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.logistic %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -86,7 +86,7 @@ func.func @logistic(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.exponential %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @exponential(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.exponential %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -101,7 +101,7 @@ func.func @exponential(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.exponential_minus_one %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @exponential_minus_one(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.exponential_minus_one %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -116,7 +116,7 @@ func.func @exponential_minus_one(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.log %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @log(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.log %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -131,7 +131,7 @@ func.func @log(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.log_plus_one %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @log_plus_one(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.log_plus_one %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -146,7 +146,7 @@ func.func @log_plus_one(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.sqrt %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @sqrt(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.sqrt %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -161,7 +161,7 @@ func.func @sqrt(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.rsqrt %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @rsqrt(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.rsqrt %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -176,7 +176,7 @@ func.func @rsqrt(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.cbrt %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @cbrt(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.cbrt %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -191,7 +191,7 @@ func.func @cbrt(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.sine %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @sine(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.sine %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -206,7 +206,7 @@ func.func @sine(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.cosine %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @cosine(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.cosine %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -221,7 +221,7 @@ func.func @cosine(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.floor %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @floor(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.floor %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -236,7 +236,7 @@ func.func @floor(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.ceil %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @ceil(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.ceil %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -251,7 +251,7 @@ func.func @ceil(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.round_nearest_even %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @round_nearest_even(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.round_nearest_even %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -266,7 +266,7 @@ func.func @round_nearest_even(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 1.000000e-01:-3>>) -> tensor<4xf32>
 // CHECK-NEXT: %1 = stablehlo.round_nearest_afz %0 : tensor<4xf32>
 // CHECK-NEXT: %2 = stablehlo.uniform_quantize %1 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %2
+// CHECK-NEXT: return %2
 func.func @round_nearest_afz(%a: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.round_nearest_afz %a : (tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -282,7 +282,7 @@ func.func @round_nearest_afz(%a: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.add %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @add(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.add %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -298,7 +298,7 @@ func.func @add(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.subtract %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @subtract(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.subtract %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -314,7 +314,7 @@ func.func @subtract(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.multiply %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @multiply(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.multiply %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -330,7 +330,7 @@ func.func @multiply(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.divide %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @divide(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.divide %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -346,7 +346,7 @@ func.func @divide(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.remainder %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @remainder(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.remainder %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -362,7 +362,7 @@ func.func @remainder(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.power %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @power(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.power %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -378,7 +378,7 @@ func.func @power(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.maximum %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @maximum(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.maximum %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -394,7 +394,7 @@ func.func @maximum(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.minimum %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @minimum(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.minimum %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -410,7 +410,7 @@ func.func @minimum(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
 // CHECK-NEXT: %1 = stablehlo.uniform_dequantize %b
 // CHECK-NEXT: %2 = stablehlo.atan2 %0, %1 : tensor<4xf32>
 // CHECK-NEXT: %3 = stablehlo.uniform_quantize %2 : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 2.000000e-01:4>>
-// CHECK-NEXT: func.return %3
+// CHECK-NEXT: return %3
 func.func @atan2(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4x!r> {
   %0 = stablehlo.atan2 %a, %b : (tensor<4x!q>, tensor<4x!q>) -> tensor<4x!r>
   func.return %0 : tensor<4x!r>
@@ -438,7 +438,7 @@ func.func @clamp(%lo: tensor<!q>, %a: tensor<4x!q>, %hi: tensor<!q>) -> tensor<4
 // The i1 result of compare stays as it is.
 // CHECK-LABEL: func.func @compare
 // CHECK: %2 = stablehlo.compare LT, %0, %1, FLOAT : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-// CHECK-NEXT: func.return %2 : tensor<4xi1>
+// CHECK-NEXT: return %2 : tensor<4xi1>
 func.func @compare(%a: tensor<4x!q>, %b: tensor<4x!q>) -> tensor<4xi1> {
   %0 = stablehlo.compare LT, %a, %b, FLOAT : (tensor<4x!q>, tensor<4x!q>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
@@ -480,7 +480,7 @@ func.func @dot_general(%x: tensor<2x4x!q>, %w: tensor<4x3x!quant.uniform<i8:f32:
 // CHECK-LABEL: func.func @dot_general_hybrid
 // CHECK-NEXT: %0 = stablehlo.uniform_dequantize %w
 // CHECK-NEXT: %1 = stablehlo.dot_general %x, %0, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
-// CHECK-NEXT: func.return %1
+// CHECK-NEXT: return %1
 func.func @dot_general_hybrid(%x: tensor<2x4xf32>, %w: tensor<4x3x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3xf32> {
   %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x4xf32>, tensor<4x3x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x3xf32>
   func.return %0 : tensor<2x3xf32>
@@ -547,7 +547,7 @@ func.func @data_movement_untouched(%a: tensor<2x2x!q>, %s: tensor<!q>, %i: tenso
 // Float programs are left alone.
 // CHECK-LABEL: func.func @float_untouched
 // CHECK-NEXT: %0 = stablehlo.add %a, %a : tensor<4xf32>
-// CHECK-NEXT: func.return %0
+// CHECK-NEXT: return %0
 func.func @float_untouched(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %a : tensor<4xf32>
   func.return %0 : tensor<4xf32>

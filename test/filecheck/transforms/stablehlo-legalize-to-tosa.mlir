@@ -29,7 +29,7 @@
 // CHECK: %[[R:.*]] = tosa.clamp %[[Q]] min_val(3 : i8) max_val(123 : i8)
 // CHECK: %[[P:.*]] = tosa.max_pool2d %[[R]] kernel([2, 2]) stride([2, 2]) pad([0, 0, 0, 0]) : (tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8>
 // CHECK-NEXT: %[[OUT:.*]] = stablehlo.bitcast_convert %[[P]] : (tensor<1x2x2x2xi8>) -> tensor<1x2x2x2x!quant.uniform<i8:f32, 5.000000e-02:3>>
-// CHECK-NEXT: func.return %[[OUT]]
+// CHECK-NEXT: return %[[OUT]]
 // SINGLE-LABEL: func.func @conv_relu_pool
 // SINGLE: tosa.rescale {{.*}} rounding_mode<SINGLE_ROUND> per_channel(true)
 func.func @conv_relu_pool(%x: tensor<1x8x8x4x!act>) -> tensor<1x2x2x2x!out> {

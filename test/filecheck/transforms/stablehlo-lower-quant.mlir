@@ -13,7 +13,7 @@
 // CHECK-NOT: quant.uniform
 // CHECK: stablehlo.dot_general {{.*}} : (tensor<2x3xi32>, tensor<3x2xi32>) -> tensor<2x2xi32>
 // CHECK: stablehlo.round_nearest_even {{.*}} : tensor<2x2xf64>
-// CHECK: func.return {{.*}} : tensor<2x2xi8>
+// CHECK: return {{.*}} : tensor<2x2xi8>
 func.func @fc(%x: tensor<2x3x!x>, %w: tensor<3x2x!w>, %b: tensor<2x!quant.uniform<i32:f32:0, {0.001,0.0005}>>) -> tensor<2x2x!y> {
   %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<2x3x!x>, tensor<3x2x!w>) -> tensor<2x2x!acc>
   %1 = stablehlo.broadcast_in_dim %b, dims = [1] : (tensor<2x!quant.uniform<i32:f32:0, {0.001,0.0005}>>) -> tensor<2x2x!acc>

@@ -25,7 +25,7 @@
 // CHECK-NEXT: tosa.const  values(dense<2> : tensor<1xi8>)
 // CHECK-NEXT: %[[R:.*]] = tosa.rescale %[[SUM]], {{.*}} -> tensor<4xi8>
 // CHECK-NEXT: %[[Q:.*]] = stablehlo.bitcast_convert %[[R]] : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 1.000000e-01:2>>
-// CHECK-NEXT: func.return %[[Q]]
+// CHECK-NEXT: return %[[Q]]
 // SINGLE-LABEL: func.func @add
 // SINGLE-NOT: DOUBLE_ROUND
 // SINGLE: rounding_mode<SINGLE_ROUND>
@@ -62,7 +62,7 @@ func.func @multiply(%x: tensor<4x!a>) -> tensor<4x!o> {
 // CHECK: %[[A:.*]] = tosa.rescale
 // CHECK: %[[B:.*]] = tosa.rescale
 // CHECK-NEXT: %[[R:.*]] = stablehlo.compare GE, %[[A]], %[[B]], SIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
-// CHECK-NEXT: func.return %[[R]] : tensor<4xi1>
+// CHECK-NEXT: return %[[R]] : tensor<4xi1>
 func.func @compare(%x: tensor<4x!a>, %y: tensor<4x!b>) -> tensor<4xi1> {
   %0 = stablehlo.compare GE, %x, %y : (tensor<4x!a>, tensor<4x!b>) -> tensor<4xi1>
   func.return %0 : tensor<4xi1>

@@ -4,7 +4,7 @@
 // RUN: qopt %s --split-input-file -p canonicalize | FileCheck %s
 
 // CHECK-LABEL: func.func @identity_rescale
-// CHECK-NEXT: func.return %x, %x : tensor<4xi8>, tensor<4xi8>
+// CHECK-NEXT: return %x, %x : tensor<4xi8>, tensor<4xi8>
 func.func @identity_rescale(%x: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>) {
   %one = tosa.const  values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
   %s30 = tosa.const  values(dense<30> : tensor<1xi8>) : () -> tensor<1xi8>
@@ -19,7 +19,7 @@ func.func @identity_rescale(%x: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>) {
 // CHECK-LABEL: func.func @merge_centring
 // CHECK: %[[R:.*]] = tosa.rescale %x, %m, %s, %z5, %z3 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<4xi8>, tensor<1xi32>, tensor<1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<4xi8>
 // CHECK-NOT: tosa.rescale
-// CHECK: func.return %[[R]]
+// CHECK: return %[[R]]
 func.func @merge_centring(%x: tensor<4xi8>) -> tensor<4xi8> {
   %one = tosa.const  values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
   %s30 = tosa.const  values(dense<30> : tensor<1xi8>) : () -> tensor<1xi8>
@@ -38,7 +38,7 @@ func.func @merge_centring(%x: tensor<4xi8>) -> tensor<4xi8> {
 // CHECK-LABEL: func.func @fold_constants
 // CHECK-NEXT: %[[R:.*]] = tosa.const  values(dense<{{\[\[}}1, 2], [3, 4], [5, 6]]> : tensor<3x2xi8>) : () -> tensor<3x2xi8>
 // CHECK-NEXT: %[[T:.*]] = tosa.const  values(dense<{{\[\[}}1, 4], [2, 5], [3, 6]]> : tensor<3x2xi8>) : () -> tensor<3x2xi8>
-// CHECK-NEXT: func.return %[[R]], %[[T]]
+// CHECK-NEXT: return %[[R]], %[[T]]
 func.func @fold_constants() -> (tensor<3x2xi8>, tensor<3x2xi8>) {
   %k = tosa.const  values(dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>) : () -> tensor<2x3xi8>
   %sh = tosa.const_shape  values(dense<[3, 2]> : tensor<2xindex>) : () -> !tosa.shape<2>
@@ -75,7 +75,7 @@ func.func @keep(%x: tensor<4xi8>) -> (tensor<4xi8>, tensor<4xi8>, tensor<4xi8>) 
 // one: out[i] = x[first[outer[i]]], so [0, 3, 2, 1] after [0, 3, 1, 2] is [0, 2, 1, 3].
 // CHECK-LABEL: func.func @transposes
 // CHECK-NEXT: %[[T:.*]] = tosa.transpose %y perms([0, 2, 1, 3])
-// CHECK-NEXT: func.return %x, %[[T]]
+// CHECK-NEXT: return %x, %[[T]]
 func.func @transposes(%x: tensor<1x4x5x3xi32>, %y: tensor<1x4x5x3xi8>) -> (tensor<1x4x5x3xi32>, tensor<1x5x4x3xi8>) {
   %a = tosa.transpose %x perms([0, 3, 1, 2]) : (tensor<1x4x5x3xi32>) -> tensor<1x3x4x5xi32>
   %b = tosa.transpose %a perms([0, 2, 3, 1]) : (tensor<1x3x4x5xi32>) -> tensor<1x4x5x3xi32>

@@ -23,7 +23,7 @@
 // CHECK-NEXT: %[[HI:.*]] = stablehlo.constant dense<127> : tensor<i64>
 // CHECK-NEXT: %[[C:.*]] = stablehlo.clamp %[[LO]], %[[Y]], %[[HI]] : (tensor<i64>, tensor<4xi64>, tensor<i64>) -> tensor<4xi64>
 // CHECK-NEXT: %r = stablehlo.convert %[[C]] : (tensor<4xi64>) -> tensor<4xi8>
-// CHECK-NEXT: func.return %r : tensor<4xi8>
+// CHECK-NEXT: return %r : tensor<4xi8>
 func.func @single_per_tensor(%x: tensor<4xi32>) -> tensor<4xi8> {
   %m = tosa.const  values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
   %s = tosa.const  values(dense<31> : tensor<1xi8>) : () -> tensor<1xi8>
@@ -76,7 +76,7 @@ func.func @double_per_channel(%x: tensor<2x2xi32>) -> tensor<2x2xi16> {
 // CHECK: stablehlo.subtract
 // CHECK: stablehlo.constant dense<536870912> : tensor<i64>
 // CHECK-NOT: stablehlo.select
-// CHECK: func.return
+// CHECK: return
 func.func @double_small_shift(%x: tensor<4xi8>) -> tensor<4xi8> {
   %m = tosa.const  values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
   %s = tosa.const  values(dense<30> : tensor<1xi8>) : () -> tensor<1xi8>
@@ -168,7 +168,7 @@ func.func @runtime_parameters(%x: tensor<2x3xi32>, %m: tensor<3xi32>, %s: tensor
 // CHECK-LABEL: func.func @no_rescale
 // CHECK-NEXT: %0 = tosa.apply_scale %x, %m, %s rounding_mode<DOUBLE_ROUND>
 // CHECK-NEXT: %1 = tosa.add %0, %x
-// CHECK-NEXT: func.return %1
+// CHECK-NEXT: return %1
 func.func @no_rescale(%x: tensor<4xi32>, %m: tensor<4xi32>, %s: tensor<4xi8>) -> tensor<4xi32> {
   %0 = tosa.apply_scale %x, %m, %s rounding_mode<DOUBLE_ROUND> : (tensor<4xi32>, tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
   %1 = tosa.add %0, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>

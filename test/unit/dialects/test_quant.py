@@ -10,6 +10,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    Signedness,
     TensorType,
     i32,
 )
@@ -265,3 +266,19 @@ def test_sub_channel_cast_ops_verify_their_containers() -> None:
     good.verify()
     with pytest.raises(VerifyException, match="scalar types may not use sub-channel"):
         scalar.verify()
+
+
+def test_builtin_signedness_spellings_keep_their_storage_type() -> None:
+    ui8 = parse_type("!quant.uniform<ui8:f32, 1.0:255>")
+    u8 = parse_type("!quant.uniform<u8:f32, 1.0:255>")
+    si8 = parse_type("!quant.uniform<si8:f32, 1.0:-128>")
+    assert isinstance(ui8, UniformQuantizedType) and isinstance(u8, UniformQuantizedType)
+    assert isinstance(si8, UniformQuantizedType)
+    assert not ui8.is_signed and si8.is_signed
+    assert (ui8.storage_min, ui8.storage_max, si8.storage_min) == (0, 255, -128)
+    assert ui8 != u8  # MLIR's storage types differ: ui8 vs signless i8
+    assert ui8.storage_type == IntegerType(8, Signedness.UNSIGNED)
+    assert si8.storage_type == IntegerType(8, Signedness.SIGNED)
+    assert u8.storage_type == IntegerType(8)
+    # Deriving new parameters keeps the spelling.
+    assert str(ui8.with_params([0.5], [3], None)) == "!quant.uniform<ui8:f32, 5.000000e-01:3>"

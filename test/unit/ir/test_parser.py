@@ -120,7 +120,7 @@ def test_splat_is_packed_once():
         ("256", "i8", "integer literal 256 does not fit in i8"),
         ("-129", "i8", "integer literal -129 does not fit in i8"),
         ("[1, 70000]", "i16", "integer literal 70000 does not fit in i16"),
-        ("-1", "ui8", "Expected non-negative integer values"),
+        ("-1", "ui8", "expected non-negative integer values"),
         (
             "18446744073709551616",
             "index",
@@ -161,7 +161,7 @@ def test_location_alias_chain_is_resolved_in_linear_work(monkeypatch):
     lines = ["func.func @f() { func.return } loc(#l0)"]
     lines += [f"#l{i} = loc(#l{i + 1})" for i in range(n)]
     lines += [f'#l{n} = loc("a.py":7:1)', "#c1 = loc(#c2)", "#c2 = loc(#c1)"]
-    with pytest.raises(ParseError, match="undefined symbol alias '#c"):
+    with pytest.raises(ParseError, match="undefined symbol alias id 'c"):
         parse("\n".join(lines))  # the cycle is left to the parse, which reports it
     calls.clear()
     module = parse("\n".join(lines[:-2]))

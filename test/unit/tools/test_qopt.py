@@ -88,7 +88,7 @@ def run(tmp_path, capsys, *args: str) -> tuple[int, str, str]:
 def test_op_error_from_a_pass_is_located(tmp_path, capsys, registry) -> None:
     code, out, err = run(tmp_path, capsys, "-p", "reject-addi")
     assert code == 1 and out == ""
-    assert err == "in.mlir:2:3: error: 'arith.addi' is not supported by reject-addi\n"
+    assert err == "in.mlir:2:3: error: 'arith.addi' op is not supported by reject-addi\n"
 
 
 def test_pass_failure_is_one_line(tmp_path, capsys, registry) -> None:

@@ -25,7 +25,7 @@ func.func @casts(%a: f32, %t: tensor<4x2xf32>, %i: tensor<4x2xi8>) -> (f32, tens
   %4 = quant.scast %i : tensor<4x2xi8> to tensor<4x2x!qa>
   // CHECK-NEXT: %5 = quant.dcast %4 : tensor<4x2x!quant.uniform<u8:f32:1, {2.000000e+00:10,3.000000e+00:20}>> to tensor<4x2xf32>
   %5 = quant.dcast %4 : tensor<4x2x!qa> to tensor<4x2xf32>
-  // CHECK-NEXT: func.return %1, %5 : f32, tensor<4x2xf32>
+  // CHECK-NEXT: return %1, %5 : f32, tensor<4x2xf32>
   func.return %1, %5 : f32, tensor<4x2xf32>
 }
 

@@ -3,7 +3,7 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics
 
 func.func @f(%a: tensor<i32>) {
-// expected-error @+1 {{'stablehlo.while' cond must return a single tensor<i1>, got (tensor<i32>)}}
+// expected-error @+1 {{'stablehlo.while' op cond must return a single tensor<i1>, got (tensor<i32>)}}
   %r = stablehlo.while(%arg0 = %a) : tensor<i32>
   cond {
     stablehlo.return %arg0 : tensor<i32>
@@ -15,7 +15,7 @@ func.func @f(%a: tensor<i32>) {
 // -----
 
 func.func @f(%a: tensor<i32>, %b: tensor<i64>) {
-// expected-error @+1 {{'stablehlo.while' body must return the operands' types (tensor<i32>), got (tensor<i64>)}}
+// expected-error @+1 {{'stablehlo.while' op body must return the operands' types (tensor<i32>), got (tensor<i64>)}}
   %r = stablehlo.while(%arg0 = %a) : tensor<i32>
   cond {
     %c = stablehlo.constant dense<true> : tensor<i1>
@@ -28,28 +28,28 @@ func.func @f(%a: tensor<i32>, %b: tensor<i64>) {
 // -----
 
 func.func @f(%p: tensor<2xi1>, %a: tensor<i32>) {
-// expected-error @+1 {{'stablehlo.if' predicate must be a tensor<i1>, got tensor<2xi1>}}
+// expected-error @+1 {{'stablehlo.if' op predicate must be a tensor<i1>, got tensor<2xi1>}}
   %r = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<i32> }, { stablehlo.return %a : tensor<i32> }) : (tensor<2xi1>) -> tensor<i32>
   func.return }
 
 // -----
 
 func.func @f(%p: tensor<i1>, %a: tensor<i32>, %b: tensor<i64>) {
-// expected-error @+1 {{'stablehlo.if' branch #1 returns (tensor<i64>) but the op's results are (tensor<i32>)}}
+// expected-error @+1 {{'stablehlo.if' op branch #1 returns (tensor<i64>) but the op's results are (tensor<i32>)}}
   %r = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<i32> }, { stablehlo.return %b : tensor<i64> }) : (tensor<i1>) -> tensor<i32>
   func.return }
 
 // -----
 
 func.func @f(%i: tensor<i64>, %a: tensor<i32>) {
-// expected-error @+1 {{'stablehlo.case' index must be a tensor<i32>, got tensor<i64>}}
+// expected-error @+1 {{'stablehlo.case' op index must be a tensor<i32>, got tensor<i64>}}
   %r = "stablehlo.case"(%i) ({ stablehlo.return %a : tensor<i32> }) : (tensor<i64>) -> tensor<i32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.sort' dimension 1 is out of range [-1, 1)}}
+// expected-error @+1 {{'stablehlo.sort' op dimension 1 is out of range [-1, 1)}}
   %r = "stablehlo.sort"(%x) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     %c = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -60,7 +60,7 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.sort' comparator must take (tensor<i32>, tensor<i32>), got (tensor<f32>, tensor<f32>)}}
+// expected-error @+1 {{'stablehlo.sort' op comparator must take (tensor<i32>, tensor<i32>), got (tensor<f32>, tensor<f32>)}}
   %r = "stablehlo.sort"(%x) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -71,7 +71,7 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<2x2xi32>) {
-// expected-error @+1 {{'stablehlo.map' dimensions must be [0, ..., 1] (all dimensions in order)}}
+// expected-error @+1 {{'stablehlo.map' op dimensions must be [0, ..., 1] (all dimensions in order)}}
   %r = "stablehlo.map"(%x) ({
   ^bb0(%a: tensor<i32>):
     stablehlo.return %a : tensor<i32>
@@ -81,91 +81,91 @@ func.func @f(%x: tensor<2x2xi32>) {
 // -----
 
 func.func @f(%x: tensor<2x3xf32>) {
-// expected-error @+1 {{'stablehlo.reverse' dimension contains duplicates: [0, 0]}}
+// expected-error @+1 {{'stablehlo.reverse' op dimension contains duplicates: [0, 0]}}
   %r = stablehlo.reverse %x, dims = [0, 0] : tensor<2x3xf32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.popcnt' result must be a tensor of integer values, got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.popcnt' op result must be a tensor of integer values, got tensor<4xf32>}}
   %r = stablehlo.popcnt %x : (tensor<4xi32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xf32>) {
-// expected-error @+1 {{'stablehlo.popcnt' operand #0 must be a tensor of integer values, got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.popcnt' op operand #0 must be a tensor of integer values, got tensor<4xf32>}}
   %r = stablehlo.popcnt %x : tensor<4xf32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xf32>) {
-// expected-error @+1 {{'stablehlo.reduce_precision' exponent_bits must be at least 1, got 0}}
+// expected-error @+1 {{'stablehlo.reduce_precision' op exponent_bits must be at least 1, got 0}}
   %r = stablehlo.reduce_precision %x, format = e0m10 : tensor<4xf32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xf32>, %y: tensor<4xf64>) {
-// expected-error @+1 {{'stablehlo.complex' requires both operands to have the same type}}
+// expected-error @+1 {{'stablehlo.complex' op requires both operands to have the same type}}
   %r = stablehlo.complex %x, %y : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xcomplex<f32>>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xcomplex<f32>>) {
-// expected-error @+1 {{'stablehlo.real' result element type must be f32, got f64}}
+// expected-error @+1 {{'stablehlo.real' op result element type must be f32, got f64}}
   %r = stablehlo.real %x : (tensor<4xcomplex<f32>>) -> tensor<4xf64>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.is_finite' operand must be a tensor of floating-point or per-tensor quantized values, got tensor<4xi32>}}
+// expected-error @+1 {{'stablehlo.is_finite' op operand must be a tensor of floating-point or per-tensor quantized values, got tensor<4xi32>}}
   %r = stablehlo.is_finite %x : (tensor<4xi32>) -> tensor<4xi1>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<2x3xf32>) {
-// expected-error @+1 {{'stablehlo.get_dimension_size' dimension 2 is out of range [0, 2)}}
+// expected-error @+1 {{'stablehlo.get_dimension_size' op dimension 2 is out of range [0, 2)}}
   %r = stablehlo.get_dimension_size %x, dim = 2 : (tensor<2x3xf32>) -> tensor<i32>
   func.return }
 
 // -----
 
 func.func @f(%s: tensor<3xi64>) {
-// expected-error @+1 {{'stablehlo.dynamic_iota' output_shape must have 2 elements, got tensor<3xi64>}}
+// expected-error @+1 {{'stablehlo.dynamic_iota' op output_shape must have 2 elements, got tensor<3xi64>}}
   %r = stablehlo.dynamic_iota %s, dim = 0 : (tensor<3xi64>) -> tensor<2x2xi32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<6xi32>, %s: tensor<2xi64>) {
-// expected-error @+1 {{'stablehlo.dynamic_reshape' operand has 6 elements but the result 4}}
+// expected-error @+1 {{'stablehlo.dynamic_reshape' op operand has 6 elements but the result 4}}
   %r = stablehlo.dynamic_reshape %x, %s : (tensor<6xi32>, tensor<2xi64>) -> tensor<2x2xi32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<2xi32>, %s: tensor<2xi64>) {
-// expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' dimension 0 is both known expanding and non-expanding}}
+// expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' op dimension 0 is both known expanding and non-expanding}}
   %r = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] {known_expanding_dimensions = array<i64: 0>, known_nonexpanding_dimensions = array<i64: 0>} : (tensor<2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>, %u: tensor<5xi32>, %i: tensor<i64>) {
-// expected-error @+1 {{'stablehlo.dynamic_update_slice' update dimension 0 (size 5) exceeds the operand's (4)}}
+// expected-error @+1 {{'stablehlo.dynamic_update_slice' op update dimension 0 (size 5) exceeds the operand's (4)}}
   %r = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<4xi32>, tensor<5xi32>, tensor<i64>) -> tensor<4xi32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<5xi32>, %i: tensor<2x2xi64>, %u: tensor<2xi32>) {
-// expected-error @+1 {{'stablehlo.scatter' scatter_dims_to_operand_dims needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.scatter' op scatter_dims_to_operand_dims needs 2 entries, got 1}}
   %r = "stablehlo.scatter"(%x, %i, %u) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     stablehlo.return %b : tensor<i32>
@@ -175,7 +175,7 @@ func.func @f(%x: tensor<5xi32>, %i: tensor<2x2xi64>, %u: tensor<2xi32>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>, %s: tensor<2xi32>, %z: tensor<i32>) {
-// expected-error @+1 {{'stablehlo.select_and_scatter' window_dimensions must be positive}}
+// expected-error @+1 {{'stablehlo.select_and_scatter' op window_dimensions must be positive}}
   %r = "stablehlo.select_and_scatter"(%x, %s, %z) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     %c = stablehlo.compare GE, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -189,21 +189,21 @@ func.func @f(%x: tensor<4xi32>, %s: tensor<2xi32>, %z: tensor<i32>) {
 // -----
 
 func.func @f() {
-// expected-error @+1 {{'stablehlo.replica_id' result must be a tensor<ui32>, got tensor<i32>}}
+// expected-error @+1 {{'stablehlo.replica_id' op result must be a tensor<ui32>, got tensor<i32>}}
   %r = stablehlo.replica_id : tensor<i32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.all_gather' all_gather_dim 1 is out of range [0, 1)}}
+// expected-error @+1 {{'stablehlo.all_gather' op all_gather_dim 1 is out of range [0, 1)}}
   %g = "stablehlo.all_gather"(%x) {all_gather_dim = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<4xi32>) -> tensor<4xi32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.all_reduce' replica groups must hold distinct non-negative ids}}
+// expected-error @+1 {{'stablehlo.all_reduce' op replica groups must hold distinct non-negative ids}}
   %g = "stablehlo.all_reduce"(%x) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     stablehlo.return %b : tensor<i32>
@@ -213,6 +213,6 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<4xcomplex<f32>>) {
-// expected-error @+1 {{'stablehlo.abs' of tensor<4xcomplex<f32>> returns a tensor of f32 of its shape, got tensor<4xcomplex<f32>>}}
+// expected-error @+1 {{'stablehlo.abs' op of tensor<4xcomplex<f32>> returns a tensor of f32 of its shape, got tensor<4xcomplex<f32>>}}
   %r = stablehlo.abs %x : tensor<4xcomplex<f32>>
   func.return }

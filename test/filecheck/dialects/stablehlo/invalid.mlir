@@ -2,483 +2,483 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics
 
 // elementwise operand is not a tensor
-// expected-error @+1 {{'stablehlo.add' operand and result must be a tensor, got f32}}
+// expected-error @+1 {{'stablehlo.add' op operand and result must be a tensor, got f32}}
 func.func @f(%a: f32) { %0 = "stablehlo.add"(%a, %a) : (f32, f32) -> f32
   func.return }
 
 // -----
 
 // elementwise shapes differ
-// expected-error @+1 {{'stablehlo.add' requires all operands and results to have the same shape}}
+// expected-error @+1 {{'stablehlo.add' op requires the same shape for all operands and results}}
 func.func @f(%a: tensor<4xf32>, %b: tensor<5xf32>) { %0 = stablehlo.add %a, %b : (tensor<4xf32>, tensor<5xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // float-only op on integers
-// expected-error @+1 {{'stablehlo.tanh' operand #0 must be a tensor of floating-point or complex or per-tensor quantized values, got tensor<4xi32>}}
+// expected-error @+1 {{'stablehlo.tanh' op operand #0 must be a tensor of floating-point or complex or per-tensor quantized values, got tensor<4xi32>}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.tanh %a : tensor<4xi32>
   func.return }
 
 // -----
 
 // abs of unsigned integers
-// expected-error @+1 {{'stablehlo.abs' operand #0 must be a tensor of signed integer or floating-point or per-tensor quantized values, got tensor<4xui8>}}
+// expected-error @+1 {{'stablehlo.abs' op operand #0 must be a tensor of signed integer or floating-point or per-tensor quantized values, got tensor<4xui8>}}
 func.func @f(%a: tensor<4xui8>) { %0 = stablehlo.abs %a : tensor<4xui8>
   func.return }
 
 // -----
 
 // mixing quantized and float
-// expected-error @+1 {{'stablehlo.add' requires operands and result to be all quantized or all non-quantized}}
+// expected-error @+1 {{'stablehlo.add' op requires operands and result to be all quantized or all non-quantized}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4xf32>) { %0 = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 0.1>>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // quantized storage types differ
-// expected-error @+1 {{'stablehlo.add' requires quantized operands and result with the same storage type, storage range and expressed type (only scales and zero points may differ)}}
+// expected-error @+1 {{'stablehlo.add' op requires quantized operands and result with the same storage type, storage range and expressed type (only scales and zero points may differ)}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x!quant.uniform<i16:f32, 0.1>>) { %0 = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 0.1>>, tensor<4x!quant.uniform<i16:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
 // -----
 
 // quantized expressed types differ
-// expected-error @+1 {{'stablehlo.abs' requires quantized operands and result with the same storage type, storage range and expressed type (only scales and zero points may differ)}}
+// expected-error @+1 {{'stablehlo.abs' op requires quantized operands and result with the same storage type, storage range and expressed type (only scales and zero points may differ)}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.abs %a : (tensor<4x!quant.uniform<i8:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f16, 0.1>>
   func.return }
 
 // -----
 
 // per-axis quantization is only for add
-// expected-error @+1 {{'stablehlo.subtract' operand #0 must be a tensor of integer or floating-point or complex or per-tensor quantized values, got tensor<2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>}}
+// expected-error @+1 {{'stablehlo.subtract' op operand #0 must be a tensor of integer or floating-point or complex or per-tensor quantized values, got tensor<2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>}}
 func.func @f(%a: tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>) { %0 = stablehlo.subtract %a, %a : tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>
   func.return }
 
 // -----
 
 // per-axis add with different axes
-// expected-error @+1 {{'stablehlo.add' requires per-axis quantized types to share the quantization dimension}}
+// expected-error @+1 {{'stablehlo.add' op requires per-axis quantized types to share the quantization dimension}}
 func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>, %b: tensor<2x2x!quant.uniform<i8:f32:1, {0.1,0.2}>>) { %0 = stablehlo.add %a, %b : (tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.1,0.2}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>
   func.return }
 
 // -----
 
 // element types differ
-// expected-error @+1 {{'stablehlo.multiply' requires the same element type for all operands and the result}}
+// expected-error @+1 {{'stablehlo.multiply' op requires the same element type for all operands and results}}
 func.func @f(%a: tensor<4xf32>, %b: tensor<4xf16>) { %0 = stablehlo.multiply %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // clamp bound shape
-// expected-error @+1 {{'stablehlo.clamp' min must be a scalar tensor or have the operand's shape}}
+// expected-error @+1 {{'stablehlo.clamp' op min must be a scalar tensor or have the operand's shape}}
 func.func @f(%a: tensor<4xf32>, %m: tensor<2xf32>) { %0 = stablehlo.clamp %m, %a, %m : (tensor<2xf32>, tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // compare result is not boolean
-// expected-error @+1 {{'stablehlo.compare' result must be a tensor of i1, got tensor<4xi8>}}
+// expected-error @+1 {{'stablehlo.compare' op result must be a tensor of i1, got tensor<4xi8>}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.compare GT, %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi8>
   func.return }
 
 // -----
 
 // compare type does not match the elements
-// expected-error @+1 {{'stablehlo.compare' compare_type FLOAT does not match element type i32}}
+// expected-error @+1 {{'stablehlo.compare' op compare_type FLOAT does not match element type i32}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.compare GT, %a, %a, FLOAT : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>
   func.return }
 
 // -----
 
 // select predicate is not boolean
-// expected-error @+1 {{'stablehlo.select' pred must be a tensor of i1, got tensor<4xi8>}}
+// expected-error @+1 {{'stablehlo.select' op pred must be a tensor of i1, got tensor<4xi8>}}
 func.func @f(%p: tensor<4xi8>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a, %a : (tensor<4xi8>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // select predicate shape
-// expected-error @+1 {{'stablehlo.select' pred must be a scalar tensor or have the operands' shape}}
+// expected-error @+1 {{'stablehlo.select' op pred must be a scalar tensor or have the operands' shape}}
 func.func @f(%p: tensor<2xi1>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a, %a : (tensor<2xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // convert of quantized values
-// expected-error @+1 {{'stablehlo.convert' does not accept quantized types; use uniform_quantize or uniform_dequantize}}
+// expected-error @+1 {{'stablehlo.convert' op does not accept quantized types; use uniform_quantize or uniform_dequantize}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.convert %a : (tensor<4x!quant.uniform<i8:f32, 0.1>>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // bitcast_convert to a wider type needs a trailing dimension
-// expected-error @+1 {{'stablehlo.bitcast_convert' inferred result shape scalar but the result has shape 4}}
+// expected-error @+1 {{'stablehlo.bitcast_convert' op inferred result shape scalar but the result has shape 4}}
 func.func @f(%a: tensor<4xi8>) { %0 = stablehlo.bitcast_convert %a : (tensor<4xi8>) -> tensor<4xi32>
   func.return }
 
 // -----
 
 // bitcast_convert to a narrower type adds a dimension
-// expected-error @+1 {{'stablehlo.bitcast_convert' inferred result shape 4x4 but the result has shape 4}}
+// expected-error @+1 {{'stablehlo.bitcast_convert' op inferred result shape 4x4 but the result has shape 4}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.bitcast_convert %a : (tensor<4xi32>) -> tensor<4xi8>
   func.return }
 
 // -----
 
 // uniform_quantize to a float type
-// expected-error @+1 {{'stablehlo.uniform_quantize' result must be a quantized tensor, got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.uniform_quantize' op result must be a quantized tensor, got tensor<4xf32>}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.uniform_quantize %a : (tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // uniform_quantize from integers
-// expected-error @+1 {{'stablehlo.uniform_quantize' operand must be a floating-point or quantized tensor, got tensor<4xi32>}}
+// expected-error @+1 {{'stablehlo.uniform_quantize' op operand must be a floating-point or quantized tensor, got tensor<4xi32>}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.uniform_quantize %a : (tensor<4xi32>) -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
 // -----
 
 // uniform_quantize expressed type mismatch
-// expected-error @+1 {{'stablehlo.uniform_quantize' expressed type f32 of the result does not match the operand's f16}}
+// expected-error @+1 {{'stablehlo.uniform_quantize' op expressed type f32 of the result does not match the operand's f16}}
 func.func @f(%a: tensor<4xf16>) { %0 = stablehlo.uniform_quantize %a : (tensor<4xf16>) -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
 // -----
 
 // uniform_dequantize of floats
-// expected-error @+1 {{'stablehlo.uniform_dequantize' operand must be a quantized tensor, got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.uniform_dequantize' op operand must be a quantized tensor, got tensor<4xf32>}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.uniform_dequantize %a : (tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // uniform_dequantize result type
-// expected-error @+1 {{'stablehlo.uniform_dequantize' result element type must be the expressed type f32, got f16}}
+// expected-error @+1 {{'stablehlo.uniform_dequantize' op result element type must be the expressed type f32, got f16}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.uniform_dequantize %a : (tensor<4x!quant.uniform<i8:f32, 0.1>>) -> tensor<4xf16>
   func.return }
 
 // -----
 
 // constant value type differs from the result
-// expected-error @+1 {{'stablehlo.constant' value type tensor<4xf32> does not match result type tensor<4xf16>}}
+// expected-error @+1 {{'stablehlo.constant' op value type tensor<4xf32> does not match result type tensor<4xf16>}}
 func.func @f() { %0 = "stablehlo.constant"() <{value = dense<1.0> : tensor<4xf32>}> : () -> tensor<4xf16>
   func.return }
 
 // -----
 
 // quantized constant holds storage integers
-// expected-error @+1 {{'stablehlo.constant' quantized result tensor<4x!quant.uniform<i8:f32, 1.000000e-01>> needs a value of type tensor<4xi8> (the storage integers), got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.constant' op quantized result tensor<4x!quant.uniform<i8:f32, 1.000000e-01>> needs a value of type tensor<4xi8> (the storage integers), got tensor<4xf32>}}
 func.func @f() { %0 = stablehlo.constant() <{value = dense<1.0> : tensor<4xf32>}> : () -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
 // -----
 
 // reshape changes the number of elements
-// expected-error @+1 {{'stablehlo.reshape' operand has 6 elements but the result has 5}}
+// expected-error @+1 {{'stablehlo.reshape' op operand has 6 elements but the result has 5}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<5xf32>
   func.return }
 
 // -----
 
 // reshape moves elements across a per-axis dimension
-// expected-error @+1 {{'stablehlo.reshape' cannot move elements across the per-axis quantized dimension}}
+// expected-error @+1 {{'stablehlo.reshape' op cannot move elements across the per-axis quantized dimension}}
 func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) { %0 = stablehlo.reshape %a : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>
   func.return }
 
 // -----
 
 // transpose permutation invalid
-// expected-error @+1 {{'stablehlo.transpose' permutation [0, 0] is not a permutation of 0..1}}
+// expected-error @+1 {{'stablehlo.transpose' op permutation [0, 0] is not a permutation of 0..1}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // transpose result shape
-// expected-error @+1 {{'stablehlo.transpose' inferred result shape 3x2 but the result has shape 2x3}}
+// expected-error @+1 {{'stablehlo.transpose' op inferred result shape 3x2 but the result has shape 2x3}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // transpose per-axis dimension
-// expected-error @+1 {{'stablehlo.transpose' result quantization dimension must be 0}}
+// expected-error @+1 {{'stablehlo.transpose' op result quantization dimension must be 0}}
 func.func @f(%a: tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) { %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>
   func.return }
 
 // -----
 
 // broadcast_in_dim dimension count
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' needs one broadcast dimension per operand dimension (1), got 2}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op needs one broadcast dimension per operand dimension (1), got 2}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // broadcast_in_dim dimension out of range
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' broadcast dimension 2 is out of range [0, 2)}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op broadcast dimension 2 is out of range [0, 2)}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // broadcast_in_dim size mismatch
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' operand dimension 0 (size 3) cannot broadcast to result dimension 0 (size 2)}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op operand dimension 0 (size 3) cannot broadcast to result dimension 0 (size 2)}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // broadcast_in_dim per-axis dimension
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' result quantization dimension must be 1}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op result quantization dimension must be 1}}
 func.func @f(%a: tensor<3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>) { %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>) -> tensor<3x3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>
   func.return }
 
 // -----
 
 // concatenate ranks differ
-// expected-error @+1 {{'stablehlo.concatenate' inputs must all have the same rank}}
+// expected-error @+1 {{'stablehlo.concatenate' op inputs must all have the same rank}}
 func.func @f(%a: tensor<3xf32>, %b: tensor<1x3xf32>) { %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<3xf32>, tensor<1x3xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // concatenate dimension out of range
-// expected-error @+1 {{'stablehlo.concatenate' dimension 1 is out of range [0, 1)}}
+// expected-error @+1 {{'stablehlo.concatenate' op dimension 1 is out of range [0, 1)}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<3xf32>, tensor<3xf32>) -> tensor<6xf32>
   func.return }
 
 // -----
 
 // concatenate other dimensions differ
-// expected-error @+1 {{'stablehlo.concatenate' inputs differ in dimension 1, which is not the concatenated one}}
+// expected-error @+1 {{'stablehlo.concatenate' op inputs differ in dimension 1, which is not the concatenated one}}
 func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) { %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   func.return }
 
 // -----
 
 // concatenate result shape
-// expected-error @+1 {{'stablehlo.concatenate' inferred result shape 2x6 but the result has shape 2x5}}
+// expected-error @+1 {{'stablehlo.concatenate' op inferred result shape 2x6 but the result has shape 2x5}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x5xf32>
   func.return }
 
 // -----
 
 // slice out of bounds
-// expected-error @+1 {{'stablehlo.slice' invalid slice 2:6:1 of dimension 0 (size 4)}}
+// expected-error @+1 {{'stablehlo.slice' op invalid slice 2:6:1 of dimension 0 (size 4)}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.slice %a [2:6] : (tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // slice result shape
-// expected-error @+1 {{'stablehlo.slice' inferred result shape 3 but the result has shape 2}}
+// expected-error @+1 {{'stablehlo.slice' op inferred result shape 3 but the result has shape 2}}
 func.func @f(%a: tensor<8xf32>) { %0 = stablehlo.slice %a [0:8:3] : (tensor<8xf32>) -> tensor<2xf32>
   func.return }
 
 // -----
 
 // dynamic_slice index count
-// expected-error @+1 {{'stablehlo.dynamic_slice' needs one start index and one size per operand dimension (2)}}
+// expected-error @+1 {{'stablehlo.dynamic_slice' op needs one start index and one size per operand dimension (2)}}
 func.func @f(%a: tensor<4x4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [2, 2] : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
   func.return }
 
 // -----
 
 // dynamic_slice size too large
-// expected-error @+1 {{'stablehlo.dynamic_slice' slice size 5 does not fit dimension 0 (size 4)}}
+// expected-error @+1 {{'stablehlo.dynamic_slice' op slice size 5 does not fit dimension 0 (size 4)}}
 func.func @f(%a: tensor<4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
   func.return }
 
 // -----
 
 // dynamic_slice index type
-// expected-error @+1 {{'stablehlo.dynamic_slice' start indices must be rank-0 integer tensors, got tensor<f32>}}
+// expected-error @+1 {{'stablehlo.dynamic_slice' op start indices must be rank-0 integer tensors, got tensor<f32>}}
 func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [2] : (tensor<4xf32>, tensor<f32>) -> tensor<2xf32>
   func.return }
 
 // -----
 
 // pad value is not a scalar
-// expected-error @+1 {{'stablehlo.pad' padding value must be a rank-0 tensor}}
+// expected-error @+1 {{'stablehlo.pad' op padding value must be a rank-0 tensor}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<1xf32>) { %0 = stablehlo.pad %a, %v, low = [1], high = [1], interior = [0] : (tensor<4xf32>, tensor<1xf32>) -> tensor<6xf32>
   func.return }
 
 // -----
 
 // pad negative interior
-// expected-error @+1 {{'stablehlo.pad' interior padding must be non-negative}}
+// expected-error @+1 {{'stablehlo.pad' op interior padding must be non-negative}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, low = [0], high = [0], interior = [-1] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // pad result shape
-// expected-error @+1 {{'stablehlo.pad' inferred result shape 10 but the result has shape 8}}
+// expected-error @+1 {{'stablehlo.pad' op inferred result shape 10 but the result has shape 8}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, low = [1], high = [2], interior = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<8xf32>
   func.return }
 
 // -----
 
 // iota dimension out of range
-// expected-error @+1 {{'stablehlo.iota' iota dimension 2 is out of range [0, 2)}}
+// expected-error @+1 {{'stablehlo.iota' op iota dimension 2 is out of range [0, 2)}}
 func.func @f() { %0 = stablehlo.iota dim = 2 : tensor<4x4xi32>
   func.return }
 
 // -----
 
 // dot_general batching dimension counts differ
-// expected-error @+1 {{'stablehlo.dot_general' lhs and rhs must have the same number of batching dimensions}}
+// expected-error @+1 {{'stablehlo.dot_general' op lhs and rhs must have the same number of batching dimensions}}
 func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) { %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [], contracting_dims = [2] x [1] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   func.return }
 
 // -----
 
 // dot_general contracting sizes differ
-// expected-error @+1 {{'stablehlo.dot_general' contracting dimension sizes differ: lhs[1] = 4, rhs[0] = 5}}
+// expected-error @+1 {{'stablehlo.dot_general' op contracting dimension sizes differ: lhs[1] = 4, rhs[0] = 5}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot_general result shape
-// expected-error @+1 {{'stablehlo.dot_general' inferred result shape 3x6 but the result has shape 6x3}}
+// expected-error @+1 {{'stablehlo.dot_general' op inferred result shape 3x6 but the result has shape 6x3}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf32>, tensor<4x6xf32>) -> tensor<6x3xf32>
   func.return }
 
 // -----
 
 // dot_general quantized rhs zero point
-// expected-error @+1 {{'stablehlo.dot_general' quantized rhs must have zero points equal to 0}}
+// expected-error @+1 {{'stablehlo.dot_general' op quantized rhs must have zero points equal to 0}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1:2>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x6x!quant.uniform<i8:f32, 0.1:2>>) -> tensor<3x6x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
 // -----
 
 // dot_general per-axis lhs
-// expected-error @+1 {{'stablehlo.dot_general' lhs must not be per-axis quantized}}
+// expected-error @+1 {{'stablehlo.dot_general' op lhs must not be per-axis quantized}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32:0, {0.1,0.1,0.1}>>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32:0, {0.1,0.1,0.1}>>, tensor<4x6x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x6x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
 // -----
 
 // dot_general per-axis rhs along the contracting dimension
-// expected-error @+1 {{'stablehlo.dot_general' rhs quantization dimension 0 must not be a contracting or batching dimension}}
+// expected-error @+1 {{'stablehlo.dot_general' op rhs quantization dimension 0 must not be a contracting or batching dimension}}
 func.func @f(%a: tensor<3x2x!quant.uniform<i8:f32, 0.1>>, %b: tensor<2x6x!quant.uniform<i8:f32:0, {0.1,0.2}>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x2x!quant.uniform<i8:f32, 0.1>>, tensor<2x6x!quant.uniform<i8:f32:0, {0.1,0.2}>>) -> tensor<3x6x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
 // -----
 
 // dot_general quantized lhs with float rhs
-// expected-error @+1 {{'stablehlo.dot_general' rhs must be quantized when lhs is quantized}}
+// expected-error @+1 {{'stablehlo.dot_general' op rhs must be quantized when lhs is quantized}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot_general quantized operands need a quantized result
-// expected-error @+1 {{'stablehlo.dot_general' with quantized operands must have a quantized result}}
+// expected-error @+1 {{'stablehlo.dot_general' op with quantized operands must have a quantized result}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x6x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot_general hybrid result must be float
-// expected-error @+1 {{'stablehlo.dot_general' with float lhs and quantized rhs needs lhs and result of the rhs expressed type f32}}
+// expected-error @+1 {{'stablehlo.dot_general' op with float lhs and quantized rhs needs lhs and result of the rhs expressed type f32}}
 func.func @f(%a: tensor<3x4xf16>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf16>, tensor<4x6x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x6xf16>
   func.return }
 
 // -----
 
 // dot_general per-axis result dimension
-// expected-error @+1 {{'stablehlo.dot_general' result quantization dimension must be 1}}
+// expected-error @+1 {{'stablehlo.dot_general' op result quantization dimension must be 1}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x2x!quant.uniform<i8:f32:1, {0.1,0.2}>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x2x!quant.uniform<i8:f32:1, {0.1,0.2}>>) -> tensor<3x2x!quant.uniform<i32:f32:0, {0.1,0.2,0.3}>>
   func.return }
 
 // -----
 
 // dot_general precision config length
-// expected-error @+1 {{'stablehlo.dot_general' precision config must have 0 or 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.dot_general' op precision config must have 0 or 2 entries, got 1}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT] : (tensor<3x4xf32>, tensor<4x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot operands of rank 3
-// expected-error @+1 {{'stablehlo.dot' operands must have rank 1 or 2}}
+// expected-error @+1 {{'stablehlo.dot' op operands must have rank 1 or 2}}
 func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot %a, %b : (tensor<2x3x4xf32>, tensor<4x6xf32>) -> tensor<2x3x6xf32>
   func.return }
 
 // -----
 
 // dot contracting size
-// expected-error @+1 {{'stablehlo.dot' contracting dimension sizes differ: 4 vs 5}}
+// expected-error @+1 {{'stablehlo.dot' op contracting dimension sizes differ: 4 vs 5}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) { %0 = stablehlo.dot %a, %b : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // convolution group counts both above one
-// expected-error @+1 {{'stablehlo.convolution' feature_group_count and batch_group_count cannot both exceed 1}}
+// expected-error @+1 {{'stablehlo.convolution' op feature_group_count and batch_group_count cannot both exceed 1}}
 func.func @f(%a: tensor<2x8x8x4xf32>, %w: tensor<3x3x2x4xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 2 : i64} : (tensor<2x8x8x4xf32>, tensor<3x3x2x4xf32>) -> tensor<1x6x6x4xf32>
   func.return }
 
 // -----
 
 // convolution input features and kernel disagree
-// expected-error @+1 {{'stablehlo.convolution' input features (4) / feature_group_count (1) must equal kernel input features (3)}}
+// expected-error @+1 {{'stablehlo.convolution' op input features (4) / feature_group_count (1) must equal kernel input features (3)}}
 func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x3x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
   func.return }
 
 // -----
 
 // convolution rank from dim_numbers
-// expected-error @+1 {{'stablehlo.convolution' lhs must have rank 4 (from dim_numbers), got 3}}
+// expected-error @+1 {{'stablehlo.convolution' op lhs must have rank 4 (from dim_numbers), got 3}}
 func.func @f(%a: tensor<1x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>
   func.return }
 
 // -----
 
 // convolution stride entries
-// expected-error @+1 {{'stablehlo.convolution' window_strides needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.convolution' op window_strides needs 2 entries, got 1}}
 func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x3x3x16xf32>
   func.return }
 
 // -----
 
 // convolution result shape
-// expected-error @+1 {{'stablehlo.convolution' inferred result shape 1x4x4x16 but the result has shape 1x8x8x16}}
+// expected-error @+1 {{'stablehlo.convolution' op inferred result shape 1x4x4x16 but the result has shape 1x8x8x16}}
 func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x8x8x16xf32>
   func.return }
 
 // -----
 
 // convolution per-axis weights along the input features
-// expected-error @+1 {{'stablehlo.convolution' rhs quantization dimension 2 must not be a contracting or batching dimension}}
+// expected-error @+1 {{'stablehlo.convolution' op rhs quantization dimension 2 must not be a contracting or batching dimension}}
 func.func @f(%a: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<1x1x2x3x!quant.uniform<i8:f32:2, {0.1,0.2}>>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>, tensor<1x1x2x3x!quant.uniform<i8:f32:2, {0.1,0.2}>>) -> tensor<1x4x4x3x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
 // -----
 
 // reduce dimension out of range
-// expected-error @+1 {{'stablehlo.reduce' dimension 1 is out of range [0, 1)}}
+// expected-error @+1 {{'stablehlo.reduce' op dimension 1 is out of range [0, 1)}}
 func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   func.return }
 
 // -----
 
 // reduce result shape
-// expected-error @+1 {{'stablehlo.reduce' inferred result shape 4 but the result has shape 5}}
+// expected-error @+1 {{'stablehlo.reduce' op inferred result shape 4 but the result has shape 5}}
 func.func @f(%a: tensor<4x5xf32>, %z: tensor<f32>) { %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<5xf32>
   func.return }
 
 // -----
 
 // reduce body arguments
-// expected-error @+1 {{'stablehlo.reduce' body must take 2 arguments (accumulators, then elements)}}
+// expected-error @+1 {{'stablehlo.reduce' op body must take 2 arguments (accumulators, then elements)}}
 func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %z) <{dimensions = array<i64: 0>}> ({
   ^bb0(%x: tensor<f32>):
     stablehlo.return %x : tensor<f32>
@@ -488,7 +488,7 @@ func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %
 // -----
 
 // reduce_window dimension count
-// expected-error @+1 {{'stablehlo.reduce_window' window_dimensions needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.reduce_window' op window_dimensions needs 2 entries, got 1}}
 func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %1 = stablehlo.maximum %x, %y : tensor<f32>
@@ -499,7 +499,7 @@ func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_wind
 // -----
 
 // reduce_window result shape
-// expected-error @+1 {{'stablehlo.reduce_window' inferred result shape 2x2 but the result has shape 3x3}}
+// expected-error @+1 {{'stablehlo.reduce_window' op inferred result shape 2x2 but the result has shape 3x3}}
 func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %1 = stablehlo.maximum %x, %y : tensor<f32>
@@ -510,28 +510,28 @@ func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_wind
 // -----
 
 // gather slice sizes count
-// expected-error @+1 {{'stablehlo.gather' slice_sizes needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.gather' op slice_sizes needs 2 entries, got 1}}
 func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // gather result shape
-// expected-error @+1 {{'stablehlo.gather' inferred result shape 2x3 but the result has shape 3x3}}
+// expected-error @+1 {{'stablehlo.gather' op inferred result shape 2x3 but the result has shape 3x3}}
 func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<3x3xf32>
   func.return }
 
 // -----
 
 // optimization_barrier changes types
-// expected-error @+1 {{'stablehlo.optimization_barrier' results must have the operands' types}}
+// expected-error @+1 {{'stablehlo.optimization_barrier' op results must have the operands' types}}
 func.func @f(%a: tensor<4xf32>) { %0 = "stablehlo.optimization_barrier"(%a) : (tensor<4xf32>) -> tensor<4xf16>
   func.return }
 
 // -----
 
 // reduce body terminator
-// expected-error @+1 {{'stablehlo.reduce' body must end in stablehlo.return with 1 operand(s)}}
+// expected-error @+1 {{'stablehlo.reduce' op body must end in stablehlo.return with 1 operand(s)}}
 func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %z) <{dimensions = array<i64: 0>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     "stablehlo.return"() : () -> ()
@@ -548,6 +548,6 @@ func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.custom_call @foo(%a, %a) : (ten
 // -----
 
 // reshape cannot rescale a per-tensor quantized tensor
-// expected-error @+1 {{'stablehlo.reshape' operand and result: scales and zero points must be kept (only a per-axis dimension may move)}}
+// expected-error @+1 {{'stablehlo.reshape' op operand and result: scales and zero points must be kept (only a per-axis dimension may move)}}
 func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.reshape %a : (tensor<2x2x!quant.uniform<i8:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f32, 0.2>>
   func.return }

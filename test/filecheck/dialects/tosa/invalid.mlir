@@ -3,7 +3,7 @@
 
 // const with an operand
 func.func @f(%a: tensor<1xi8>) {
-  // expected-error @+1 {{'tosa.const' takes no operands}}
+  // expected-error @+1 {{'tosa.const' op takes no operands}}
   %0 = "tosa.const"(%a) <{values = dense<0> : tensor<1xi8>}> : (tensor<1xi8>) -> tensor<1xi8>
   func.return
 }
@@ -30,7 +30,7 @@ func.func @f() {
 
 // add with three operands
 func.func @f(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.add' takes 2 operands (input1, input2), got 3}}
+  // expected-error @+1 {{'tosa.add' op takes 2 operands (input1, input2), got 3}}
   %0 = "tosa.add"(%a, %a, %a) : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   func.return
 }
@@ -77,7 +77,7 @@ func.func @f(%a: tensor<4xi8>, %b: tensor<4xi16>) {
 // mul of i8 must produce i32
 func.func @f(%a: tensor<4xi8>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.mul' of i8 inputs produces i32, not i8}}
+  // expected-error @+1 {{'tosa.mul' op of i8 inputs produces i32, not i8}}
   %0 = "tosa.mul"(%a, %a, %z8) : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -87,7 +87,7 @@ func.func @f(%a: tensor<4xi8>) {
 // mul shift out of range
 func.func @f(%a: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<64> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.mul' shift 64 is outside 0..63}}
+  // expected-error @+1 {{'tosa.mul' op shift 64 is outside 0..63}}
   %0 = "tosa.mul"(%a, %a, %s) : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>
   func.return
 }
@@ -97,7 +97,7 @@ func.func @f(%a: tensor<4xi32>) {
 // mul shift on i8 inputs
 func.func @f(%a: tensor<4xi8>) {
   %s = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.mul' shift must be 0 unless the inputs are i32}}
+  // expected-error @+1 {{'tosa.mul' op shift must be 0 unless the inputs are i32}}
   %0 = "tosa.mul"(%a, %a, %s) : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi32>
   func.return
 }
@@ -106,7 +106,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // negate without zero points
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.negate' takes 3 operands (input1, input1_zp, output_zp), got 1}}
+  // expected-error @+1 {{'tosa.negate' op takes 3 operands (input1, input1_zp, output_zp), got 1}}
   %0 = "tosa.negate"(%a) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -117,7 +117,7 @@ func.func @f(%a: tensor<4xi8>) {
 func.func @f(%a: tensor<4xi32>) {
   %z = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
   %o = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  // expected-error @+1 {{'tosa.negate' input1_zp must be 0 for 32-bit data, got 1}}
+  // expected-error @+1 {{'tosa.negate' op input1_zp must be 0 for 32-bit data, got 1}}
   %0 = "tosa.negate"(%a, %z, %o) : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
   func.return
 }
@@ -128,7 +128,7 @@ func.func @f(%a: tensor<4xi32>) {
 func.func @f(%a: tensor<4xi8>) {
   %z = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
   %o = "tosa.const"() <{values = dense<0> : tensor<2xi8>}> : () -> tensor<2xi8>
-  // expected-error @+1 {{'tosa.negate' output_zp must be a one-element tensor, got tensor<2xi8>}}
+  // expected-error @+1 {{'tosa.negate' op output_zp must be a one-element tensor, got tensor<2xi8>}}
   %0 = "tosa.negate"(%a, %z, %o) : (tensor<4xi8>, tensor<1xi8>, tensor<2xi8>) -> tensor<4xi8>
   func.return
 }
@@ -137,7 +137,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // clamp bounds reversed
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.clamp' min_val 5 is greater than max_val 4}}
+  // expected-error @+1 {{'tosa.clamp' op min_val 5 is greater than max_val 4}}
   %0 = "tosa.clamp"(%a) <{min_val = 5 : i8, max_val = 4 : i8}> : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -146,7 +146,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // clamp bounds of another type
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.clamp' bounds must have the element type i8}}
+  // expected-error @+1 {{'tosa.clamp' op bounds must have the element type i8}}
   %0 = "tosa.clamp"(%a) <{min_val = 0 : i32, max_val = 4 : i32}> : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -155,7 +155,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // clamp bounds that are not numbers
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.clamp' min_val and max_val must be integer or float attributes}}
+  // expected-error @+1 {{'tosa.clamp' op min_val and max_val must be integer or float attributes}}
   %0 = "tosa.clamp"(%a) <{min_val = "a", max_val = 4 : i8}> : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -164,7 +164,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // rescale missing operands
 func.func @f(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.rescale' takes 5 operands (input, multiplier, shift, input_zp, output_zp), got 1}}
+  // expected-error @+1 {{'tosa.rescale' op takes 5 operands (input, multiplier, shift, input_zp, output_zp), got 1}}
   %r = "tosa.rescale"(%x) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>) -> tensor<4xi8>
   func.return
 }
@@ -177,7 +177,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
-  // expected-error @+1 {{'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got tensor<4xi32> -> tensor<4xi48>}}
+  // expected-error @+1 {{'tosa.rescale' op rescales i8/i16/i32/i48 to i8/i16/i32, got tensor<4xi32> -> tensor<4xi48>}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi48>) -> tensor<4xi48>
   func.return
 }
@@ -190,7 +190,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' DOUBLE_ROUND requires scale32}}
+  // expected-error @+1 {{'tosa.rescale' op DOUBLE_ROUND requires scale32}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = false, rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -203,7 +203,7 @@ func.func @f(%x: tensor<4xi48>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' scale32 is not allowed for i48 input}}
+  // expected-error @+1 {{'tosa.rescale' op scale32 is not allowed for i48 input}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi48>, tensor<1xi32>, tensor<1xi8>, tensor<1xi48>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -216,7 +216,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' multiplier must be i32 when scale32 is true, got i16}}
+  // expected-error @+1 {{'tosa.rescale' op multiplier must be i32 when scale32 is true, got i16}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -229,7 +229,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' multiplier must be i16 when scale32 is false, got i32}}
+  // expected-error @+1 {{'tosa.rescale' op multiplier must be i16 when scale32 is false, got i32}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -242,7 +242,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi32>}> : () -> tensor<1xi32>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' shift must be i8, got i32}}
+  // expected-error @+1 {{'tosa.rescale' op shift must be i8, got i32}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -255,7 +255,7 @@ func.func @f(%x: tensor<i32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' per_channel needs an input of rank >= 1}}
+  // expected-error @+1 {{'tosa.rescale' op per_channel needs an input of rank >= 1}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = true, input_unsigned = false, output_unsigned = false}> : (tensor<i32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<i8>
   func.return
 }
@@ -268,7 +268,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<4xi8>}> : () -> tensor<4xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' multiplier must have shape [4], got tensor<1xi32>}}
+  // expected-error @+1 {{'tosa.rescale' op multiplier must have shape [4], got tensor<1xi32>}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = true, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<4xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -281,7 +281,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<2xi8>}> : () -> tensor<2xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' shift must have shape [1], got tensor<2xi8>}}
+  // expected-error @+1 {{'tosa.rescale' op shift must have shape [1], got tensor<2xi8>}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<2xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -294,7 +294,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' requires input and output of one shape}}
+  // expected-error @+1 {{'tosa.rescale' op requires input and output of one shape}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<5xi8>
   func.return
 }
@@ -307,7 +307,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<63> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' shift values must be in 2..62, got [63]}}
+  // expected-error @+1 {{'tosa.rescale' op shift values must be in 2..62, got [63]}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -320,7 +320,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' shift values must be in 2..62, got [1]}}
+  // expected-error @+1 {{'tosa.rescale' op shift values must be in 2..62, got [1]}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -333,7 +333,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' multipliers must be non-negative}}
+  // expected-error @+1 {{'tosa.rescale' op multipliers must be non-negative}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -346,7 +346,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' input_zp must be 0 for 32-bit data, got 3}}
+  // expected-error @+1 {{'tosa.rescale' op input_zp must be 0 for 32-bit data, got 3}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -359,7 +359,7 @@ func.func @f(%x: tensor<4xi16>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<5> : tensor<1xi16>}> : () -> tensor<1xi16>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' input_zp of unsigned 16-bit data must be 0 or 32768, got 5}}
+  // expected-error @+1 {{'tosa.rescale' op input_zp of unsigned 16-bit data must be 0 or 32768, got 5}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = true, output_unsigned = false}> : (tensor<4xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -372,7 +372,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' input_unsigned needs 8- or 16-bit input}}
+  // expected-error @+1 {{'tosa.rescale' op input_unsigned needs 8- or 16-bit input}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = true, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -385,7 +385,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  // expected-error @+1 {{'tosa.rescale' output_unsigned needs 8- or 16-bit output}}
+  // expected-error @+1 {{'tosa.rescale' op output_unsigned needs 8- or 16-bit output}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = true}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
   func.return
 }
@@ -394,7 +394,7 @@ func.func @f(%x: tensor<4xi32>) {
 
 // apply_scale missing the shift
 func.func @f(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.apply_scale' takes 3 operands (value, multiplier, shift), got 2}}
+  // expected-error @+1 {{'tosa.apply_scale' op takes 3 operands (value, multiplier, shift), got 2}}
   %0 = "tosa.apply_scale"(%a, %a) <{rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>}> : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   func.return
 }
@@ -403,7 +403,7 @@ func.func @f(%a: tensor<4xi32>) {
 
 // apply_scale on i8
 func.func @f(%a: tensor<4xi8>, %m: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.apply_scale' takes i32 value, i32 multiplier, i8 shift and returns i32}}
+  // expected-error @+1 {{'tosa.apply_scale' op takes i32 value, i32 multiplier, i8 shift and returns i32}}
   %0 = "tosa.apply_scale"(%a, %m, %a) <{rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>}> : (tensor<4xi8>, tensor<4xi32>, tensor<4xi8>) -> tensor<4xi32>
   func.return
 }
@@ -412,7 +412,7 @@ func.func @f(%a: tensor<4xi8>, %m: tensor<4xi32>) {
 
 // table without a table
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.table' takes 2 operands (input1, table), got 1}}
+  // expected-error @+1 {{'tosa.table' op takes 2 operands (input1, table), got 1}}
   %0 = "tosa.table"(%a) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -421,7 +421,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // table of i32
 func.func @f(%a: tensor<4xi32>, %t: tensor<256xi8>) {
-  // expected-error @+1 {{'tosa.table' input must be i8 or i16, got tensor<4xi32>}}
+  // expected-error @+1 {{'tosa.table' op input must be i8 or i16, got tensor<4xi32>}}
   %0 = "tosa.table"(%a, %t) : (tensor<4xi32>, tensor<256xi8>) -> tensor<4xi32>
   func.return
 }
@@ -430,7 +430,7 @@ func.func @f(%a: tensor<4xi32>, %t: tensor<256xi8>) {
 
 // i8 table with 255 entries
 func.func @f(%a: tensor<4xi8>, %t: tensor<255xi8>) {
-  // expected-error @+1 {{'tosa.table' with i8 input needs a table of 256 entries, got tensor<255xi8>}}
+  // expected-error @+1 {{'tosa.table' op with i8 input needs a table of 256 entries, got tensor<255xi8>}}
   %0 = "tosa.table"(%a, %t) : (tensor<4xi8>, tensor<255xi8>) -> tensor<4xi8>
   func.return
 }
@@ -439,7 +439,7 @@ func.func @f(%a: tensor<4xi8>, %t: tensor<255xi8>) {
 
 // i16 table producing i16
 func.func @f(%a: tensor<4xi16>, %t: tensor<513xi16>) {
-  // expected-error @+1 {{'tosa.table' with i16 input needs an i16 table and i32 output}}
+  // expected-error @+1 {{'tosa.table' op with i16 input needs an i16 table and i32 output}}
   %0 = "tosa.table"(%a, %t) : (tensor<4xi16>, tensor<513xi16>) -> tensor<4xi16>
   func.return
 }
@@ -449,7 +449,7 @@ func.func @f(%a: tensor<4xi16>, %t: tensor<513xi16>) {
 // conv2d missing weight_zp
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' takes 5 operands (input, weight, bias, input_zp, weight_zp), got 4}}
+  // expected-error @+1 {{'tosa.conv2d' op takes 5 operands (input, weight, bias, input_zp, weight_zp), got 4}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -469,7 +469,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>
 // conv2d channel mismatch
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x3xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' input channels 4 differ from weight input channels 3}}
+  // expected-error @+1 {{'tosa.conv2d' op input channels 4 differ from weight input channels 3}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x3xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -489,7 +489,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>
 // depthwise channel mismatch
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<3x3x3x2xi8>, %b: tensor<8xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.depthwise_conv2d' input channels 4 differ from weight channels 3}}
+  // expected-error @+1 {{'tosa.depthwise_conv2d' op input channels 4 differ from weight channels 3}}
   %0 = "tosa.depthwise_conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<3x3x3x2xi8>, tensor<8xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x8xi32>
   func.return
 }
@@ -519,7 +519,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>
 // conv2d on rank 3
 func.func @f(%x: tensor<8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' input must have rank 4, got tensor<8x8x4xi8>}}
+  // expected-error @+1 {{'tosa.conv2d' op input must have rank 4, got tensor<8x8x4xi8>}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -528,7 +528,7 @@ func.func @f(%x: tensor<8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) 
 
 // matmul without zero points
 func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
-  // expected-error @+1 {{'tosa.matmul' takes 4 operands (a, b, a_zp, b_zp), got 2}}
+  // expected-error @+1 {{'tosa.matmul' op takes 4 operands (a, b, a_zp, b_zp), got 2}}
   %0 = "tosa.matmul"(%a, %b) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>) -> tensor<1x4x5xi32>
   func.return
 }
@@ -538,7 +538,7 @@ func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
 // matmul of i8 producing i48
 func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.matmul' with i8 inputs produces i32, got tensor<1x4x5xi48>}}
+  // expected-error @+1 {{'tosa.matmul' op with i8 inputs produces i32, got tensor<1x4x5xi48>}}
   %0 = "tosa.matmul"(%a, %b, %z8, %z8) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x5xi48>
   func.return
 }
@@ -548,7 +548,7 @@ func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
 // matmul inner sizes
 func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x7x5xi8>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.matmul' shapes 1x4x8 and 1x7x5 do not multiply}}
+  // expected-error @+1 {{'tosa.matmul' op shapes 1x4x8 and 1x7x5 do not multiply}}
   %0 = "tosa.matmul"(%a, %b, %z8, %z8) : (tensor<1x4x8xi8>, tensor<1x7x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x5xi32>
   func.return
 }
@@ -558,7 +558,7 @@ func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x7x5xi8>) {
 // matmul output shape
 func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.matmul' output must be 1x4x5}}
+  // expected-error @+1 {{'tosa.matmul' op output must be 1x4x5}}
   %0 = "tosa.matmul"(%a, %b, %z8, %z8) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4xi32>
   func.return
 }
@@ -594,7 +594,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 
 // avg_pool2d without zero points
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.avg_pool2d' takes 3 operands (input, input_zp, output_zp), got 1}}
+  // expected-error @+1 {{'tosa.avg_pool2d' op takes 3 operands (input, input_zp, output_zp), got 1}}
   %0 = "tosa.avg_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, acc_type = i32}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
   func.return
 }
@@ -604,7 +604,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 // avg_pool2d of i8 accumulating in i16
 func.func @f(%x: tensor<1x8x8x4xi8>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.avg_pool2d' on integers accumulates in i32}}
+  // expected-error @+1 {{'tosa.avg_pool2d' op on integers accumulates in i32}}
   %0 = "tosa.avg_pool2d"(%x, %z8, %z8) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, acc_type = i16}> : (tensor<1x8x8x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x4xi8>
   func.return
 }
@@ -660,7 +660,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // concat output shape
 func.func @f(%x: tensor<2x3xi8>) {
-  // expected-error @+1 {{'tosa.concat' output must be 4x3}}
+  // expected-error @+1 {{'tosa.concat' op output must be 4x3}}
   %0 = "tosa.concat"(%x, %x) <{axis = 0 : i32}> : (tensor<2x3xi8>, tensor<2x3xi8>) -> tensor<4x6xi8>
   func.return
 }
@@ -682,7 +682,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 func.func @f(%x: tensor<2x3xi8>) {
   %p = "tosa.const_shape"() <{values = dense<[1, 0, 0, 2]> : tensor<4xindex>}> : () -> !tosa.shape<4>
   %v = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.pad' output must be 3x5}}
+  // expected-error @+1 {{'tosa.pad' op output must be 3x5}}
   %0 = "tosa.pad"(%x, %p, %v) : (tensor<2x3xi8>, !tosa.shape<4>, tensor<1xi8>) -> tensor<3x3xi8>
   func.return
 }
@@ -703,7 +703,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 func.func @f(%x: tensor<2x3xi8>) {
   %a = "tosa.const_shape"() <{values = dense<[0, 2]> : tensor<2xindex>}> : () -> !tosa.shape<2>
   %b = "tosa.const_shape"() <{values = dense<2> : tensor<2xindex>}> : () -> !tosa.shape<2>
-  // expected-error @+1 {{'tosa.slice' slice 2+2 does not fit dimension 1 (size 3)}}
+  // expected-error @+1 {{'tosa.slice' op slice 2+2 does not fit dimension 1 (size 3)}}
   %0 = "tosa.slice"(%x, %a, %b) : (tensor<2x3xi8>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xi8>
   func.return
 }
@@ -714,7 +714,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 func.func @f(%x: tensor<2x3xi8>) {
   %a = "tosa.const_shape"() <{values = dense<0> : tensor<2xindex>}> : () -> !tosa.shape<2>
   %b = "tosa.const_shape"() <{values = dense<2> : tensor<2xindex>}> : () -> !tosa.shape<2>
-  // expected-error @+1 {{'tosa.slice' output must be 2x2}}
+  // expected-error @+1 {{'tosa.slice' op output must be 2x2}}
   %0 = "tosa.slice"(%x, %a, %b) : (tensor<2x3xi8>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x3xi8>
   func.return
 }
@@ -741,7 +741,7 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // clz is defined on i32 only
 func.func @f(%x: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.clz' needs i32 data, got tensor<4xi8>}}
+  // expected-error @+1 {{'tosa.clz' op needs i32 data, got tensor<4xi8>}}
   %0 = "tosa.clz"(%x) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -759,7 +759,7 @@ func.func @f(%x: tensor<4xi32>, %s: tensor<4xi8>) {
 
 // gather indices are i32
 func.func @f(%v: tensor<1x256x1xi32>, %i: tensor<1x6xi8>) {
-  // expected-error @+1 {{'tosa.gather' indices must be i32 or i64, got tensor<1x6xi8>}}
+  // expected-error @+1 {{'tosa.gather' op indices must be i32 or i64, got tensor<1x6xi8>}}
   %0 = "tosa.gather"(%v, %i) : (tensor<1x256x1xi32>, tensor<1x6xi8>) -> tensor<1x6x1xi32>
   func.return
 }

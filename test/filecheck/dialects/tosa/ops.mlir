@@ -79,7 +79,7 @@ func.func @f(%arg0: tensor<1x8x8x4xi8>, %arg1: tensor<16x3x3x4xi8>, %arg2: tenso
   %34 = tosa.const  values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
 // CHECK-NEXT: %{{[0-9]+}} = tosa.rescale %arg5, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} scale32(true) rounding_mode<SINGLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   %35 = tosa.rescale %arg5, %30, %29, %12, %34 scale32(true) rounding_mode<SINGLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
-// CHECK: func.return
+// CHECK: return
 return %35 : tensor<4xi8>
 }
 
@@ -115,7 +115,7 @@ func.func @more(%arg0: tensor<1x8x8x4xi8>, %arg1: tensor<16x3x3x4xi8>, %arg2: te
   %13 = tosa.clamp %12 min_val(-100 : i8) max_val(100 : i8) : (tensor<4xi8>) -> tensor<4xi8>
 // CHECK-NEXT: %{{[0-9]+}} = tosa.cast %{{[0-9]+}}  : (tensor<4xi8>) -> tensor<4xf32>
   %14 = tosa.cast %13  : (tensor<4xi8>) -> tensor<4xf32>
-// CHECK: func.return
+// CHECK: return
 return %13 : tensor<4xi8>
 }
 
@@ -128,6 +128,6 @@ func.func @bits_and_gather(%arg0: tensor<2x3xi32>, %arg1: tensor<2x1xi32>, %arg2
   %1 = tosa.logical_left_shift %0, %arg1 : (tensor<2x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
 // CHECK-NEXT: %{{[0-9]+}} = tosa.gather %arg2, %arg3 : (tensor<1x256x1xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
   %2 = tosa.gather %arg2, %arg3 : (tensor<1x256x1xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
-// CHECK: func.return
+// CHECK: return
 return %2 : tensor<1x6x1xi32>
 }

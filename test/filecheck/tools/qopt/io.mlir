@@ -13,10 +13,10 @@
 // RUN: qopt --help | FileCheck %s --check-prefix=PASSES
 
 // CHECK: func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>
-// CHECK-NEXT: func.return %a : tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>
+// CHECK-NEXT: return %a : tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>
 // GENERIC: "func.func"() <{{{.*}}function_type = (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>{{.*}}}>
 // GENERIC: "func.return"(%{{.*}}) : (tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>>) -> ()
-// DEBUG: func.return %a : tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>> loc("here.py":3:7)
+// DEBUG: return %a : tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-1>> loc("here.py":3:7)
 // MISSING: error: cannot read '{{.*}}does-not-exist.mlir': No such file or directory
 // UNWRITABLE: error: cannot write '{{.*}}out.mlir': No such file or directory
 // FLAG: error: unrecognized arguments: --no-such-flag (see `qopt --help`)

@@ -13,11 +13,11 @@
 // CHECK-LABEL: func.func @dedup
 // CHECK-NEXT:    %c1 = arith.constant 1 : i32
 // CHECK-NEXT:    %a = arith.addi %x, %c1 : i32
-// CHECK-NEXT:    func.return %a, %a : i32, i32
+// CHECK-NEXT:    return %a, %a : i32, i32
 // NESTED-LABEL: func.func @dedup
 // NESTED-NEXT:    %c1 = arith.constant 1 : i32
 // NESTED-NEXT:    %a = arith.addi %x, %c1 : i32
-// NESTED-NEXT:    func.return %a, %a : i32, i32
+// NESTED-NEXT:    return %a, %a : i32, i32
 // EMPTY-LABEL: func.func @dedup
 // EMPTY-NEXT:    %c1 = arith.constant 1 : i32
 // EMPTY-NEXT:    %c1b = arith.constant 1 : i32
@@ -31,7 +31,7 @@ func.func @dedup(%x: i32) -> (i32, i32) {
 
 // Canonicalization folds x + 0; CSE alone does not.
 // CHECK-LABEL: func.func @fold
-// CHECK-NEXT:    func.return %x : i32
+// CHECK-NEXT:    return %x : i32
 // NESTED-LABEL: func.func @fold
 // NESTED-NEXT:    %c0 = arith.constant 0 : i32
 // NESTED-NEXT:    %a = arith.addi %x, %c0 : i32

@@ -28,7 +28,7 @@
 // TIMING-DAG: Output
 // TIMING: (100.0%)  Total
 
-// STDOUT: builtin.module {
+// STDOUT: module {
 // STDOUT-NOT: Execution time report
 
 func.func @f(%x: i32) -> (i32, i32) {

@@ -2,7 +2,7 @@
 // as located errors; a large splat runs without being expanded element by element.
 // RUN: not qrun %s --split-input-file 2>&1 | FileCheck %s
 
-// CHECK: hostile-input.mlir:[[# @LINE + 2]]:3: error: operand #0 does not dominate this use
+// CHECK: hostile-input.mlir:[[# @LINE + 2]]:3: error: 'stablehlo.add' op operand #0 does not dominate this use
 func.func @use_before_def() -> tensor<2xi8> {
   %1 = stablehlo.add %0, %0 : tensor<2xi8>
   %0 = stablehlo.constant dense<1> : tensor<2xi8>

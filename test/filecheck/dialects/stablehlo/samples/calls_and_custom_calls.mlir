@@ -5,7 +5,7 @@
 // RUN: %if iree-opt %{ qopt %s | iree-opt > /dev/null %}
 // RUN: qopt %s | FileCheck %s
 // CHECK: func.func public @main(%arg0: tensor<4x8xf32> {mhlo.layout_mode = "default", mhlo.sharding = "{devices=[2,1]<=[2]}"}) -> (tensor<4x8xf32> {jax.result_info = "", mhlo.sharding = "{replicated}"})
-// CHECK: func.call @relu(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: call @relu(%arg0) : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK: stablehlo.custom_call @Sharding(%0) {backend_config = "", mhlo.sharding = "{replicated}"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK: %{{[0-9]+}}:2 = stablehlo.optimization_barrier %1, %arg0 : tensor<4x8xf32>, tensor<4x8xf32>
 // CHECK: func.func private @relu(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -5,7 +5,7 @@
 // RUN: qopt %s --mlir-print-debuginfo | FileCheck %s --check-prefix=DEBUG
 // RUN: %if iree-opt %{ qopt %s | iree-opt > /dev/null %}
 
-// CHECK: builtin.module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}
+// CHECK: module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32}
 // CHECK: func.func public @main(%arg0: tensor<8x16xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<32xf32>, %arg3: tensor<32x10xf32>, %arg4: tensor<10xf32>) -> (tensor<8x10xf32> {jax.result_info = "result"})
 // CHECK: stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
 // CHECK-NOT: loc(

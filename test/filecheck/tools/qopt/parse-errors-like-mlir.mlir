@@ -1,0 +1,96 @@
+// Parse errors read as MLIR's parser words them, at the line MLIR reports, so
+// upstream-style expected-error lines match as written.
+// RUN: qopt %s --split-input-file --verify-diagnostics
+
+func.func @f(%a: i8) -> i8 {
+  // expected-error @+1 {{use of undeclared SSA value name}}
+  %0 = arith.addi %a, %undefined : i8
+  return %0 : i8
+}
+
+// -----
+
+func.func @f(%a: i8) -> i16 {
+  // expected-error @+1 {{use of value '%a' expects different type than prior uses: 'i16' vs 'i8'}}
+  return %a : i16
+}
+
+// -----
+
+func.func @f(%a: i8) {
+  %0 = arith.addi %a, %a : i8
+  // expected-error @+1 {{redefinition of SSA value '%0'}}
+  %0 = arith.addi %a, %a : i8
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{custom op 'stablehlo.no_such_op' is unknown}}
+  stablehlo.no_such_op
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{custom op 'no_such_op' is unknown (tried 'func.no_such_op' as well)}}
+  no_such_op
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{unregistered operation 'stablehlo.no_such_op' found in dialect ('stablehlo') that does not allow unknown operations}}
+  "stablehlo.no_such_op"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{operation being parsed with an unregistered dialect}}
+  "nodialect.op"() : () -> ()
+  return
+}
+
+// -----
+
+func.func @f() {
+  // expected-error @+1 {{expected operation name in quotes}}
+  %0 = (
+}
+
+// -----
+
+// expected-error @+1 {{undefined symbol alias id 'nothere'}}
+func.func private @f(!nothere)
+
+// -----
+
+// expected-error @+1 {{expected integer value}}
+func.func private @f(!quant.uniform<i8<x:3>:f32, 1.0>)
+
+// -----
+
+// expected-error @+1 {{expected ':'}}
+func.func private @f(!quant.uniform<i8<-4:3>f32, 0.99872:127>)
+
+// -----
+
+// expected-error @+1 {{unbalanced '<' character in pretty dialect name}}
+func.func private @f(!quant.uniform<i8:f32, 1.0)
+
+// -----
+
+func.func @f(%a: tensor<2xi8>) -> tensor<2xi8> {
+  // expected-error @+1 {{expected '['}}
+  %0 = stablehlo.transpose %a, dims = 0 : (tensor<2xi8>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
+}
+
+// -----
+
+// A chunk with nothing but comments is an empty module, as in mlir-opt: no error.
