@@ -1501,7 +1501,9 @@ def _verify_quantized_contraction(
         return
     if qr is None:
         raise VerifyException(f"'{op.name}' rhs must be quantized when lhs is quantized")
-    if any(zp != 0 for zp in qr.zero_points):
+    # dot_general (C15) requires a zero weight zero point; convolution's constraints do
+    # not (JAX quantizes weights with zero point -128), and its semantics need none.
+    if not isinstance(op, ConvolutionOp) and any(zp != 0 for zp in qr.zero_points):
         raise VerifyException(f"'{op.name}' quantized rhs must have zero points equal to 0")
     if qr.is_per_axis and qr.quantized_dimension in rhs_reduced:
         raise VerifyException(
