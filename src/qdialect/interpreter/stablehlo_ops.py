@@ -622,5 +622,12 @@ def _custom_call(interp: Interpreter, op: sh.CustomCallOp, args: Arrays, types: 
         raise InterpreterError(f"custom_call target '{target}' is not supported by the interpreter")
     if len(args) != 2:
         raise InterpreterError(f"custom_call @{target} takes (actual, expected) operands")
-    interp.record_check(op, check(args[0], args[1], op.operands[0].type))
-    return []
+    message = check(args[0], args[1], op.operands[0].type)
+    interp.record_check(op, message)
+    results = []
+    for t in types:  # JAX writes `-> tensor<i1>`: the outcome, not a value to compute with
+        shape = ht.shape_of(t)
+        if shape is None or not ht.is_bool(ht.element_type(t)):
+            raise InterpreterError(f"custom_call @{target} can only return i1 tensors, not {t}")
+        results.append(np.full(shape, message is None, dtype=bool))
+    return results
