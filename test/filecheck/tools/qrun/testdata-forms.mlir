@@ -7,9 +7,10 @@
 // CHECK: PASS: @jax_convolution
 // CHECK-NEXT: PASS: @check_eq_tolerances
 // CHECK-NEXT: FAIL: @check_eq_is_absolute
-// CHECK-NEXT: testdata-forms.mlir:48:3: error: stablehlo.custom_call failed: 1 of 1 elements differ; first at index [0]: got 100.0, expected 100.00199890136719 (tolerance 0.0001)
+// CHECK-NEXT: testdata-forms.mlir:49:3: error: stablehlo.custom_call failed: 1 of 1 elements differ; first at index [0]: got 100.0, expected 100.00199890136719 (tolerance 0.0001)
 // CHECK-NEXT: PASS: @expect_almost_eq_and_close
-// CHECK-NEXT: 3 passed, 1 failed
+// CHECK-NEXT: PASS: @dot_algorithm
+// CHECK-NEXT: 4 passed, 1 failed
 
 // x = [1, 2, 3] (scale 1, zp 0); w stores [-127, -126] with zp -128, so means [1, 2].
 // A width-2 window: [1*1 + 2*2, 2*1 + 3*2] = [5, 8].
@@ -59,5 +60,17 @@ func.func @expect_almost_eq_and_close() {
   %c = stablehlo.constant dense<[2.0, 1.00000036]> : tensor<2xf32>
   stablehlo.custom_call @check.expect_almost_eq(%a, %b) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
   stablehlo.custom_call @check.expect_close(%a, %c) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// An algorithm names a precision a device may compute in; the interpreter computes in
+// the operand type: [[1, 2], [3, 4]] x [[5], [6]] = [[17], [39]].
+func.func @dot_algorithm() {
+  %a = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %b = stablehlo.constant dense<[[5.0], [6.0]]> : tensor<2x1xf32>
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 3, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  check.expect_eq_const %0, dense<[[17.0], [39.0]]> : tensor<2x1xf32>
   func.return
 }
