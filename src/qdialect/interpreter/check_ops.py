@@ -38,14 +38,18 @@ def _where(mask: np.ndarray, actual: np.ndarray, expected: np.ndarray) -> str:
     return f"{count} of {actual.size} elements differ; first at index {list(first)}: got {a}, expected {e}"
 
 
+def _is_float(x: np.ndarray) -> bool:
+    return v.is_float_dtype(x.dtype)
+
+
 def _as_compared(x: np.ndarray) -> np.ndarray:
-    return x.view(np.dtype(f"u{x.dtype.itemsize}")) if x.dtype.kind == "f" else x
+    return x.view(np.dtype(f"u{x.dtype.itemsize}")) if _is_float(x) else x
 
 
 def expect_eq(actual: np.ndarray, expected: np.ndarray, t: Attribute | None = None) -> str | None:
     if actual.shape != expected.shape:
         return f"shape {list(actual.shape)} differs from expected {list(expected.shape)}"
-    if actual.dtype.kind == "f":
+    if _is_float(actual):
         same = (_as_compared(actual) == _as_compared(expected.astype(actual.dtype))) | (
             np.isnan(actual) & np.isnan(expected)
         )
@@ -91,7 +95,7 @@ def expect_close(
 ) -> str | None:
     if actual.shape != expected.shape:
         return f"shape {list(actual.shape)} differs from expected {list(expected.shape)}"
-    if actual.dtype.kind != "f":
+    if not _is_float(actual):
         return expect_eq(actual, expected)
     expected = expected.astype(actual.dtype)
     finite = np.isfinite(actual) & np.isfinite(expected)

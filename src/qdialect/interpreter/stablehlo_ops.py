@@ -256,12 +256,15 @@ def _convert(interp: Interpreter, op: sh.ConvertOp, args: Arrays, types: Types) 
     dtype = _dtype(types[0])
     if dtype == np.bool_:
         return [x != 0]
-    if x.dtype.kind == "f" and dtype.kind in "iu":
+    if v.is_float_dtype(x.dtype) and dtype.kind in "iu":
         # Round toward zero, saturate out-of-range values, NaN -> 0 (XLA's choice).
         info = np.iinfo(dtype)
         t = np.trunc(x.astype(np.float64))
         t = np.where(np.isnan(t), 0, np.clip(t, info.min, info.max))
         return [t.astype(dtype)]
+    if dtype.type.__module__ == "ml_dtypes" and not v.is_float_dtype(x.dtype):
+        # Integers reach bf16 / f8 through f64 (exact below 2^53): one rounding, not two.
+        return [x.astype(np.float64).astype(dtype)]
     return [x.astype(dtype)]
 
 
