@@ -7,10 +7,11 @@
 // CHECK: PASS: @jax_convolution
 // CHECK-NEXT: PASS: @check_eq_tolerances
 // CHECK-NEXT: FAIL: @check_eq_is_absolute
-// CHECK-NEXT: testdata-forms.mlir:49:3: error: stablehlo.custom_call failed: 1 of 1 elements differ; first at index [0]: got 100.0, expected 100.00199890136719 (tolerance 0.0001)
+// CHECK-NEXT: testdata-forms.mlir:50:3: error: stablehlo.custom_call failed: 1 of 1 elements differ; first at index [0]: got 100.0, expected 100.00199890136719 (tolerance 0.0001)
 // CHECK-NEXT: PASS: @expect_almost_eq_and_close
 // CHECK-NEXT: PASS: @dot_algorithm
-// CHECK-NEXT: 4 passed, 1 failed
+// CHECK-NEXT: PASS: @quantized_nan
+// CHECK-NEXT: 5 passed, 1 failed
 
 // x = [1, 2, 3] (scale 1, zp 0); w stores [-127, -126] with zp -128, so means [1, 2].
 // A width-2 window: [1*1 + 2*2, 2*1 + 3*2] = [5, 8].
@@ -72,5 +73,20 @@ func.func @dot_algorithm() {
   %b = stablehlo.constant dense<[[5.0], [6.0]]> : tensor<2x1xf32>
   %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 3, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   check.expect_eq_const %0, dense<[[17.0], [39.0]]> : tensor<2x1xf32>
+  func.return
+}
+
+// -----
+
+// NaN quantizes to storage 0, as upstream's interpreter does (the testdata's 0/0 and
+// NaN inputs): with zero point -128 and scale 0.5 that reads back as (0 + 128) * 0.5 = 64.
+func.func @quantized_nan() {
+  %x = stablehlo.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-128>>
+  %s = stablehlo.bitcast_convert %q : (tensor<2x!quant.uniform<i8:f32, 0.5:-128>>) -> tensor<2xi8>
+  check.expect_eq_const %s, dense<[0, -126]> : tensor<2xi8>
+  %d = stablehlo.uniform_dequantize %q : (tensor<2x!quant.uniform<i8:f32, 0.5:-128>>) -> tensor<2xf32>
+  %want = stablehlo.constant dense<[64.0, 1.0]> : tensor<2xf32>
+  %ok = stablehlo.custom_call @check.eq(%d, %want) : (tensor<2xf32>, tensor<2xf32>) -> tensor<i1>
   func.return
 }
