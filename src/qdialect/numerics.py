@@ -201,7 +201,8 @@ def quantize(
 
     The division and addition happen in the expressed type (f32 by default), as
     the spec says, so results match a device computing in that precision. NaN
-    inputs quantize to the zero point (the encoding of real 0); +-inf saturate.
+    inputs quantize to storage 0 (clamped into the storage range), as the formula
+    does with `convert`'s NaN -> 0 and as upstream's interpreter does; +-inf saturate.
     Parameters are per tensor, per `axis`, or per block when `scales_shape` is
     given (sub-channel: see `block_broadcast`).
     """
@@ -214,7 +215,8 @@ def quantize(
         y = xa / s + zp
         y = np.clip(y, edt.type(storage_min), edt.type(storage_max))
         y = np.rint(y)
-    out = np.where(np.isnan(y), zp_int, y.astype(np.float64))
+    nan_storage = min(max(0, storage_min), storage_max)
+    out = np.where(np.isnan(y), nan_storage, y.astype(np.float64))
     return out.astype(storage_dtype(storage_bits, signed))
 
 

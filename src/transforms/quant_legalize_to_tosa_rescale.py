@@ -14,7 +14,7 @@ The fixed-point scheme of TFLite's integer kernels, written with `tosa.rescale`:
 
 * divide (8-bit): the dividend gets 2^22 of headroom, the i32 quotient is
   rescaled by `s_lhs / (s_rhs * s_out * 2^22)`, and a zero divisor gives what
-  the float semantics give (storage max / min for +-inf, the zero point for NaN).
+  the float semantics give (storage max / min for +-inf, storage 0 for NaN).
 
 Upstream leaves out negate; it is exact in the same way abs is. Per-axis,
 unsigned or wider than 16-bit quantized types, and mixed float/quantized
@@ -161,7 +161,7 @@ class _Builder:
 
         The 2^k headroom makes the integer quotient's truncation negligible; a zero
         divisor gives what quantizing the float quotient gives: the storage maximum
-        for +inf, the minimum for -inf, the zero point for NaN (0/0).
+        for +inf, the minimum for -inf, storage 0 (clamped into range) for NaN (0/0).
         """
         a = self.to_i32(op.operands[0], qa, float(1 << DIVIDE_SHIFT))
         d = self.to_i32(op.operands[1], qb, 1.0)
@@ -176,7 +176,7 @@ class _Builder:
             self.select(
                 self.compare(a, zero, ComparisonDirection.LT),
                 self.splat(q_out.storage_min, y),
-                self.splat(q_out.zero_points[0], y),
+                self.splat(min(max(0, q_out.storage_min), q_out.storage_max), y),
             ),
         )
         return self.select(is_zero, special, y)

@@ -68,6 +68,7 @@ from qdialect.dialects.stablehlo_attrs import (
     ComparisonTypeAttr,
     ConvDimensionNumbersAttr,
     ConvDims,
+    DotAlgorithmAttr,
     DotDimensionNumbersAttr,
     DotDims,
     GatherDimensionNumbersAttr,
@@ -75,6 +76,8 @@ from qdialect.dialects.stablehlo_attrs import (
     PrecisionAttr,
     check_unique_in_range,
     conv_dims_text,
+    dot_algorithm_problem,
+    dot_algorithm_text,
     parse_conv_dims,
 )
 from qdialect.dialects.window import window_output_size
@@ -1523,7 +1526,9 @@ def _verify_quantized_contraction(
         return
     if qr is None:
         raise VerifyException(f"'{op.name}' rhs must be quantized when lhs is quantized")
-    if any(zp != 0 for zp in qr.zero_points):
+    # dot_general (C15) requires a zero weight zero point; convolution's constraints do
+    # not (JAX quantizes weights with zero point -128), and its semantics need none.
+    if not isinstance(op, ConvolutionOp) and any(zp != 0 for zp in qr.zero_points):
         raise VerifyException(f"'{op.name}' quantized rhs must have zero points equal to 0")
     if qr.is_per_axis and qr.quantized_dimension in rhs_reduced:
         raise VerifyException(
@@ -1574,6 +1579,7 @@ class DotGeneralOp(IRDLOperation):
     result = result_def()
     dot_dimension_numbers = prop_def(DotDimensionNumbersAttr)
     precision_config = opt_prop_def(ArrayAttr)
+    algorithm = opt_prop_def(DotAlgorithmAttr)
     traits = traits_def(Pure())
 
     @classmethod
@@ -1586,6 +1592,10 @@ class DotGeneralOp(IRDLOperation):
                 prefix = "batching"
             elif parser.parse_optional_keyword("contracting_dims") is not None:
                 prefix = "contracting"
+            elif parser.parse_optional_keyword("algorithm") is not None:
+                parser.parse_punctuation("=")
+                props["algorithm"] = DotAlgorithmAttr(DotAlgorithmAttr.parse_parameter(parser))
+                continue
             else:
                 props["precision_config"] = _parse_precision(parser)
                 continue
@@ -1619,6 +1629,8 @@ class DotGeneralOp(IRDLOperation):
             printer.print_string(
                 f", precision = [{', '.join(_precision_list(self.precision_config))}]"
             )
+        if self.algorithm is not None:
+            printer.print_string(f", algorithm = {dot_algorithm_text(self.algorithm.data)}")
         print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
@@ -1629,6 +1641,13 @@ class DotGeneralOp(IRDLOperation):
         for t in (lhs, rhs, result):
             ht.require_tensor(t, f"'{self.name}' operands and result")
         _verify_precision(self, self.precision_config)
+        if self.algorithm is not None:
+            if (problem := dot_algorithm_problem(self.algorithm.data)) is not None:
+                raise VerifyException(f"'{self.name}' {problem}")
+            if any(p != "DEFAULT" for p in _precision_list(self.precision_config)):
+                raise VerifyException(
+                    f"'{self.name}' must specify DEFAULT precision config when algorithm is set"
+                )
         if len(d.lhs_batching_dimensions) != len(d.rhs_batching_dimensions):
             raise VerifyException(
                 f"'{self.name}' lhs and rhs must have the same number of batching dimensions"
@@ -2480,6 +2499,7 @@ StableHLO = Dialect(
         ComparisonTypeAttr,
         PrecisionAttr,
         DotDimensionNumbersAttr,
+        DotAlgorithmAttr,
         ConvDimensionNumbersAttr,
         GatherDimensionNumbersAttr,
     ],

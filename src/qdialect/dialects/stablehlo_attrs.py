@@ -7,6 +7,9 @@
 #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
 #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0],
                   start_index_map = [0], index_vector_dim = 1>
+#stablehlo.dot_algorithm<lhs_precision_type = tf32, rhs_precision_type = tf32,
+    accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1,
+    num_primitive_operations = 1, allow_imprecise_accumulation = false>
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntAttr
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import Data, SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, Data, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -294,3 +297,112 @@ def check_unique_in_range(values: Sequence[int], rank: int, what: str) -> None:
             raise VerifyException(f"{what} {v} is out of range [0, {rank})")
     if len(set(values)) != len(values):
         raise VerifyException(f"{what} contains duplicates: {int_list_text(values)}")
+
+
+@dataclass(frozen=True)
+class DotAlgorithm:
+    lhs_precision_type: Attribute
+    rhs_precision_type: Attribute
+    accumulation_type: Attribute
+    lhs_component_count: int
+    rhs_component_count: int
+    num_primitive_operations: int
+    allow_imprecise_accumulation: bool
+
+
+_F8 = frozenset(
+    ("f8E3M4", "f8E4M3", "f8E4M3FN", "f8E5M2", "f8E4M3FNUZ", "f8E4M3B11FNUZ", "f8E5M2FNUZ")
+)
+# (lhs, rhs, accumulation, primitive operations) of the algorithms the spec lists as
+# known to run on some hardware (one component each, precise accumulation).
+_KNOWN_ALGORITHMS = frozenset(
+    {
+        ("f16", "f16", "f16", 1),
+        ("f16", "f16", "f32", 1),
+        ("bf16", "bf16", "bf16", 1),
+        ("bf16", "bf16", "f32", 1),
+        ("bf16", "bf16", "f32", 3),
+        ("bf16", "bf16", "f32", 6),
+        ("bf16", "bf16", "f32", 9),
+        ("tf32", "tf32", "f32", 1),
+        ("tf32", "tf32", "f32", 3),
+        ("f32", "f32", "f32", 1),
+        ("f64", "f64", "f64", 1),
+    }
+)
+
+
+def _type_name(t: Attribute) -> str:
+    return str(getattr(t, "name", t))
+
+
+def dot_algorithm_problem(a: DotAlgorithm) -> str | None:
+    """Why `a` is not a valid dot algorithm (dot_general C22-C24, and the spec's best-effort
+    check that the combination is known to run somewhere), or None; upstream's wording."""
+    if a.lhs_component_count < 1:
+        return "lhs component count must be positive"
+    if a.rhs_component_count < 1:
+        return "rhs component count must be positive"
+    if a.num_primitive_operations < 1:
+        return "num primitive operations must be positive"
+    lhs, rhs, acc = (
+        _type_name(t) for t in (a.lhs_precision_type, a.rhs_precision_type, a.accumulation_type)
+    )
+    if a.lhs_component_count == 1 and a.rhs_component_count == 1:
+        if lhs in _F8 and rhs in _F8 and acc == "f32" and a.num_primitive_operations == 1:
+            return None
+        key = (lhs, rhs, acc, a.num_primitive_operations)
+        if not a.allow_imprecise_accumulation and key in _KNOWN_ALGORITHMS:
+            return None
+    return (
+        f"dot algorithm not known to be supported on any hardware: {{lhs:'{a.lhs_precision_type}', "
+        f"rhs:'{a.rhs_precision_type}', accum:'{a.accumulation_type}', "
+        f"lhs_components:{a.lhs_component_count}, rhs_components:{a.rhs_component_count}, "
+        f"primitive_ops:{a.num_primitive_operations}, "
+        f"imprecise:{int(a.allow_imprecise_accumulation)}}}"
+    )
+
+
+_ALGORITHM_TYPES = ("lhs_precision_type", "rhs_precision_type", "accumulation_type")
+_ALGORITHM_INTS = ("lhs_component_count", "rhs_component_count", "num_primitive_operations")
+
+
+@irdl_attr_definition
+class DotAlgorithmAttr(Data[DotAlgorithm]):
+    """`#stablehlo.dot_algorithm<...>`: the precision dot_general computes in. Every field is
+    written, in upstream's order; an invalid one is an error at the attribute, as upstream
+    reports it."""
+
+    name = "stablehlo.dot_algorithm"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> DotAlgorithm:
+        start = parser.pos
+        values: dict[str, object] = {}
+        with parser.in_angle_brackets():
+            for i, key in enumerate((*_ALGORITHM_TYPES, *_ALGORITHM_INTS)):
+                if i:
+                    parser.parse_punctuation(",")
+                parser.parse_keyword(key)
+                parser.parse_punctuation("=")
+                values[key] = (
+                    parser.parse_type() if key in _ALGORITHM_TYPES else parser.parse_integer()
+                )
+            parser.parse_punctuation(",")
+            parser.parse_keyword("allow_imprecise_accumulation")
+            parser.parse_punctuation("=")
+            values["allow_imprecise_accumulation"] = parser.parse_boolean()
+        algorithm = DotAlgorithm(**values)  # type: ignore[arg-type]
+        if (problem := dot_algorithm_problem(algorithm)) is not None:
+            parser.raise_error(problem, start, parser.pos)
+        return algorithm
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(dot_algorithm_text(self.data))
+
+
+def dot_algorithm_text(a: DotAlgorithm) -> str:
+    """`<lhs_precision_type = ..., ..., allow_imprecise_accumulation = false>`."""
+    parts = [f"{k} = {getattr(a, k)}" for k in (*_ALGORITHM_TYPES, *_ALGORITHM_INTS)]
+    parts.append(f"allow_imprecise_accumulation = {str(a.allow_imprecise_accumulation).lower()}")
+    return "<" + ", ".join(parts) + ">"

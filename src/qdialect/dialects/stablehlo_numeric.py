@@ -44,9 +44,7 @@ from qdialect.ir import xdsl_private as xp
 
 def _same_shape(op: Operation, a: Attribute, b: Attribute) -> None:
     if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(b)):
-        raise VerifyException(
-            f"'{op.name}' requires the same shape for all operands and results"
-        )
+        raise VerifyException(f"'{op.name}' requires the same shape for all operands and results")
 
 
 @irdl_op_definition

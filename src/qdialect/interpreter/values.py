@@ -25,6 +25,7 @@ from xdsl.ir import Attribute
 from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.quant import UniformQuantizedType
+from qdialect.ir.float_format import FLOAT_FORMATS, ml_dtype
 
 
 class InterpreterError(Exception):
@@ -50,6 +51,9 @@ def element_dtype(e: Attribute) -> np.dtype:
         if isinstance(part, Float64Type):
             return np.dtype(np.complex128)
         raise InterpreterError(f"unsupported element type {e} (complex<f32> and complex<f64> run)")
+    fmt = FLOAT_FORMATS.get(getattr(e, "name", ""))
+    if fmt is not None and fmt.ml_dtype:  # the f8 types
+        return ml_dtype(fmt)
     if isinstance(e, IntegerType):
         width = e.width.data
         if width == 1:
@@ -59,6 +63,11 @@ def element_dtype(e: Attribute) -> np.dtype:
     if isinstance(e, IndexType) or getattr(e, "name", "") == "tosa.shape":
         return np.dtype(np.int64)
     raise InterpreterError(f"unsupported element type {e}")
+
+
+def is_float_dtype(d: np.dtype) -> bool:
+    """numpy's floats and ml_dtypes' (bf16, f8, f6, f4), whose numpy kind is not "f"."""
+    return d.kind == "f" or d.type.__module__ == "ml_dtypes"
 
 
 def dtype_of(t: Attribute) -> np.dtype:

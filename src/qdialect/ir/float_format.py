@@ -40,13 +40,21 @@ _DOUBLE_PRECISION_BITS = 53
 
 @dataclass(frozen=True)
 class FloatFormat:
-    """An IEEE-style binary format: significand bits (with the implicit one), exponent range, width."""
+    """An IEEE-style binary format: significand bits (with the implicit one), exponent range, width.
+
+    The formats of 8 bits or fewer (`f8E4M3FN`, `f4E2M1FN`, ...) also name the ml_dtypes type that encodes them
+    (a dependency of onnx, so always installed): their NaN and infinity conventions
+    differ per format (FN: no infinity; FNUZ: no -0, one NaN 0x80), and ml_dtypes
+    converts to and from them with round-to-nearest-even as LLVM's APFloat does.
+    """
 
     name: str
     precision: int
     min_exponent: int  # of the smallest normal number
     max_exponent: int
     width: int
+    max_finite: float | None = None  # when not all of the top exponent is finite-or-special IEEE
+    ml_dtype: str = ""
 
 
 FLOAT_FORMATS = {
@@ -54,7 +62,25 @@ FLOAT_FORMATS = {
     "bf16": FloatFormat("bf16", 8, -126, 127, 16),
     "f32": FloatFormat("f32", 24, -126, 127, 32),
     "f64": FloatFormat("f64", 53, -1022, 1023, 64),
+    "f8E5M2": FloatFormat("f8E5M2", 3, -14, 15, 8, 57344.0, "float8_e5m2"),
+    "f8E4M3": FloatFormat("f8E4M3", 4, -6, 7, 8, 240.0, "float8_e4m3"),
+    "f8E3M4": FloatFormat("f8E3M4", 5, -2, 3, 8, 15.5, "float8_e3m4"),
+    "f8E4M3FN": FloatFormat("f8E4M3FN", 4, -6, 8, 8, 448.0, "float8_e4m3fn"),
+    "f8E4M3FNUZ": FloatFormat("f8E4M3FNUZ", 4, -7, 7, 8, 240.0, "float8_e4m3fnuz"),
+    "f8E5M2FNUZ": FloatFormat("f8E5M2FNUZ", 3, -15, 15, 8, 57344.0, "float8_e5m2fnuz"),
+    "f8E4M3B11FNUZ": FloatFormat("f8E4M3B11FNUZ", 4, -10, 4, 8, 30.0, "float8_e4m3b11fnuz"),
+    "f8E8M0FNU": FloatFormat("f8E8M0FNU", 1, -127, 127, 8, 2.0**127, "float8_e8m0fnu"),
+    "f6E2M3FN": FloatFormat("f6E2M3FN", 4, 0, 2, 6, 7.5, "float6_e2m3fn"),
+    "f6E3M2FN": FloatFormat("f6E3M2FN", 3, -2, 4, 6, 28.0, "float6_e3m2fn"),
+    "f4E2M1FN": FloatFormat("f4E2M1FN", 2, 0, 2, 4, 6.0, "float4_e2m1fn"),
 }
+
+
+def ml_dtype(fmt: FloatFormat) -> np.dtype:
+    """The numpy dtype (from ml_dtypes) that stores values of a format of 8 bits or fewer."""
+    import ml_dtypes
+
+    return np.dtype(getattr(ml_dtypes, fmt.ml_dtype))
 
 
 def round_to_format(value: Fraction, fmt: FloatFormat) -> Fraction | None:
@@ -74,7 +100,9 @@ def round_to_format(value: Fraction, fmt: FloatFormat) -> Fraction | None:
     if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and m % 2 == 1):
         m += 1
     result = m * quantum
-    if result >= Fraction(2) ** (fmt.max_exponent + 1):
+    if result >= Fraction(2) ** (fmt.max_exponent + 1) or (
+        fmt.max_finite is not None and result > Fraction(fmt.max_finite)
+    ):
         return None
     return sign * result
 
@@ -83,6 +111,8 @@ def float_bits(value: float, fmt: FloatFormat) -> int:
     """Bit pattern of `value` (exactly representable in `fmt`, or inf/nan) in that format."""
     if fmt.width == 64:
         return double_bits(value)
+    if fmt.ml_dtype:
+        return int(np.array([value], np.float64).astype(ml_dtype(fmt)).view(np.uint8)[0])
     f32 = struct.unpack("<I", struct.pack("<f", value))[0]
     if fmt.name == "f32":
         return f32
@@ -95,6 +125,9 @@ def float_from_bits(bits: int, fmt: FloatFormat) -> float:
     """The value of a bit pattern of `fmt` as a Python float."""
     if fmt.width == 64:
         return double_from_bits(bits)
+    if fmt.ml_dtype:
+        mask = (1 << fmt.width) - 1
+        return float(np.array([bits & mask], np.uint8).view(ml_dtype(fmt)).astype(np.float64)[0])
     if fmt.name == "f32":
         return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
     if fmt.name == "bf16":

@@ -49,6 +49,7 @@ from xdsl.dialects.builtin import (
     UnrankedTensorType,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Input, Location, Span
@@ -159,6 +160,18 @@ class _TensorElement(AttrParser._TensorLiteralElement):
             else:
                 values.append(float(value))
         return (values[0], values[1])
+
+
+def _inherent_attrs_to_properties(op: Operation) -> None:
+    """Move attributes named like one of the op's properties into its properties, as MLIR
+    does: `"stablehlo.constant"() {value = ...}` (the form StableHLO's testdata and older
+    producers write) means the same as `<{value = ...}>`. A property given both ways
+    keeps the `<{...}>` one; the other stays a discardable attribute."""
+    if not isinstance(op, IRDLOperation):
+        return
+    inherent = type(op).get_irdl_definition().properties
+    for name in [k for k in op.attributes if k in inherent and k not in op.properties]:
+        op.properties[name] = op.attributes.pop(name)
 
 
 class QParser(Parser):
@@ -348,6 +361,7 @@ class QParser(Parser):
             # integer too large for i32, ...): an error at the op, not a traceback.
             message = str(err).strip().splitlines()
             self.raise_error(message[0] if message else type(err).__name__, start, self.pos)
+        _inherent_attrs_to_properties(op)
         self.op_offsets[op] = start
         return op
 

@@ -89,7 +89,7 @@ func.func @negate(%x: tensor<4x!a>) -> tensor<4x!o> {
 // divide: dividend centred with 2^22 of headroom (2^30 >> 8), divisor centred
 // (2^30 >> 30), i32 quotient of a divisor made non-zero, rescale by
 // 0.05 / (0.025 * 0.1 * 2^22) = 20 * 2^-22 = 1342177280 >> 48; zero divisors
-// select the storage max / min / zero point after the rescale.
+// select the storage max / min / 0 (NaN, 0/0, quantizes to storage 0) after the rescale.
 !a = !quant.uniform<i8:f32, 0.05:-3>
 !b = !quant.uniform<i8:f32, 0.025:10>
 !o = !quant.uniform<i8:f32, 0.1:2>
@@ -107,7 +107,7 @@ func.func @negate(%x: tensor<4x!a>) -> tensor<4x!o> {
 // CHECK: %[[Y:.*]] = tosa.rescale %[[Q]]
 // CHECK: stablehlo.constant dense<127> : tensor<4xi8>
 // CHECK: stablehlo.constant dense<-128> : tensor<4xi8>
-// CHECK: stablehlo.constant dense<2> : tensor<4xi8>
+// CHECK: stablehlo.constant dense<0> : tensor<4xi8>
 // CHECK: %[[R:.*]] = stablehlo.select %[[ISZ]], %{{.*}}, %[[Y]] : tensor<4xi1>, tensor<4xi8>
 // CHECK-NEXT: stablehlo.bitcast_convert %[[R]]
 func.func @divide(%x: tensor<4x!a>, %y: tensor<4x!b>) -> tensor<4x!o> {

@@ -319,3 +319,48 @@ func.func @main(%x: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {{
     z = np.repeat(np.repeat(zps, 2, 0), 3, 1)
     q = np.clip(np.rint(np.clip(x / s + z, -128, 127)), -128, 127)
     np.testing.assert_array_equal(spec[0], (q - z) * s)
+
+
+def weight_zero_point_conv(w_zps: list[int], out: str | None = None) -> str:
+    """A 1x4x4x2 NHWC convolution by 2x2x2x3 HWIO weights with the given weight zero
+    points (one: per tensor; three: per output channel), returning the i32 accumulator,
+    or with `out` (a quantized element type) the accumulator requantized to it."""
+    if len(w_zps) == 1:
+        wq = f"!quant.uniform<i8:f32, 5.000000e-01:{w_zps[0]}>"
+        acc = "!quant.uniform<i32:f32, 1.250000e-01>"
+    else:
+        body = ", ".join(f"5.000000e-01:{z}" for z in w_zps)
+        wq = f"!quant.uniform<i8:f32:3, {{{body}}}>"
+        acc = "!quant.uniform<i32:f32:3, {1.250000e-01, 1.250000e-01, 1.250000e-01}>"
+    xt, wt = "tensor<1x4x4x2x!quant.uniform<i8:f32, 2.500000e-01:3>>", f"tensor<2x2x2x3x{wq}>"
+    at = f"tensor<1x3x3x3x{acc}>"
+    rt = at if out is None else f"tensor<1x3x3x3x{out}>"
+    requantize = "" if out is None else f"  %1 = stablehlo.uniform_quantize %0 : ({at}) -> {rt}\n"
+    return (
+        f"func.func @main(%x: {xt}, %w: {wt}) -> {rt} {{\n"
+        "  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],"
+        " window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}"
+        f" : ({xt}, {wt}) -> {at}\n{requantize}"
+        f"  func.return {'%0' if out is None else '%1'} : {rt}\n}}"
+    )
+
+
+def test_convolution_with_nonzero_weight_zero_points_is_exact() -> None:
+    """JAX quantizes weights with zero point -128: the accumulator is sum((x - 3)(w - zp_w)),
+    per tensor or per output channel, in the spec's interpreter and after the lowering."""
+    rng = np.random.default_rng(18)
+    x = rng.integers(-128, 128, (1, 4, 4, 2)).astype(np.int8)
+    w = rng.integers(-128, 128, (2, 2, 2, 3)).astype(np.int8)
+    for w_zps in ([-128], [-128, 0, 7]):
+        src = weight_zero_point_conv(w_zps)
+        xc = x.astype(np.int64) - 3
+        wc = w.astype(np.int64) - np.array(w_zps)
+        exact = np.zeros((1, 3, 3, 3), np.int64)
+        for i in range(3):
+            for j in range(3):
+                exact[0, i, j] = np.einsum("hwi,hwio->o", xc[0, i : i + 2, j : j + 2], wc)
+        (spec,), _ = run(src, [x, w], lower=False)
+        (ours,), text = run(src, [x, w], lower=True)
+        assert "quant.uniform" not in text
+        np.testing.assert_array_equal(spec, exact)
+        np.testing.assert_array_equal(ours, exact)

@@ -292,3 +292,31 @@ def test_average_pool_to_a_finer_scale_is_not_lowered() -> None:
         module = QParser(ctx, src.replace(fine, out)).parse_module()
         LegalizeToTosa().apply(ctx, module)
         assert ("tosa.avg_pool2d" in {op.name for op in module.walk()}) == lowered
+
+
+def test_weight_zero_point_is_a_tosa_operand_or_the_convolution_stays() -> None:
+    """JAX's weight zero point -128: per tensor it becomes tosa.conv2d's weight_zp and the
+    result stays within one unit of the spec; zero points differing per channel have no
+    TOSA form, so the convolution is left as it is rather than converted wrongly."""
+    from unit.transforms.test_legalize_quant_to_math import weight_zero_point_conv
+
+    rng = np.random.default_rng(7)
+    x = rng.integers(-128, 128, (1, 4, 4, 2)).astype(np.int8)
+    w = rng.integers(-128, 128, (2, 2, 2, 3)).astype(np.int8)
+    out = qt(0.5, -5)
+    for w_zps, converted in (([-128], True), ([-128, 0, 7], False)):
+        src = weight_zero_point_conv(w_zps, out)
+        ctx = make_context()
+        reference = QParser(ctx, src).parse_module()
+        want = Interpreter(reference).call("main", [x, w])[0]
+        module = QParser(ctx, src).parse_module()
+        LegalizeToTosa().apply(ctx, module)
+        module.verify()
+        names = {op.name for op in module.walk()}
+        assert ("tosa.conv2d" in names) == converted
+        assert ("stablehlo.convolution" in names) != converted
+        if converted:
+            zp = next(op for op in module.walk() if op.name == "tosa.conv2d").operands[4]
+            assert "-128" in str(zp.owner)
+        got = Interpreter(module).call("main", [x, w])[0]
+        assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1

@@ -162,4 +162,4 @@ def test_divide_fires_and_handles_zero_divisors() -> None:
     got, want = run(module, x, y), run(parse(src), x, y)
     assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
     zero = y == 4
-    np.testing.assert_array_equal(got[zero], want[zero])  # saturation and NaN -> zero point
+    np.testing.assert_array_equal(got[zero], want[zero])  # saturation and NaN -> storage 0
