@@ -16,8 +16,9 @@ chunk the way the file's RUN line asks:
 Each chunk runs in a forked child with a timeout, so a hang or a crash is counted
 rather than stopping the run. Prints per-file counts (pass / fail / bug = exit 2,
 traceback, hang or crash), the totals, and the most frequent first error lines, which
-is the to-do list. Chunks that use passes qopt does not have are counted as failing,
-with the pass named: the figure is what a user porting the file would see.
+is the to-do list. The passes on a RUN line are not applied: for a file that checks a
+pass's output or diagnostics (`-tosa-validate`, `-canonicalize`), the figure measures
+parsing, printing and the op verifiers only.
 
     python bench/upstream_compat.py PATH... [--json out.json] [--top 25] [--filecheck]
 """
