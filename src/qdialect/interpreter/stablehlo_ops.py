@@ -282,6 +282,11 @@ def _bitcast(interp: Interpreter, op: sh.BitcastConvertOp, args: Arrays, types: 
     dtype = _dtype(types[0])
     shape = ht.shape_of(types[0])
     assert shape is not None
+    if x.dtype == np.bool_ and dtype != np.bool_:  # i1 is one bit: element k is bit k
+        x = np.packbits(x, axis=-1, bitorder="little")
+    elif dtype == np.bool_ and x.dtype != np.bool_:
+        bits = np.unpackbits(x.reshape(*x.shape, 1).view(np.uint8), axis=-1, bitorder="little")
+        return [bits.astype(np.bool_).reshape(shape)]
     return [x.view(dtype).reshape(shape)]
 
 
