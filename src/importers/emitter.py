@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
+from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as hlo
 from qdialect.dialects import tosa
 from qdialect.dialects.stablehlo_attrs import (
@@ -406,8 +407,47 @@ class Emitter:
 
     def tosa(self, name: str, operands: Sequence[Value | SSAValue], shape: Sequence[int],
              elem: str, **props: Attribute) -> Value:  # fmt: skip
-        """Any TOSA op by its name without the `tosa.` prefix."""
+        """Any TOSA op by its name without the `tosa.` prefix. A 2-D window op (conv2d,
+        depthwise_conv2d, max_pool2d, avg_pool2d) is made valid TOSA v1.0, whose windows
+        must tile the padded input exactly: padding no window reaches is cut and input
+        rows no window reaches are sliced off (`tosa.exact_window_pad`); results do not
+        change, as frameworks' VALID/SAME windows simply never read those rows."""
+        if name in _WINDOW_OPS and "pad" in props and isinstance(operands[0], Value):
+            operands, props = self._exact_window(name, list(operands), props)
         return self.op(_TOSA[name], operands, shape, elem, props)
+
+    def _exact_window(
+        self, name: str, operands: list[Value | SSAValue], props: dict[str, Attribute]
+    ) -> tuple[list[Value | SSAValue], dict[str, Attribute]]:
+        x = operands[0]
+        assert isinstance(x, Value)
+
+        def ints(key: str, default: Sequence[int]) -> list[int]:
+            attr = props.get(key)
+            return (
+                [int(v) for v in attr.get_values()]
+                if isinstance(attr, DenseArrayBase)
+                else list(default)
+            )
+
+        pad, stride = ints("pad", (0, 0, 0, 0)), ints("stride", (1, 1))
+        dilation = ints("dilation", (1, 1))
+        if name in ("max_pool2d", "avg_pool2d"):
+            kernel = ints("kernel", (1, 1))
+        else:  # weights: conv2d OHWI, depthwise_conv2d HWCM
+            w = operands[1]
+            w_shape = w.shape if isinstance(w, Value) else ht.shape_of(w.type) or ()
+            kernel = list(w_shape[1:3] if name == "conv2d" else w_shape[0:2])
+        exact, trims = tosa.exact_window_pad(x.shape[1:3], kernel, stride, pad, dilation)
+        if exact == pad and not any(trims):
+            return operands, props
+        if any(trims):
+            size = [x.shape[0], x.shape[1] - trims[0], x.shape[2] - trims[1], x.shape[3]]
+            begin = [0, 0, 0, 0]
+            operands[0] = self.tosa(
+                "slice", [x, self.tosa_shape(begin), self.tosa_shape(size)], size, x.elem
+            )
+        return operands, {**props, "pad": i64_array(exact)}
 
     def tosa_reshape(self, x: Value, shape: Sequence[int]) -> Value:
         return self.tosa("reshape", [x, self.tosa_shape(shape)], shape, x.elem)
@@ -496,3 +536,4 @@ def _ops_by_name(dialect) -> dict[str, type[Operation]]:
 
 _HLO = _ops_by_name(hlo.StableHLO)
 _TOSA = _ops_by_name(tosa.TOSA)
+_WINDOW_OPS = frozenset({"conv2d", "depthwise_conv2d", "max_pool2d", "avg_pool2d"})
