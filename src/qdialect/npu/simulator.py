@@ -52,12 +52,17 @@ class Stats:
 
 
 class _Memory:
-    """A byte array with a written-bytes mask, for uninitialized-read traps."""
+    """A byte array with a written-bytes mask, for uninitialized-read traps.
+
+    The mask is a `bytearray` (1 = written): `find(0, start, end)` checks a range in C
+    without building an array, which matters because the simulator reads a few rows at
+    a time, millions of times per network."""
 
     def __init__(self, name: str, size: int):
         self.name = name
         self.data = np.zeros(size, np.uint8)
-        self.written = np.zeros(size, np.bool_)
+        self.written = bytearray(size)
+        self.mask = np.frombuffer(self.written, np.uint8)  # the same bytes, for numpy
 
     def check(self, start: int, size: int, what: str) -> None:
         if start < 0 or start + size > self.data.size:
@@ -68,16 +73,51 @@ class _Memory:
 
     def read(self, start: int, size: int, what: str) -> np.ndarray:
         self.check(start, size, what)
-        if not self.written[start : start + size].all():
-            first = start + int(np.argmin(self.written[start : start + size]))
+        first = self.written.find(0, start, start + size)
+        if first >= 0:
             raise SimulatorError(f"{what} reads {self.name} byte {first}, which was never written")
         return self.data[start : start + size]
+
+    def _spans(self, starts: np.ndarray, size: int, what: str) -> np.ndarray:
+        """The byte indices of `size` bytes at each start (one row per start), checked in
+        row order as a loop of `check` calls would check them."""
+        bad = (starts < 0) | (starts + size > self.data.size)
+        if bad.any():
+            self.check(int(starts[int(np.argmax(bad))]), size, what)
+        return starts[:, None] + np.arange(size)
+
+    def gather(self, starts: np.ndarray, size: int, what: str) -> np.ndarray:
+        """`read` of `size` bytes at each of `starts`, as one (len(starts), size) array:
+        the same checks and the same first fault as reading them one by one."""
+        index = self._spans(starts, size, what)
+        written = self.mask[index]
+        if not written.all():
+            first = int(index.reshape(-1)[int(np.argmin(written.reshape(-1)))])
+            raise SimulatorError(f"{what} reads {self.name} byte {first}, which was never written")
+        return self.data[index]
+
+    def scatter(self, starts: np.ndarray, rows: np.ndarray, what: str) -> None:
+        """`write` of each row of `rows` at its start (rows must not overlap)."""
+        index = self._spans(starts, rows.shape[1], what)
+        self.data[index] = rows
+        self.mask[index] = 1
 
     def write(self, start: int, values: np.ndarray, what: str) -> None:
         raw = np.ascontiguousarray(values).view(np.uint8).reshape(-1)
         self.check(start, raw.size, what)
         self.data[start : start + raw.size] = raw
-        self.written[start : start + raw.size] = True
+        self.written[start : start + raw.size] = _ones(raw.size)
+
+
+_ONES = memoryview(b"")
+
+
+def _ones(size: int) -> memoryview:
+    """`size` bytes of 1, sliced from one shared buffer grown on demand."""
+    global _ONES
+    if len(_ONES) < size:
+        _ONES = memoryview(b"\x01" * max(size, 2 * len(_ONES)))
+    return _ONES[:size]
 
 
 class Simulator:
@@ -143,6 +183,12 @@ class Simulator:
         raw = self.buffers[buf].read(start, size, what)
         return raw.view(dtype).reshape(count, width // np.dtype(dtype).itemsize)
 
+    def _gather_rows(self, buf: str, rows: np.ndarray, engine: str, what: str) -> np.ndarray:
+        """The int8 rows of `buf` at the indices `rows`, in that order: `_read_rows` of one
+        row each, at once (same permission, bounds and uninitialized-read checks)."""
+        _, _, width = self._rows(buf, 0, 1, engine, "read", what)
+        return self.buffers[buf].gather(rows * width, width, what).view(np.int8)
+
     def _write_rows(self, buf, row, values: np.ndarray, engine, what) -> None:
         start, size, _ = self._rows(buf, row, len(values), engine, "write", what)
         assert np.asarray(values).nbytes == size, (what, buf)  # whole rows only
@@ -171,9 +217,10 @@ class Simulator:
                 )
             total = v["pad_top"] + v["rows"] + v["pad_bottom"]
             block = np.full((total, width), v["pad"] & 0xFF, np.uint8)
-            for r in range(v["rows"]):
-                data = self.dram.read(v["dram"] + r * v["stride"], v["row_bytes"], what)
-                block[v["pad_top"] + r, v["pad_left"] : v["pad_left"] + v["row_bytes"]] = data
+            starts = v["dram"] + np.arange(v["rows"], dtype=np.int64) * v["stride"]
+            block[v["pad_top"] : v["pad_top"] + v["rows"],
+                  v["pad_left"] : v["pad_left"] + v["row_bytes"]] = self.dram.gather(
+                starts, v["row_bytes"], what)  # fmt: skip
             self._write_rows(buf, v["row"], block, "load", what)
             self.stats.dram_read += v["rows"] * v["row_bytes"]
             return self._dma_cycles(v["rows"] * v["row_bytes"])
@@ -184,9 +231,13 @@ class Simulator:
                 raise SimulatorError(
                     f"{what}: row_bytes {v['row_bytes']} exceeds the {width}-byte rows of '{buf}'"
                 )
-            for r in range(v["rows"]):
-                data = self.buffers[buf].read(start + r * width, v["row_bytes"], what)
-                self.dram.write(v["dram"] + r * v["stride"], data, what)
+            rows = np.arange(v["rows"], dtype=np.int64)
+            data = self.buffers[buf].gather(start + rows * width, v["row_bytes"], what)
+            if v["rows"] > 1 and v["stride"] < v["row_bytes"]:  # overlapping rows: in order
+                for r in range(v["rows"]):
+                    self.dram.write(v["dram"] + r * v["stride"], data[r], what)
+            else:
+                self.dram.scatter(v["dram"] + rows * v["stride"], data, what)
             self.stats.dram_written += v["rows"] * v["row_bytes"]
             return self._dma_cycles(v["rows"] * v["row_bytes"])
         if m == "fill":
@@ -204,18 +255,11 @@ class Simulator:
             return v["rows"]
         if m == "matmul":
             out = np.zeros((v["m"], cols), np.int64)
+            lead = v["in"] + np.arange(v["m"], dtype=np.int64) * v["in_step"]
             for t in range(v["k_tiles"]):
                 w = self._read_rows("weight", v["w"] + t * cols, cols, "compute", what, np.int8)
-                for i in range(v["m"]):
-                    x = self._read_rows(
-                        BUFFERS[v["buf"]],
-                        v["in"] + i * v["in_step"] + t * v["k_step"],
-                        1,
-                        "compute",
-                        what,
-                        np.int8,
-                    )
-                    out[i] += x[0].astype(np.int64) @ w.astype(np.int64)
+                x = self._gather_rows(BUFFERS[v["buf"]], lead + t * v["k_step"], "compute", what)
+                out += x.astype(np.int64) @ w.astype(np.int64)
             if v["accumulate"]:
                 out += self._read_rows("accumulator", v["acc"], v["m"], "compute", what, np.int32)
             self._write_rows("accumulator", v["acc"], _wrap32(out), "compute", what)
@@ -279,22 +323,11 @@ class Simulator:
             buf = BUFFERS[v["buf"]]
             if v["taps"] == 0:
                 raise SimulatorError(f"{what}: pool needs at least one tap")
-            out = np.zeros((v["rows"], cols), np.int64)
-            for i in range(v["rows"]):
-                taps = np.stack(
-                    [
-                        self._read_rows(
-                            buf,
-                            v["in"] + i * v["row_step"] + t * v["tap_step"],
-                            1,
-                            "compute",
-                            what,
-                            np.int8,
-                        )[0]
-                        for t in range(v["taps"])
-                    ]
-                ).astype(np.int64)
-                out[i] = taps.max(axis=0) if POOL_OPS[v["op"]] == "max" else taps.sum(axis=0)
+            rows = v["in"] + (np.arange(v["rows"], dtype=np.int64)[:, None] * v["row_step"]
+                              + np.arange(v["taps"], dtype=np.int64) * v["tap_step"])  # fmt: skip
+            taps = self._gather_rows(buf, rows.reshape(-1), "compute", what).astype(np.int64)
+            taps = taps.reshape(v["rows"], v["taps"], cols)
+            out = taps.max(axis=1) if POOL_OPS[v["op"]] == "max" else taps.sum(axis=1)
             self._write_rows("accumulator", v["acc"], out.astype(np.int32), "compute", what)
             return v["rows"] * v["taps"]
         raise SimulatorError(f"{what}: '{m}' is not executable here")  # pragma: no cover
