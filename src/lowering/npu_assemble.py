@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     IntegerAttr,
@@ -45,6 +45,8 @@ def assemble_program(emitted: Emitted, plan: Plan, machine_name: str) -> Program
 
 
 def _section(section: Section) -> ArrayAttr:
-    values = list(np.frombuffer(section.data, np.int8).astype(int))
-    dense = DenseIntOrFPElementsAttr.from_list(TensorType(IntegerType(8), [len(values)]), values)
+    # The bytes are the attribute's storage already (i8, little-endian, one per element):
+    # packing them value by value costs seconds per megabyte of weights.
+    data = bytes(section.data)
+    dense = DenseIntOrFPElementsAttr(TensorType(IntegerType(8), [len(data)]), BytesAttr(data))
     return ArrayAttr([IntegerAttr(section.address, i64), dense])

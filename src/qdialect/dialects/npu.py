@@ -16,6 +16,7 @@ that the program ends in `halt`. `qopt -t npu-asm` / `-t npu-bin` emit it.
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, i64
@@ -134,10 +135,18 @@ INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = tuple(_op_class(op) for op in
 _OP_CLASS = {cls.OPCODE.mnemonic: cls for cls in INSTRUCTION_OPS}
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _field(value: int) -> IntegerAttr:
+    """The i64 attribute of one field value. Attributes are immutable, so ops share them:
+    a network's tens of thousands of instructions hold a few thousand distinct values, and
+    building (and verifying) an attribute per field dominated assembly."""
+    return IntegerAttr(value, i64)
+
+
 def instruction_op(inst: Instruction) -> InstructionOp:
     """The op of an instruction record (the inverse of `InstructionOp.instruction`)."""
     return _OP_CLASS[inst.opcode.mnemonic].create(
-        properties={name: IntegerAttr(value, i64) for name, value in inst.values.items()}
+        properties={name: _field(value) for name, value in inst.values.items()}
     )
 
 
@@ -196,7 +205,12 @@ def program_binary(program: ProgramOp, machine_digest: int):
     """The `.npub` contents of `program`: code, the `npu.sections` it carries, its `npu.io`."""
     import json
 
-    from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr
+    from xdsl.dialects.builtin import (
+        ArrayAttr,
+        DenseIntOrFPElementsAttr,
+        DictionaryAttr,
+        IntegerType,
+    )
 
     from qdialect.npu.encoding import Binary, Section, Tensor
 
@@ -207,7 +221,10 @@ def program_binary(program: ProgramOp, machine_digest: int):
             assert isinstance(entry, ArrayAttr)
             address, dense = entry.data
             assert isinstance(address, IntegerAttr) and isinstance(dense, DenseIntOrFPElementsAttr)
-            data = bytes(int(v) & 0xFF for v in dense.get_values())
+            width = dense.get_element_type()
+            if not (isinstance(width, IntegerType) and width.width.data == 8):
+                raise VerifyException(f"'npu.program': section '{name}' must hold i8 values")
+            data = dense.data.data  # one byte per element
             sections[name] = Section(data, address.value.data)
     inputs, outputs = [], []
     io = program.attributes.get("npu.io")
