@@ -20,6 +20,7 @@ the program, so `qopt -p tosa-to-npu -t npu-bin -o model.npub` gives a binary
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -39,20 +40,31 @@ from qdialect.npu.machine import Machine, MachineError, load_machine
 
 
 def compile_function(func: FuncOp, machine: Machine, machine_name: str,
-                     keep_on_chip: bool = True, dump: set[str] = frozenset()) -> ProgramOp:  # fmt: skip
-    """The four stages in order; those named in `dump` are printed on stderr."""
+                     keep_on_chip: bool = True, dump: set[str] = frozenset(),
+                     timings: dict[str, float] | None = None) -> ProgramOp:  # fmt: skip
+    """The four stages in order; those named in `dump` are printed on stderr. With
+    `timings`, each stage's wall-clock seconds are added to it under the stage's name
+    (`layers`, `plan`, `code`, `assemble`), so callers can sum over many functions."""
+    clock = time.perf_counter()
 
-    def show(stage: str, text: str) -> None:
-        if stage in dump:
+    def show(stage: str, text: str | None = None) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        if timings is not None:
+            timings[stage] = timings.get(stage, 0.0) + now - clock
+        if text is not None and stage in dump:
             sys.stderr.write(f"// -----// {PASS_NAME} stage: {stage} //----- //\n{text}")
+        clock = time.perf_counter()  # printing is not the stage's time
 
     graph = form_layers(func)
-    show("layers", dump_layers(graph))
+    show("layers", dump_layers(graph) if "layers" in dump else None)
     plan = plan_program(graph, machine, keep_on_chip)
-    show("plan", dump_plan(graph, plan))
+    show("plan", dump_plan(graph, plan) if "plan" in dump else None)
     emitted = emit_program(graph, plan, machine)
-    show("code", dump_code(graph, emitted))
-    return assemble_program(emitted, plan, machine_name)
+    show("code", dump_code(graph, emitted) if "code" in dump else None)
+    program = assemble_program(emitted, plan, machine_name)
+    show("assemble")
+    return program
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 from dataclasses import dataclass
 
@@ -147,9 +148,13 @@ class Bundle:
         return cls(entry, host, tuple(regions))
 
 
-def build_bundle(module: ModuleOp, entry: str = "main") -> Bundle:
+def build_bundle(
+    module: ModuleOp, entry: str = "main", timings: dict[str, float] | None = None
+) -> Bundle:
     """Compile every NPU-marked function of a partitioned module (`npu-partition`) with
-    `tosa-to-npu`'s four stages, and package them with the module's text."""
+    `tosa-to-npu`'s four stages, and package them with the module's text. With `timings`,
+    the seconds of each `tosa-to-npu` stage (summed over regions) and of packaging
+    (`package`: binaries and the host text) are added to it."""
     from qdialect.ir.printer import module_text
     from qdialect.lowering.tosa_to_npu import compile_function
     from qdialect.runtime.executor import npu_target
@@ -166,7 +171,17 @@ def build_bundle(module: ModuleOp, entry: str = "main") -> Bundle:
             machine = load_machine(machine_name)
         except MachineError as err:
             raise BundleError(f"@{name}: {err}") from None
-        program = compile_function(func, machine, machine_name)  # OpError: located by qopt
+        program = compile_function(func, machine, machine_name, timings=timings)  # OpError: located
+        start = time.perf_counter()
         binary = program_binary(program, machine.digest())
         regions.append(RegionBinary(name, machine_name, machine.digest(), binary))
-    return Bundle(entry, module_text(module), tuple(regions))
+        _add(timings, "package", start)
+    start = time.perf_counter()
+    bundle = Bundle(entry, module_text(module), tuple(regions))
+    _add(timings, "package", start)
+    return bundle
+
+
+def _add(timings: dict[str, float] | None, stage: str, start: float) -> None:
+    if timings is not None:
+        timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - start
