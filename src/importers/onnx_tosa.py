@@ -46,7 +46,7 @@ class TosaImporter(Importer):
         if elem != "f32":
             return super()._bind_input(name, shape, elem)
         if len(users) != 1 or users[0].op_type != "QuantizeLinear":
-            raise ONNXImportError(f"float input '{name}' must feed one QuantizeLinear (TOSA form)")
+            return super()._bind_input(name, shape, elem)  # read by float ops on the host
         q = users[0]
         scale, zp = self._scale_zp(q, 1)
         self.fused.add(id(q))
@@ -62,18 +62,16 @@ class TosaImporter(Importer):
         self.fused.add(id(node))
         return node.input[0], {"qdialect.dequantize": self._boundary(scale, zp)}
 
-    def _op_QuantizeLinear(self, node) -> None:
-        raise ONNXImportError(f"node '{node.name}': QuantizeLinear inside the graph (TOSA form)")
-
-    def _op_DequantizeLinear(self, node) -> None:
-        self.dq[node.output[0]] = self._dq_entry(node)
-        if any(u.op_type not in self._QDQ_OPS for u in self.consumers.get(node.output[0], [])):
-            raise ONNXImportError(
-                f"node '{node.name}': float computation is not imported (TOSA form)"
-            )
+    # A float island (DequantizeLinear -> float ops -> QuantizeLinear: a BatchNormalization
+    # left float, LRN, Erf, a float Resize) and Softmax have no integer TOSA form; they are
+    # written as the exact target writes them (StableHLO, ONNX Runtime's float32 arithmetic)
+    # and `npu-partition` leaves them on the host. The inherited kernels do that; only the
+    # ones that would otherwise emit integer code stay overridden below.
 
     def _op_Relu(self, node) -> None:
-        raise ONNXImportError(f"node '{node.name}': a Relu outside a QDQ group (TOSA form)")
+        if self._input(node, 0).elem != "f32":
+            raise ONNXImportError(f"node '{node.name}': a Relu outside a QDQ group (TOSA form)")
+        super()._op_Relu(node)
 
     # ---- TOSA ops -------------------------------------------------------------------
 
@@ -132,28 +130,42 @@ class TosaImporter(Importer):
         oh = (h + top + bottom - (kh - 1) * dil[0] - 1) // strides[0] + 1
         ow = (wd + left + right - (kw - 1) * dil[1] - 1) // strides[1] + 1
         xh = self._transpose(x, [0, 2, 3, 1])
-        zero = np.zeros(k_out, np.int64)
-        b = self._tconst(zero if bias is None else onnx_check.int32_bias(node, bias, k_out), "i32")
+        bias_values = (np.zeros(k_out, np.int64) if bias is None
+                       else onnx_check.int32_bias(node, bias, k_out))  # fmt: skip
+        b = self._tconst(bias_values, "i32")
         zx, zw = (
             self._zp_const(node, z_x),
             self._tconst(np.array([0]), "i8"),
         )
-        if group == 1:
-            wt = self._tconst(np.transpose(w, (0, 2, 3, 1)), "i8")  # OHWI
-            op = "conv2d"
-        elif group == c and c_in == 1:
+        scale = ort_float.requant_scale(s_x, s_w, s_y)
+        if group == c and c_in == 1 and group > 1:
             mult = k_out // c
             wt = self._tconst(np.transpose(w.reshape(c, mult, kh, kw), (2, 3, 0, 1)), "i8")
-            op = "depthwise_conv2d"  # weights KH, KW, C, M
+            pieces = [("depthwise_conv2d", xh, wt, b, scale)]  # weights KH, KW, C, M
         else:
-            raise ONNXImportError(
-                f"node '{node.name}': grouped convolutions other than depthwise (TOSA form)"
-            )
-        acc = self.e.tosa(op, [xh, wt, b, zx, zw], (n, oh, ow, k_out), "i32",
-                          pad=i64_array([top, bottom, left, right]), stride=i64_array(strides),
-                          dilation=i64_array(dil), acc_type=ELEMENT_TYPES["i32"])  # fmt: skip
-        scale = ort_float.requant_scale(s_x, s_w, s_y)
-        y = self._tosa_requant(acc, scale, int(z_y.reshape(-1)[0]), relu)
+            # TOSA has no grouped convolution: each group is a conv2d on its slice of the
+            # input channels, requantized with its channels' scales; the groups' int8
+            # results are concatenated along channels (the layout ONNX's groups give them).
+            per = k_out // group
+            pieces = []
+            for g in range(group):
+                xg = xh if group == 1 else self._sliced(xh, [0, 0, 0, g * c_in],
+                                                        [n, h, wd, (g + 1) * c_in], [1] * 4)  # fmt: skip
+                rows = slice(g * per, (g + 1) * per)
+                wt = self._tconst(np.transpose(w[rows], (0, 2, 3, 1)), "i8")  # OHWI
+                bg = b if group == 1 else self._tconst(bias_values[rows], "i32")
+                sg = scale if scale.size == 1 else scale.reshape(-1)[rows]
+                pieces.append(("conv2d", xg, wt, bg, sg))
+        outputs = []
+        for op, xg, wt, bg, sg in pieces:
+            channels = wt.shape[0] if op == "conv2d" else k_out
+            acc = self.e.tosa(op, [xg, wt, bg, zx, zw], (n, oh, ow, channels), "i32",
+                              pad=i64_array([top, bottom, left, right]), stride=i64_array(strides),
+                              dilation=i64_array(dil), acc_type=ELEMENT_TYPES["i32"])  # fmt: skip
+            outputs.append(self._tosa_requant(acc, sg, int(z_y.reshape(-1)[0]), relu))
+        y = outputs[0]
+        if len(outputs) > 1:
+            y = self.e.tosa("concat", outputs, (n, oh, ow, k_out), "i8", axis=IntegerAttr(3, i32))
         return self._transpose(y, [0, 3, 1, 2])
 
     def _qmatmul(self, node, a, s_a, z_a, b, s_b, z_b, s_y, z_y, relu, out="i8", bias=None):
@@ -219,7 +231,7 @@ class TosaImporter(Importer):
         ow = (w + left + right - kernel[1]) // strides[1] + 1
         if min(oh, ow) < 1:
             raise ONNXImportError(f"window {kernel} does not fit the padded input {[h, w]}")
-        y = self.e.tosa("max_pool2d", [xh], (n, oh, ow, c), "i8", kernel=i64_array(kernel),
+        y = self.e.tosa("max_pool2d", [xh], (n, oh, ow, c), x.elem, kernel=i64_array(kernel),
                         stride=i64_array(strides), pad=i64_array([top, bottom, left, right]))  # fmt: skip
         return self._transpose(y, [0, 3, 1, 2])
 
@@ -386,31 +398,10 @@ class TosaImporter(Importer):
             y = self._rescale(y, ratio, zx, int(z_y.reshape(-1)[0]), "i8")
         return y if channels_last else self._transpose(y, [0, 3, 1, 2])
 
-    def _qsoftmax(self, node, x, s_x, s_y, z_y, out, opset, axis):
-        raise ONNXImportError(
-            f"node '{node.name}': softmax is not imported on the TOSA target (ONNX Runtime "
-            "computes it in float32; import with the stablehlo target)"
-        )
-
-    # ---- float ops have no TOSA form here ------------------------------------------------
-
-    def _float_operand(self, node, i: int) -> Value:
-        raise ONNXImportError(
-            f"node '{node.name}': float {node.op_type} is not imported on the TOSA target "
-            "(import with the stablehlo target)"
-        )
-
-    def _float_binary(self, node, op):
-        raise ONNXImportError(f"node '{node.name}': float {node.op_type} (TOSA form)")
-
-    def _op_LeakyRelu(self, node):
-        raise ONNXImportError(f"node '{node.name}': float LeakyRelu (TOSA form)")
-
-    def _op_BatchNormalization(self, node):
-        raise ONNXImportError(f"node '{node.name}': float BatchNormalization (TOSA form)")
-
     def _op_Clip(self, node):
         x = self._input(node, 0)
+        if x.elem == "f32":
+            return super()._op_Clip(node)
         self._int8_operands(node, "i8", x)
         attrs = self._attrs(node)
         bounds = [

@@ -626,10 +626,27 @@ def test_unsupported_broadcast_and_unnamed_nodes_are_named_errors() -> None:
         import_onnx(data)
 
 
-def test_softmax_is_refused_on_the_tosa_target() -> None:
-    data, _ = onnx_models.quantized("classifier", qdq=False, per_channel=False)
-    with pytest.raises(ONNXImportError, match="softmax is not imported on the TOSA target"):
-        import_onnx(data, "tosa")
+@pytest.mark.parametrize("qdq", [False, True], ids=["QOperator", "QDQ"])
+def test_softmax_stays_float_on_the_host_on_the_tosa_target(qdq: bool) -> None:
+    """`target="tosa"`: the classifier's softmax has no integer form; it is imported as the
+    exact target imports it (StableHLO float32, ONNX Runtime's arithmetic), partitioned to
+    the host, and the whole model runs from a bundle exactly as the interpreter runs the
+    TOSA; within one unit of ONNX Runtime (the NPU's fixed-point requantization)."""
+    from ..runtime.bundled import run_bundled
+
+    data, shape = onnx_models.quantized("classifier", qdq=qdq, per_channel=False)
+    module = imported(data, "tosa")
+    main = next(iter(module.body.block.ops))
+    s_in, z_in = (a.value.data for a in main.arg_attrs.data[0].data["qdialect.quantize"].data)
+    s_out, z_out = (a.value.data for a in main.res_attrs.data[0].data["qdialect.dequantize"].data)
+    x = np.random.default_rng(0).normal(0, 1.5, shape).astype(np.float32)
+    q = np.clip(np.rint(x / np.float32(s_in)) + z_in, -128, 127).astype(np.int8)
+    run = run_bundled(module, [q])
+    assert np.array_equal(run.got[0], run.want[0])
+    assert "stablehlo.reduce" in run.host_ops() and run.npu_functions()  # row max, sum
+    ort_out = onnx_models.ort_session(data).run(None, {"x": x})[0]
+    want = np.clip(np.rint(ort_out / np.float32(s_out)) + z_out, -128, 127)
+    assert np.abs(run.got[0].astype(np.int64) - want.astype(np.int64)).max() <= 1
 
 
 @pytest.mark.parametrize(
