@@ -395,38 +395,53 @@ MAX_STRIDE = (1 << 20) - 1  # the DMA stride fields
 
 def move_blocks(code: np.ndarray, width: int) -> list[_Block]:
     """Cut a byte gather into 2-D DMA blocks: runs contiguous in both tensors (at most
-    `width` bytes, a buffer row), then runs of equal length and equal strides."""
+    `width` bytes, a buffer row), then runs of equal length and equal strides.
+
+    Greedy from the front: a block's first two pieces fix its strides and it takes the
+    next pieces while they keep them (up to the DMA's row and stride limits). Computed
+    on arrays: a transpose is a gather of single bytes, millions for one layer."""
     if code.size == 0:
         return []
+    code = code.astype(np.int64, copy=False)
     pad = code < 0
     step = np.diff(code)
     joined = np.where(pad[1:], pad[:-1], ~pad[:-1] & (step == 1))
     starts = np.concatenate([[0], np.nonzero(~joined)[0] + 1])
     ends = np.concatenate([starts[1:], [code.size]])
-    pieces = []  # (dst, length, source, src)
-    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
-        for s in range(start, end, width):
-            c = int(code[s])
-            src = None if c < 0 else c >> SOURCE_BITS
-            pieces.append((s, min(width, end - s), src, c & ((1 << SOURCE_BITS) - 1)))
+    # Split runs longer than a row into row-sized pieces.
+    count = -(-(ends - starts) // width)
+    first = np.repeat(starts, count)
+    dst = first + (np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)) * width
+    length = np.minimum(width, np.repeat(ends, count) - dst)
+    c = code[dst]
+    source = np.where(c < 0, -1, c >> SOURCE_BITS)
+    src = c & ((1 << SOURCE_BITS) - 1)
+    # pair k joins piece k + 1 to piece k when they could share a block, with its strides.
+    ds, ss = np.diff(dst), np.diff(src)
+    padded = source[:-1] < 0
+    pair_ok = (length[1:] == length[:-1]) & (source[1:] == source[:-1]) & (ds <= MAX_STRIDE)
+    pair_ok &= padded | ((ss >= 0) & (ss <= MAX_STRIDE))
+    ss = np.where(padded, 0, ss)  # a pad block has no source stride
+    # Maximal runs of pairs that are joinable with equal strides: run_end[k] is the end
+    # (exclusive) of the run holding pair k.
+    n = dst.size
+    same = pair_ok[1:] & pair_ok[:-1] & (ds[1:] == ds[:-1]) & (ss[1:] == ss[:-1])
+    breaks = np.nonzero(~same)[0] + 1
+    run_end = np.empty(max(n - 1, 0), np.int64)
+    bounds = np.concatenate([[0], breaks, [n - 1]])
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        run_end[a:b] = b
+    dst_l, len_l, src_l, source_l = dst.tolist(), length.tolist(), src.tolist(), source.tolist()
+    ok_l, ds_l, ss_l, end_l = pair_ok.tolist(), ds.tolist(), ss.tolist(), run_end.tolist()
     blocks: list[_Block] = []
     i = 0
-    while i < len(pieces):
-        dst, length, source, src = pieces[i]
-        rows, dst_stride, src_stride = 1, length, length
-        while i + rows < len(pieces) and rows < MAX_DMA_ROWS:
-            d, n, s_id, s = pieces[i + rows]
-            ds, ss = d - pieces[i + rows - 1][0], s - pieces[i + rows - 1][3]
-            if n != length or s_id != source:
-                break
-            if rows == 1:
-                if ds > MAX_STRIDE or (source is not None and not 0 <= ss <= MAX_STRIDE):
-                    break
-                dst_stride, src_stride = ds, ss
-            elif ds != dst_stride or (source is not None and ss != src_stride):
-                break
-            rows += 1
-        blocks.append(_Block(source, src, src_stride, dst, dst_stride, rows, length))
+    while i < n:
+        rows = 1
+        if i < n - 1 and ok_l[i]:
+            rows = min(end_l[i] - i + 1, MAX_DMA_ROWS)
+        dst_stride, src_stride = (ds_l[i], ss_l[i]) if rows > 1 else (len_l[i], len_l[i])
+        source = None if source_l[i] < 0 else source_l[i]
+        blocks.append(_Block(source, src_l[i], src_stride, dst_l[i], dst_stride, rows, len_l[i]))
         i += rows
     return blocks
 
