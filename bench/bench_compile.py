@@ -33,18 +33,6 @@ GOAL_SECONDS = 60.0
 STAGES = ("import", "legalize", "partition", "layers", "plan", "code", "assemble", "package")
 
 
-def quantized(name: str, cache: Path) -> bytes:
-    """The zoo network `name`, quantized QDQ per-channel after `quant_pre_process`."""
-    from qdialect.models import onnx_zoo
-
-    path = cache / f"{name}-qdq-pc-pre.onnx"
-    if not path.exists():
-        model = onnx_zoo.quantize(onnx_zoo.ZOO[name](), qdq=True, per_channel=True,
-                                  preprocess=True)  # fmt: skip
-        path.write_bytes(model)
-    return path.read_bytes()
-
-
 def compile_stages(data: bytes, kind: str) -> tuple[dict[str, float], int]:
     """(seconds per stage, NPU regions) of one model file's bytes ('onnx' or 'tflite')."""
     from xdsl.transforms.canonicalize import CanonicalizePass
@@ -76,6 +64,8 @@ def compile_stages(data: bytes, kind: str) -> tuple[dict[str, float], int]:
 
 
 def main() -> None:
+    from qdialect.models import onnx_zoo
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", type=Path, help=".onnx or .tflite model files")
     parser.add_argument("--models", nargs="*", default=None,
@@ -87,7 +77,7 @@ def main() -> None:
     names = args.models if args.models is not None else ([] if args.files else
                                                           ["resnet50", "mobilenet_v2"])  # fmt: skip
     for name in names:
-        jobs.append((name, quantized(name, args.cache), "onnx"))
+        jobs.append((name, onnx_zoo.quantized(name, args.cache), "onnx"))
     for path in args.files:
         jobs.append((path.name, path.read_bytes(), path.suffix.lstrip(".")))
     print(f"{'model':<22}" + "".join(f"{s:>10}" for s in STAGES) + f"{'total':>10}{'regions':>9}")

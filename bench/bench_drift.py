@@ -64,13 +64,11 @@ class NamedValues(Interpreter):
 
 
 def quantized(name: str, cache: Path) -> bytes:
+    """The zoo network `name` (VGG-16 and AlexNet at a quarter width), QDQ per-channel
+    after `quant_pre_process`, cached."""
     from qdialect.models import onnx_zoo
 
-    path = cache / f"{name}{'-small' if name in SMALL else ''}-qdq-pc-pre.onnx"
-    if not path.exists():
-        model = onnx_zoo.ZOO[name](**SMALL.get(name, {}))
-        path.write_bytes(onnx_zoo.quantize(model, qdq=True, per_channel=True, preprocess=True))
-    return path.read_bytes()
+    return onnx_zoo.quantized(name, cache, **SMALL.get(name, {}))
 
 
 def _boundary(func: FuncOp, kind: str) -> tuple[float, int] | None:

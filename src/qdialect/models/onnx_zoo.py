@@ -675,3 +675,20 @@ def quantize(model: bytes, *, qdq: bool, per_channel: bool, preprocess: bool, se
                         per_channel=per_channel, activation_type=QuantType.QInt8,
                         weight_type=QuantType.QInt8)  # fmt: skip
         return target.read_bytes()
+
+
+def quantized(name: str, cache: Path | None = None, *, qdq: bool = True, per_channel: bool = True,
+              preprocess: bool = True, **builder_kwargs) -> bytes:  # fmt: skip
+    """`ZOO[name](**builder_kwargs)` quantized by `quantize`, kept in the directory `cache`
+    (when given) under a name that says how, so benches quantize each variant once."""
+    if cache is None:
+        return quantize(ZOO[name](**builder_kwargs), qdq=qdq, per_channel=per_channel,
+                        preprocess=preprocess)  # fmt: skip
+    how = f"{'qdq' if qdq else 'qop'}-{'pc' if per_channel else 'pt'}-{'pre' if preprocess else 'raw'}"
+    extra = "".join(f"-{k}{v}" for k, v in sorted(builder_kwargs.items()))
+    path = Path(cache) / f"{name}{extra}-{how}.onnx"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(quantized(name, qdq=qdq, per_channel=per_channel,
+                                   preprocess=preprocess, **builder_kwargs))  # fmt: skip
+    return path.read_bytes()

@@ -345,7 +345,14 @@ class Simulator:
 
     # ---- scheduling ---------------------------------------------------------------
 
-    def run(self, trace: list[str] | None = None) -> Stats:
+    def run(
+        self,
+        trace: list[str] | None = None,
+        timeline: list[tuple[int, int, int]] | None = None,
+    ) -> Stats:
+        """Run to `halt`. `trace` gets one line per instruction; `timeline` gets
+        (instruction index, start cycle, end cycle) per instruction, for per-layer
+        figures (the emitter records where each layer's instructions start)."""
         streams: dict[str, list[tuple[int, Instruction]]] = {e: [] for e in ENGINES}
         halted = False
         for index, inst in enumerate(self.program):
@@ -395,6 +402,8 @@ class Simulator:
             self.stats.instructions += 1
             if trace is not None:
                 trace.append(f"{start:>8} {engine:>7}  {inst.text()}")
+            if timeline is not None:
+                timeline.append((index, start, start + cycles))
         left = {q: len(t) for q, t in tokens.items() if t}
         if left:
             raise SimulatorError(
