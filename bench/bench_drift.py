@@ -17,9 +17,8 @@ random standard-normal images:
              it: where the drift enters
   layers     how many int8 tensors differ at all, of those both programs compute
 
-Tensors are matched by name (both importers name every op after its ONNX tensor); the
-TOSA program is run as imported (before canonicalization folds its layout transposes)
-so each named tensor is in ONNX's layout. The NPU column runs the interpreter, not the
+Tensors are matched by name (both importers name every op after its ONNX tensor),
+compared in NHWC where the TOSA program keeps a tensor channels-last. The NPU column runs the interpreter, not the
 simulator, because they are equal (and the simulator is slow); `--npu` runs the bundle
 on the simulator instead for the output columns.
 
@@ -143,6 +142,8 @@ def measure(name: str, data: bytes, inputs: int, npu: bool) -> str:
             order = [n for n in exact_run.values if n in tosa_run.values]
         for tensor in order:
             a, b = exact_run.values[tensor], tosa_run.values[tensor]
+            if a.ndim == 4 and a.shape != b.shape and a.transpose(0, 2, 3, 1).shape == b.shape:
+                a = a.transpose(0, 2, 3, 1)  # the TOSA program keeps it channels-last
             if a.shape != b.shape:
                 continue
             compared.add(tensor)
