@@ -1,0 +1,134 @@
+"""tosa-reduce-transposes: ONNX models imported channels-first reach the NPU with only the
+input's transpose left, and compute bit-identical results on the TOSA interpreter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.transforms.canonicalize import CanonicalizePass
+
+from qdialect.context import make_context
+from qdialect.interpreter import Interpreter
+from qdialect.ir.parser import QParser
+from qdialect.transforms.tosa_reduce_transposes import (
+    TosaReduceTransposes,
+    compose,
+    count_transposes,
+    inverse,
+)
+
+LIT_FILE = Path(__file__).parents[2] / "filecheck" / "transforms" / "tosa-reduce-transposes.mlir"
+
+
+def _random_args(module: ModuleOp, seed: int) -> list[np.ndarray]:
+    func = next(op for op in module.walk() if isinstance(op, FuncOp))
+    rng = np.random.default_rng(seed)
+    args = []
+    for t in func.function_type.inputs.data:
+        bits = t.get_element_type().width.data  # type: ignore[attr-defined]
+        lo, hi = -(1 << (bits - 1)), 1 << (bits - 1)
+        dtype = {8: np.int8, 16: np.int16, 32: np.int32}[bits]
+        args.append(rng.integers(lo, hi, tuple(t.get_shape())).astype(dtype))
+    return args
+
+
+def _reduced(module: ModuleOp) -> ModuleOp:
+    """`module` after canonicalize,tosa-reduce-transposes,canonicalize (a copy)."""
+    ctx = make_context()
+    out = module.clone()
+    for p in (CanonicalizePass(), TosaReduceTransposes(), CanonicalizePass()):
+        p.apply(ctx, out)
+    out.verify()
+    return out
+
+
+def _same_results(before: ModuleOp, after: ModuleOp, seeds: range) -> None:
+    name = next(op for op in before.walk() if isinstance(op, FuncOp)).sym_name.data
+    for seed in seeds:
+        args = _random_args(before, seed)
+        want = Interpreter(before).call(name, args)
+        got = Interpreter(after).call(name, args)
+        assert len(want) == len(got)
+        for w, g in zip(want, got, strict=True):
+            assert np.array_equal(np.asarray(w), np.asarray(g))
+
+
+def test_permutation_helpers() -> None:
+    p = (0, 2, 3, 1)
+    x = np.arange(24).reshape(1, 2, 3, 4)
+    assert np.array_equal(np.transpose(np.transpose(x, p), inverse(p)), x)
+    q = (0, 3, 1, 2)
+    assert np.array_equal(np.transpose(np.transpose(x, p), q), np.transpose(x, compose(p, q)))
+
+
+def _lit_cases() -> list[str]:
+    return LIT_FILE.read_text().split("// -----")
+
+
+@pytest.mark.parametrize("index", range(len(_lit_cases())))
+def test_lit_cases_compute_the_same_numbers(index: int) -> None:
+    """Every FileCheck case gives the same results on the interpreter before and after."""
+    module = QParser(make_context(), _lit_cases()[index]).parse_module()
+    after = module.clone()
+    TosaReduceTransposes().apply(make_context(), after)
+    after.verify()
+    _same_results(module, after, range(3))
+
+
+def test_never_adds_transposes() -> None:
+    """One transpose feeding a clamp whose result is also returned as is: moving it would
+    cost as many as it saves, so nothing changes."""
+    text = """
+    func.func @f(%x: tensor<1x2x2x3xi8>) -> (tensor<1x2x2x3xi8>, tensor<1x3x2x2xi8>) {
+      %t = tosa.transpose %x perms([0, 3, 1, 2]) : (tensor<1x2x2x3xi8>) -> tensor<1x3x2x2xi8>
+      %c = tosa.clamp %t min_val(0 : i8) max_val(127 : i8) : (tensor<1x3x2x2xi8>) -> tensor<1x3x2x2xi8>
+      func.return %x, %c : tensor<1x2x2x3xi8>, tensor<1x3x2x2xi8>
+    }
+    """
+    module = QParser(make_context(), text).parse_module()
+    before = str(module)
+    TosaReduceTransposes().apply(make_context(), module)
+    assert str(module) == before
+
+
+ort = pytest.importorskip("onnxruntime", reason="onnxruntime (the oracle extra) is not installed")
+
+from qdialect.importers.onnx_tosa import TosaImporter  # noqa: E402
+from qdialect.models import onnx_models, onnx_zoo  # noqa: E402
+
+
+def _raw_import(data: bytes) -> ModuleOp:
+    """The TOSA import as the emitter writes it (transposes around every conv and pool)."""
+    return TosaImporter(data).run()
+
+
+@pytest.mark.parametrize(("name", "at_least"), [("mobilenet_v2", 25), ("resnet50", 25)])
+def test_zoo_models_keep_only_the_input_transpose(name: str, at_least: int) -> None:
+    data = onnx_zoo.quantize(onnx_zoo.ZOO[name](), qdq=True, per_channel=True, preprocess=True)
+    module = _raw_import(data)
+    canonical = module.clone()
+    CanonicalizePass().apply(make_context(), canonical)
+    assert count_transposes(canonical) >= at_least
+    after = _reduced(module)
+    # the NCHW input to the first convolution is all that is left
+    assert count_transposes(after) == 1
+    _same_results(canonical, after, range(1))
+
+
+@pytest.mark.parametrize(
+    ("name", "left"),
+    [("cnn", 2), ("residual_cnn", 1), ("mobilenet_v2_block", 2), ("branchy_cnn", 2), ("mlp", 0)],
+)
+@pytest.mark.parametrize("qdq", [False, True])
+def test_small_networks(name: str, left: int, qdq: bool) -> None:
+    data, _ = onnx_models.quantized(name, qdq, True)
+    module = _raw_import(data)
+    canonical = module.clone()
+    CanonicalizePass().apply(make_context(), canonical)
+    after = _reduced(module)
+    assert count_transposes(after) == left <= count_transposes(canonical)
+    _same_results(canonical, after, range(3))
