@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from qdialect.dialects import hlo_types as ht
@@ -97,6 +97,15 @@ def _const_shape(values: Sequence[int]) -> tosa.ConstShapeOp:
     return tosa.ConstShapeOp.create(
         properties={"values": attr}, result_types=[tosa.ShapeType(len(values))]
     )
+
+
+def _insert_before(new: Operation, anchor: Operation) -> None:
+    """Insert `new` before `anchor`, named by the same source location (the tools name
+    tensors by the model's names)."""
+    block = anchor.parent_block()
+    assert block is not None
+    new.location = anchor.location
+    block.insert_op_before(new, anchor)
 
 
 def _foldable(v: SSAValue) -> bool:
@@ -238,7 +247,7 @@ def evaluate(region: Region) -> bool:
     return True
 
 
-def _rebuilt(op: Operation, operands: list[SSAValue], q: Perm, block: Block) -> Operation:
+def _rebuilt(op: Operation, operands: list[SSAValue], q: Perm) -> Operation:
     """`op` computing in layout `q` on `operands` (already in that layout)."""
     qinv = inverse(q)
     props: dict[str, Attribute] = dict(op.properties)
@@ -249,13 +258,13 @@ def _rebuilt(op: Operation, operands: list[SSAValue], q: Perm, block: Block) -> 
     if isinstance(op, tosa.PadOp):
         amounts = [int(a) for a in constant_array(op.padding).reshape(-1)]  # type: ignore[union-attr]
         shape_op = _const_shape([amounts[2 * q[i] + k] for i in range(len(q)) for k in (0, 1)])
-        block.insert_op_before(shape_op, op)
+        _insert_before(shape_op, op)
         operands[1] = shape_op.results[0]
     if isinstance(op, tosa.SliceOp):
         for slot, v in ((1, op.start), (2, op.size)):
             values = [int(a) for a in constant_array(v).reshape(-1)]  # type: ignore[union-attr]
             shape_op = _const_shape([values[i] for i in q])
-            block.insert_op_before(shape_op, op)
+            _insert_before(shape_op, op)
             operands[slot] = shape_op.results[0]
     new = op.create(
         operands=operands,
@@ -263,7 +272,7 @@ def _rebuilt(op: Operation, operands: list[SSAValue], q: Perm, block: Block) -> 
         properties=props,
         attributes=dict(op.attributes),
     )
-    block.insert_op_before(new, op)
+    _insert_before(new, op)
     return new
 
 
@@ -282,9 +291,9 @@ def rewrite(region: Region) -> None:
                 operands[i] = new_value[v]
                 continue
             if v not in converted:
-                converted[v] = _entering(v, region.inputs[v], q, block, op)
+                converted[v] = _entering(v, region.inputs[v], q, op)
             operands[i] = converted[v]
-        new = _rebuilt(op, operands, q, block)
+        new = _rebuilt(op, operands, q)
         new_value[op.results[0]] = new.results[0]
     for op in region.ops:
         old, new = op.results[0], new_value[op.results[0]]
@@ -300,13 +309,14 @@ def rewrite(region: Region) -> None:
                     _erase(user)
                 else:
                     moved = _transpose(new, perm)
-                    block.insert_op_before(moved, user)
+                    _insert_before(moved, user)
                     user.results[0].replace_all_uses_with(moved.results[0])
                     _erase(user)
                 continue
             if back is None:
                 back_op = _transpose(new, qinv)
                 assert isinstance(new.owner, Operation)
+                back_op.location = new.owner.location
                 block.insert_op_after(back_op, new.owner)
                 back = back_op.results[0]
             user.operands[use.index] = back
@@ -320,7 +330,7 @@ def rewrite(region: Region) -> None:
             _erase(owner)  # type: ignore[arg-type]
 
 
-def _entering(v: SSAValue, perm: Perm | None, q: Perm, block: Block, before: Operation) -> SSAValue:
+def _entering(v: SSAValue, perm: Perm | None, q: Perm, before: Operation) -> SSAValue:
     """`v` (outside the region) in layout `q`: the transpose's source when the
     permutations cancel, a constant folded at compile time, else a new transpose."""
     owner = v.owner
@@ -338,7 +348,7 @@ def _entering(v: SSAValue, perm: Perm | None, q: Perm, block: Block, before: Ope
         )
     else:
         new = _transpose(v, q)
-    block.insert_op_before(new, before)
+    _insert_before(new, before)
     return new.results[0]
 
 
@@ -375,7 +385,7 @@ def simplify(module: ModuleOp) -> None:
         inner = t.input1.owner
         if isinstance(inner, tosa.TransposeOp):
             merged = _transpose(inner.input1, compose(inner.array("perms"), perm))
-            block.insert_op_before(merged, t)
+            _insert_before(merged, t)
             t.results[0].replace_all_uses_with(merged.results[0])
             _erase(t)
             if not inner.results[0].uses:
@@ -394,8 +404,8 @@ def simplify(module: ModuleOp) -> None:
             reshape = tosa.ReshapeOp.create(
                 operands=[t.input1, sizes.results[0]], result_types=[t.results[0].type]
             )
-            block.insert_op_before(sizes, t)
-            block.insert_op_before(reshape, t)
+            _insert_before(sizes, t)
+            _insert_before(reshape, t)
             t.results[0].replace_all_uses_with(reshape.results[0])
             _erase(t)
 

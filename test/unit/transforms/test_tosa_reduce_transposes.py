@@ -95,6 +95,23 @@ def test_never_adds_transposes() -> None:
     assert str(module) == before
 
 
+def test_rewritten_ops_keep_their_source_names() -> None:
+    """The tools name tensors by the model's names, carried as locations."""
+    text = """
+    func.func @f(%a: tensor<1x2x2x3xi8>) -> tensor<1x2x2x3xi8> {
+      %t = tosa.transpose %a perms([0, 3, 1, 2]) : (tensor<1x2x2x3xi8>) -> tensor<1x3x2x2xi8> loc("t")
+      %c = tosa.clamp %t min_val(0 : i8) max_val(6 : i8) : (tensor<1x3x2x2xi8>) -> tensor<1x3x2x2xi8> loc("relu6")
+      %b = tosa.transpose %c perms([0, 2, 3, 1]) : (tensor<1x3x2x2xi8>) -> tensor<1x2x2x3xi8> loc("b")
+      func.return %b : tensor<1x2x2x3xi8>
+    }
+    """
+    module = QParser(make_context(), text).parse_module()
+    TosaReduceTransposes().apply(make_context(), module)
+    (clamp,) = [op for op in module.walk() if op.name == "tosa.clamp"]
+    assert str(clamp.location) == 'loc("relu6")'
+    assert count_transposes(module) == 0
+
+
 ort = pytest.importorskip("onnxruntime", reason="onnxruntime (the oracle extra) is not installed")
 
 from qdialect.importers.onnx_tosa import TosaImporter  # noqa: E402
