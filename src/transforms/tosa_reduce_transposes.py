@@ -423,7 +423,7 @@ class TosaReduceTransposes(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         simplify(op)
-        while True:
+        for _ in range(count_transposes(op)):  # each rewrite removes at least one
             best = max(candidates(op), key=lambda r: r.saving, default=None)
             if best is None or best.saving <= 0:
                 break

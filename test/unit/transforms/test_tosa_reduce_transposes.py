@@ -95,6 +95,79 @@ def test_never_adds_transposes() -> None:
     assert str(module) == before
 
 
+def _random_program(seed: int) -> str:
+    """A random DAG of transposes between NHWC and NCHW and i8 ops that do not care
+    about layout (clamp, add, sub, maximum, an add of a broadcast constant, concat
+    along channels, pad), several values returned."""
+    rng = np.random.default_rng(seed)
+    shapes = {"nhwc": (1, 4, 3, 2), "nchw": (1, 2, 4, 3)}
+    channel = {"nhwc": 3, "nchw": 1}
+    to = {"nhwc": ("nchw", [0, 3, 1, 2]), "nchw": ("nhwc", [0, 2, 3, 1])}
+
+    def ty(shape: tuple[int, ...]) -> str:
+        return "tensor<" + "x".join(map(str, shape)) + "xi8>"
+
+    values: list[tuple[str, str]] = [("%a", "nhwc"), ("%b", "nhwc")]
+    lines = []
+    for n in range(int(rng.integers(4, 12))):
+        name, kind = f"%v{n}", rng.choice(["transpose", "clamp", "binary", "const", "cat"])
+        x, layout = values[int(rng.integers(len(values)))]
+        shape = shapes[layout]
+        if kind == "transpose":
+            layout, perm = to[layout]
+            lines.append(f"{name} = tosa.transpose {x} perms({perm}) : ({ty(shape)}) -> "
+                         f"{ty(shapes[layout])}")  # fmt: skip
+        elif kind == "clamp":
+            lines.append(f"{name} = tosa.clamp {x} min_val(-20 : i8) max_val(90 : i8) : "
+                         f"({ty(shape)}) -> {ty(shape)}")  # fmt: skip
+        elif kind == "binary":
+            same = [v for v, lay in values if lay == layout]
+            y = same[int(rng.integers(len(same)))]
+            op = rng.choice(["add", "sub", "maximum"])
+            lines.append(f"{name} = tosa.{op} {x}, {y} : ({ty(shape)}, {ty(shape)}) -> {ty(shape)}")
+        elif kind == "const":
+            cshape = tuple(d if i == channel[layout] else 1 for i, d in enumerate(shape))
+            data = rng.integers(-9, 9, cshape).tolist()
+            lines.append(
+                f"{name}k = tosa.const values(dense<{data}> : {ty(cshape)}) : () -> {ty(cshape)}"
+            )
+            lines.append(
+                f"{name} = tosa.add {x}, {name}k : ({ty(shape)}, {ty(cshape)}) -> {ty(shape)}"
+            )
+        else:  # concat along channels with itself, then a slice back to the shape
+            axis = channel[layout]
+            wide = tuple(2 * d if i == axis else d for i, d in enumerate(shape))
+            start = [1 if i == axis else 0 for i in range(4)]
+            lines.append(f"{name}c = tosa.concat {x}, {x} {{axis = {axis} : i32}} : "
+                         f"({ty(shape)}, {ty(shape)}) -> {ty(wide)}")  # fmt: skip
+            lines.append(
+                f"{name}s = tosa.const_shape values(dense<{start}> : tensor<4xindex>) : () -> !tosa.shape<4>"
+            )
+            lines.append(
+                f"{name}z = tosa.const_shape values(dense<{list(shape)}> : tensor<4xindex>) : () -> !tosa.shape<4>"
+            )
+            lines.append(f"{name} = tosa.slice {name}c, {name}s, {name}z : ({ty(wide)}, !tosa.shape<4>, "
+                         f"!tosa.shape<4>) -> {ty(shape)}")  # fmt: skip
+        values.append((name, str(layout)))
+    results = values[-3:]
+    out_types = ", ".join(ty(shapes[lay]) for _, lay in results)
+    body = "\n  ".join(lines)
+    return (
+        f"func.func @f(%a: {ty(shapes['nhwc'])}, %b: {ty(shapes['nhwc'])}) -> ({out_types}) {{\n  "
+        f"{body}\n  func.return {', '.join(v for v, _ in results)} : {out_types}\n}}"
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_programs_are_exact_and_never_gain_transposes(seed: int) -> None:
+    module = QParser(make_context(), _random_program(seed)).parse_module()
+    after = module.clone()
+    TosaReduceTransposes().apply(make_context(), after)
+    after.verify()
+    assert count_transposes(after) <= count_transposes(module)
+    _same_results(module, after, range(2))
+
+
 def test_rewritten_ops_keep_their_source_names() -> None:
     """The tools name tensors by the model's names, carried as locations."""
     text = """
