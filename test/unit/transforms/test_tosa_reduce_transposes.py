@@ -222,3 +222,16 @@ def test_small_networks(name: str, left: int, qdq: bool) -> None:
     after = _reduced(module)
     assert count_transposes(after) == left <= count_transposes(canonical)
     _same_results(canonical, after, range(3))
+
+
+def test_tosa_import_runs_the_pass() -> None:
+    """`qimport --target tosa` writes layout-clean TOSA: no canonicalize needed first."""
+    from qdialect.importers.onnx_import import import_onnx
+
+    data, _ = onnx_models.quantized("residual_cnn", True, True)
+    assert count_transposes(_raw_import(data)) > 1
+    module = import_onnx(data, "tosa")
+    assert count_transposes(module) == 1
+    text = str(module)
+    TosaReduceTransposes().apply(make_context(), module)
+    assert str(module) == text  # a second run finds nothing to move
