@@ -778,11 +778,17 @@ class Importer(ConvOps, OrtKernels, FloatOps, ResizeOps):
 def import_onnx(data: bytes, target: str = "stablehlo") -> ModuleOp:
     """One `func.func @main` for a quantized ONNX model: `target="stablehlo"` computes ONNX
     Runtime's outputs exactly (float32 requantization written out); `target="tosa"` is
-    integer TOSA for the NPU, within one unit of them (fixed-point requantization)."""
+    integer TOSA for the NPU, within one unit of them (fixed-point requantization), its
+    layout transposes reduced to those at the boundaries (`tosa-reduce-transposes`)."""
     if target not in ("stablehlo", "tosa"):
         raise ONNXImportError(f"unknown target '{target}' (stablehlo or tosa)")
     if target == "tosa":
-        from qdialect.importers.onnx_tosa import TosaImporter
+        from xdsl.context import Context
 
-        return verified(TosaImporter(data).run())
+        from qdialect.importers.onnx_tosa import TosaImporter
+        from qdialect.transforms.tosa_reduce_transposes import TosaReduceTransposes
+
+        module = verified(TosaImporter(data).run())
+        TosaReduceTransposes().apply(Context(), module)
+        return verified(module)
     return verified(Importer(data).run())

@@ -103,6 +103,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TosaValidate
 
+    def get_tosa_reduce_transposes() -> type[ModulePass]:
+        from qdialect.transforms.tosa_reduce_transposes import TosaReduceTransposes
+
+        return TosaReduceTransposes
+
     def get_tosa_to_npu() -> type[ModulePass]:
         from qdialect.lowering.tosa_to_npu import TosaToNpu
 
@@ -112,6 +117,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tosa-to-npu": get_tosa_to_npu,
         "npu-partition": get_npu_partition,
         "tosa-validate": get_tosa_validate,
+        "tosa-reduce-transposes": get_tosa_reduce_transposes,
         "tosa-attach-target": get_tosa_attach_target,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
