@@ -140,3 +140,33 @@ func.func @main(%x: tensor<4x8xi8>) -> tensor<4x8xi8> {
 // With a host that multiplies far faster, no region is worth its transfers.
 // SLOWNPU: host: {{.*}} is not faster on the NPU
 // SLOWNPU-NOT: region {{[0-9]}}:
+
+// -----
+
+// Layout transposes of the program's input and output (an ONNX model's NCHW
+// boundary) stay on the host, which writes the input and reads the output; the
+// layer between them is the region.
+// DUMP-LABEL: // -----// npu-partition //----- //
+// DUMP-NEXT: host: 2 op(s) (tosa.transpose): a layout transpose of the program's input or output: the host writes and reads those
+// DUMP-NEXT: region 0: @main_npu0 {{[0-9]+}} ops, 256 MACs, 1 in, 1 out
+// CHECK-LABEL: func.func @main(%x: tensor<8x4xi8>)
+// CHECK-NEXT: %t = tosa.transpose %x perms([1, 0])
+// CHECK-NEXT: %f = call @main_npu0(%t)
+// CHECK-NEXT: %y = tosa.transpose %f perms([1, 0])
+// CHECK-NEXT: return %y
+func.func @main(%x: tensor<8x4xi8>) -> tensor<8x4xi8> {
+  %s3 = tosa.const_shape values(dense<[1, 4, 8]> : tensor<3xindex>) : () -> !tosa.shape<3>
+  %s2 = tosa.const_shape values(dense<[4, 8]> : tensor<2xindex>) : () -> !tosa.shape<2>
+  %w = tosa.const values(dense<1> : tensor<1x8x8xi8>) : () -> tensor<1x8x8xi8>
+  %z8 = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
+  %z32 = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>
+  %m = tosa.const values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
+  %sh = tosa.const values(dense<33> : tensor<1xi8>) : () -> tensor<1xi8>
+  %t = tosa.transpose %x perms([1, 0]) : (tensor<8x4xi8>) -> tensor<4x8xi8>
+  %a = tosa.reshape %t, %s3 : (tensor<4x8xi8>, !tosa.shape<3>) -> tensor<1x4x8xi8>
+  %acc = tosa.matmul %a, %w, %z8, %z8 : (tensor<1x4x8xi8>, tensor<1x8x8xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x8xi32>
+  %acc2 = tosa.reshape %acc, %s2 : (tensor<1x4x8xi32>, !tosa.shape<2>) -> tensor<4x8xi32>
+  %f = tosa.rescale %acc2, %m, %sh, %z32, %z8 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4x8xi8>
+  %y = tosa.transpose %f perms([1, 0]) : (tensor<4x8xi8>) -> tensor<8x4xi8>
+  func.return %y : tensor<8x4xi8>
+}
