@@ -297,6 +297,33 @@ def sources(layer: Layer) -> list[SSAValue]:
     return layer.sources()
 
 
+class LayerError(OpError):
+    """An error about a whole layer (it does not fit the machine): reported at its first
+    op, with `ops` all the ops it was formed from, so a partitioner can move them as one."""
+
+    def __init__(self, ops: tuple[Operation, ...], message: str):
+        super().__init__(ops[0], message)
+        self.ops = ops
+
+
+def layer_ops(layer: Layer) -> tuple[Operation, ...]:
+    """The function's ops a layer was formed from, in program order: everything between
+    the tensors it reads and the one it writes (constants aside)."""
+    stop = {alias(v) for v in sources(layer)} | set(sources(layer))
+    found: dict[Operation, None] = {}
+    todo = [layer.out]
+    while todo:
+        v = todo.pop()
+        op = v.owner
+        if v in stop or not isinstance(op, Operation) or op in found or not op.operands:
+            continue
+        found[op] = None
+        todo.extend(op.operands)
+    block = layer.out.owner.parent_block() if isinstance(layer.out.owner, Operation) else None
+    order = {op: i for i, op in enumerate(block.ops)} if block is not None else {}
+    return tuple(sorted(found, key=lambda op: order.get(op, 0)))
+
+
 def nbytes(v: SSAValue) -> int:
     """Bytes of an int8 tensor of static shape (its size in DRAM)."""
     return int(np.prod(ht.shape_of(v.type), dtype=np.int64))

@@ -24,7 +24,8 @@ output slots between store groups (`Stream.out_slot`).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
@@ -37,12 +38,14 @@ from qdialect.lowering import npu_window as window
 from qdialect.lowering.npu_graph import (
     PASS_NAME,
     Layer,
+    LayerError,
     LayerGraph,
     MacLayer,
     PoolLayer,
     VectorLayer,
     alias,
     const_array,
+    layer_ops,
     nbytes,
     sources,
     storage_i8,
@@ -272,6 +275,18 @@ def _aligned(data: bytes) -> bytes:
     return data + bytes(-len(data) % ALIGN)
 
 
+@contextmanager
+def fitting(layer: Layer) -> Iterator[None]:
+    """Report a layer the machine's buffers cannot hold at the layer, not the function."""
+    try:
+        yield
+    except ValueError as err:
+        ops = layer_ops(layer)
+        raise LayerError(
+            ops, f"{PASS_NAME}: '{ops[0].name}' does not fit the machine: {err}"
+        ) from None
+
+
 def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True) -> Plan:
     """Stage 2: residency, buffer slots, constant sections, DRAM addresses, io manifest."""
     layers = graph.layers
@@ -291,7 +306,9 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
     offsets = []
     for layer, where in zip(layers, residency, strict=True):
         placed = {}
-        for name, data in layer_constants(layer, machine, where).items():
+        with fitting(layer):
+            constants = layer_constants(layer, machine, where)
+        for name, data in constants.items():
             placed[name] = len(blobs[name])
             blobs[name] += _aligned(data)
         offsets.append(placed)
@@ -311,7 +328,8 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
     bases = {name: dram.take(len(blob)) for name, blob in blobs.items() if blob}
     planned = []
     for index, (layer, where) in enumerate(zip(layers, residency, strict=True)):
-        slots = plan_slots(kind_of(layer).cut(layer, machine, where))
+        with fitting(layer):
+            slots = plan_slots(kind_of(layer).cut(layer, machine, where))
         xs = []
         for v in sources(layer):
             if where.chip_in is not None and alias(v) == layers[index - 1].out:

@@ -48,7 +48,13 @@ from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
 from qdialect.ir.errors import OpError
-from qdialect.lowering.npu_graph import form_layers, is_view, may_run_on_npu, storage_i8
+from qdialect.lowering.npu_graph import (
+    LayerError,
+    form_layers,
+    is_view,
+    may_run_on_npu,
+    storage_i8,
+)
 from qdialect.lowering.npu_plan import plan_program
 from qdialect.npu.machine import Machine, MachineError, load_machine
 
@@ -262,6 +268,9 @@ def _problem(region: Sequence[Operation], outlined: Outlined, machine: Machine) 
     try:
         graph = form_layers(outlined.func)
         plan_program(graph, machine)
+    except LayerError as err:  # the layer as a whole does not fit: its ops go together
+        culprits = tuple(outlined.original[o] for o in err.ops if o in outlined.original)
+        return Decision(culprits, err.message)
     except OpError as err:
         culprit = outlined.original.get(err.op)
         if culprit is None:  # about the region as a whole (no layer, its results)

@@ -6,6 +6,7 @@
 // RUN: qopt %s --split-input-file -p 'npu-partition' | FileCheck %s
 // RUN: qopt %s --split-input-file -p 'npu-partition' | qopt --split-input-file > /dev/null
 // RUN: qopt %s --split-input-file -p 'npu-partition{host-macs-per-cycle=1000000 dump=true}' 2>&1 | FileCheck %s --check-prefix=SLOWNPU
+// RUN: qopt %s --split-input-file -p 'npu-partition{machine=small host-macs-per-cycle=1 dump=true}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not qopt %s --split-input-file -p 'npu-partition{min-macs=-1}' 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not qopt %s --split-input-file -p 'npu-partition{machine=nope}' 2>&1 | FileCheck %s --check-prefix=BADMACHINE
 // RUN: not qopt %s --split-input-file -p 'npu-partition{entry=nope}' 2>&1 | FileCheck %s --check-prefix=BADENTRY
@@ -169,4 +170,27 @@ func.func @main(%x: tensor<8x4xi8>) -> tensor<8x4xi8> {
   %f = tosa.rescale %acc2, %m, %sh, %z32, %z8 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<4x8xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4x8xi8>
   %y = tosa.transpose %f perms([1, 0]) : (tensor<4x8xi8>) -> tensor<8x4xi8>
   func.return %y : tensor<8x4xi8>
+}
+
+// -----
+
+// A layer the machine's buffers cannot hold goes to the host whole (the convolution,
+// its rescale and its clamp together), with the reason, rather than stopping the pass.
+// On the default machine the same convolution fits.
+// SMALL-LABEL: // -----// npu-partition //----- //
+// SMALL: host: 3 op(s) (tosa.clamp, tosa.conv2d, tosa.rescale): tosa-to-npu: 'tosa.conv2d' does not fit the machine: an output row needs 402 accumulator and output rows
+// SMALL-NOT: region
+// DUMP-LABEL: // -----// npu-partition //----- //
+// DUMP-NEXT: region 0: @main_npu0 3 ops, 172800 MACs, 1 in, 1 out
+func.func @main(%x: tensor<1x3x400x4xi8>) -> tensor<1x3x400x4xi8> {
+  %w = tosa.const values(dense<1> : tensor<4x3x3x4xi8>) : () -> tensor<4x3x3x4xi8>
+  %b = tosa.const values(dense<0> : tensor<4xi32>) : () -> tensor<4xi32>
+  %z8 = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
+  %z32 = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>
+  %m = tosa.const values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
+  %sh = tosa.const values(dense<33> : tensor<1xi8>) : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %z8, %z8 pad([1, 1, 1, 1]) stride([1, 1]) dilation([1, 1]) acc_type(i32) : (tensor<1x3x400x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x400x4xi32>
+  %y = tosa.rescale %acc, %m, %sh, %z32, %z8 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<1x3x400x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x400x4xi8>
+  %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x3x400x4xi8>) -> tensor<1x3x400x4xi8>
+  func.return %r : tensor<1x3x400x4xi8>
 }

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from qdialect.lowering import npu_window as window
-from qdialect.lowering.npu_graph import form_layers
+from qdialect.lowering.npu_graph import LayerError, form_layers
 from qdialect.lowering.npu_plan import (
     ON_CHIP,
     DramAllocator,
@@ -104,3 +104,30 @@ def test_fully_connected_slots_reuse_the_input_across_column_blocks() -> None:
         {"input": (0, True), "weight": (0, True), "params": (0, True)},
         {"input": (0, False), "weight": (1, True), "params": (1, True)},
     ]
+
+
+def test_a_layer_too_large_for_the_buffers_is_reported_at_its_ops() -> None:
+    """A layer whose rows the machine's buffers cannot hold stops planning with an error
+    at the layer's first op and every op it was formed from (so `npu-partition` can
+    move them to the host together); the same layer plans on a larger machine."""
+    text = """
+    func.func @main(%x: tensor<1x3x400x4xi8>) -> tensor<1x3x400x4xi8> {
+      %w = tosa.const values(dense<1> : tensor<4x3x3x4xi8>) : () -> tensor<4x3x3x4xi8>
+      %b = tosa.const values(dense<0> : tensor<4xi32>) : () -> tensor<4xi32>
+      %z8 = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
+      %z32 = tosa.const values(dense<0> : tensor<1xi32>) : () -> tensor<1xi32>
+      %m = tosa.const values(dense<1073741824> : tensor<1xi32>) : () -> tensor<1xi32>
+      %sh = tosa.const values(dense<33> : tensor<1xi8>) : () -> tensor<1xi8>
+      %acc = tosa.conv2d %x, %w, %b, %z8, %z8 pad([1, 1, 1, 1]) stride([1, 1]) dilation([1, 1]) acc_type(i32) : (tensor<1x3x400x4xi8>, tensor<4x3x3x4xi8>, tensor<4xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x400x4xi32>
+      %y = tosa.rescale %acc, %m, %sh, %z32, %z8 scale32(true) rounding_mode<DOUBLE_ROUND> per_channel(false) input_unsigned(false) output_unsigned(false) : (tensor<1x3x400x4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x3x400x4xi8>
+      %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x3x400x4xi8>) -> tensor<1x3x400x4xi8>
+      func.return %r : tensor<1x3x400x4xi8>
+    }
+    """
+    graph = form_layers(entry(text))
+    with pytest.raises(LayerError) as err:
+        plan_program(graph, load_machine("small"))
+    assert [op.name for op in err.value.ops] == ["tosa.conv2d", "tosa.rescale", "tosa.clamp"]
+    assert err.value.op is err.value.ops[0]
+    assert "'tosa.conv2d' does not fit the machine: an output row needs 402" in err.value.message
+    plan_program(graph, load_machine("default"))
