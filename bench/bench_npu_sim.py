@@ -38,7 +38,7 @@ def build(m: int, k: int, n: int, cols: int) -> str:
             "wait queue=ld2cp",
             *(["wait queue=st2cp"] if j else []),
             f"matmul in=0 w=0 acc=0 m={m} k_tiles={kt} accumulate=0 in_step={kt} k_step=1 buf=input",
-            f"requant acc=0 out=0 rows={m} params=0 zp=0 lo=-128 hi=127 double_round=1",
+            f"requant acc=0 out=0 rows={m} params=0 zp=0 lo=-128 hi=127 round=double",
             "signal queue=cp2ld",
             "signal queue=cp2st",
             "wait queue=cp2st",

@@ -457,7 +457,8 @@ class Emitter:
         return self.tosa("transpose", [x], shape, x.elem, perms=i32_array(perms))
 
     def tosa_rescale(self, x: Value, multipliers: Sequence[int], shifts: Sequence[int],
-                     input_zp: int, output_zp: int, elem: str, *, double_round: bool,
+                     input_zp: int, output_zp: int, elem: str, *,
+                     rounding: tosa.RoundingMode,
                      input_unsigned: bool = False, output_unsigned: bool = False,
                      zp_elems: tuple[str, str] | None = None,
                      per_channel: bool | None = None) -> Value:  # fmt: skip
@@ -475,10 +476,9 @@ class Emitter:
             self.tosa_const(np.array([zps[0]], np.int64), in_zp_elem),
             self.tosa_const(np.array([zps[1]], np.int64), out_zp_elem),
         ]
-        mode = tosa.RoundingMode.DOUBLE_ROUND if double_round else tosa.RoundingMode.SINGLE_ROUND
         return self.tosa(
             "rescale", operands, x.shape, elem,
-            scale32=BoolAttr.from_bool(True), rounding_mode=tosa.RoundingModeAttr(mode),
+            scale32=BoolAttr.from_bool(True), rounding_mode=tosa.RoundingModeAttr(rounding),
             per_channel=BoolAttr.from_bool(n > 1 if per_channel is None else per_channel),
             input_unsigned=BoolAttr.from_bool(input_unsigned),
             output_unsigned=BoolAttr.from_bool(output_unsigned),

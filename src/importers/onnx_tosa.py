@@ -3,9 +3,14 @@
 The same graph walk as `onnx_import` (this class overrides how each kernel is written):
 NCHW tensors are transposed to NHWC around each convolution and pool (canonicalize folds
 the pairs between layers), ONNX Runtime's float32 requantization becomes a 32-bit
-fixed-point `tosa.rescale` (SINGLE_ROUND) of the same float32 scale, activations are
-`tosa.table`s of the same 256 values, and float boundaries are peeled into argument and
-result attributes. Within one unit of ONNX Runtime; docs/onnx.md has the measurements.
+fixed-point `tosa.rescale` of the same float32 scale, activations are `tosa.table`s of
+the same 256 values, and float boundaries are peeled into argument and result attributes.
+Within one unit of ONNX Runtime; docs/onnx.md has the measurements.
+
+The rescales round half to even (`HALF_EVEN_ROUND`, qdialect's extension of TOSA): the
+fixed-point multiplier of a float32 scale is that scale exactly, so a product exactly
+halfway between two integers is one ONNX Runtime's float32 arithmetic also lands on,
+and rounds to even; TOSA 1.0's SINGLE_ROUND would round it up.
 """
 
 from __future__ import annotations
@@ -17,17 +22,21 @@ from xdsl.dialects.builtin import ArrayAttr, FloatAttr, IntegerAttr, f32, i32, i
 from xdsl.ir import Attribute, SSAValue
 
 from qdialect import numerics
+from qdialect.dialects import tosa
 from qdialect.importers import onnx_check, ort_float
 from qdialect.importers.emitter import ELEMENT_TYPES, Value, i64_array
 from qdialect.importers.onnx_common import ONNXImportError
 from qdialect.importers.onnx_import import Importer
+
+ROUNDING = tosa.RoundingMode.HALF_EVEN_ROUND
+"""How every rescale of the TOSA target rounds (ties as ONNX Runtime's float32 does)."""
 
 
 class TosaImporter(Importer):
     """The same graph walk, written as TOSA for the NPU: NCHW tensors transposed to NHWC
     around each convolution and pool (canonicalize folds the pairs between layers), ONNX
     Runtime's float32 requantization approximated by a 32-bit fixed-point rescale
-    (SINGLE_ROUND), float boundaries peeled into argument and result attributes."""
+    (HALF_EVEN_ROUND), float boundaries peeled into argument and result attributes."""
 
     def __init__(self, data: bytes):
         super().__init__(data)
@@ -95,7 +104,7 @@ class TosaImporter(Importer):
             raise ONNXImportError(f"zero point {zp} of int8 data is out of range")
         pairs = [numerics.quantize_multiplier(float(v)) for v in scale.reshape(-1)]
         y = self.e.tosa_rescale(acc, [p[0] for p in pairs], [p[1] for p in pairs], 0, zp, "i8",
-                                double_round=False)  # fmt: skip
+                                rounding=ROUNDING)  # fmt: skip
         return self.e.tosa_clamp(y, zp, 127) if relu else y
 
     def _qconv(self, node, x, s_x, z_x, w, s_w, z_w, bias, s_y, z_y, relu, out="i8"):
@@ -266,13 +275,13 @@ class TosaImporter(Importer):
 
     def _rescale(self, x: Value, scale: float | tuple[int, int], in_zp: int, out_zp: int,
                  out: str) -> Value:  # fmt: skip
-        """A per-tensor `tosa.rescale` (SINGLE_ROUND) by a real scale or an exact
+        """A per-tensor `tosa.rescale` (HALF_EVEN_ROUND) by a real scale or an exact
         (multiplier, shift)."""
         m, sh = scale if isinstance(scale, tuple) else numerics.quantize_multiplier(float(scale))
         for zp, elem in ((in_zp, x.elem), (out_zp, out)):
             if elem == "i8" and not -128 <= zp <= 127:
                 raise ONNXImportError(f"zero point {zp} of int8 data is out of range")
-        return self.e.tosa_rescale(x, [m], [sh], in_zp, out_zp, out, double_round=False)
+        return self.e.tosa_rescale(x, [m], [sh], in_zp, out_zp, out, rounding=ROUNDING)
 
     def _centred(self, x: Value, zp: int, left_shift: int = 0) -> Value:
         """(x - zp) << left_shift in i32: a rescale by exactly 2^left_shift."""

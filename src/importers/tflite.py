@@ -59,6 +59,7 @@ from xdsl.ir import Attribute
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect import numerics
+from qdialect.dialects import tosa
 from qdialect.importers import fixed_point as fp
 from qdialect.importers import tflite_check
 from qdialect.importers.emitter import ELEMENT_TYPES, Emitter, Value, i64_array, verified
@@ -66,6 +67,8 @@ from qdialect.importers.tflite_check import TFLiteImportError
 from qdialect.importers.tflite_softmax import SoftmaxError, emit_softmax
 
 __all__ = ["TFLiteImportError", "host_dequantize", "host_quantize", "import_tflite"]
+
+DOUBLE, SINGLE = tosa.RoundingMode.DOUBLE_ROUND, tosa.RoundingMode.SINGLE_ROUND
 
 
 def _schema():
@@ -224,7 +227,8 @@ class _Importer:
         zero point too."""
         return self.e.tosa_rescale(
             x, [int(m) for m in mult], [int(s) for s in shift], in_zp, out_zp, out_elem,
-            double_round=double_round, input_unsigned=unsigned[0], output_unsigned=unsigned[1],
+            rounding=DOUBLE if double_round else SINGLE,
+            input_unsigned=unsigned[0], output_unsigned=unsigned[1],
             per_channel=per_channel,
         )  # fmt: skip
 

@@ -64,7 +64,7 @@ class Stage:
     bias: np.ndarray
     multiplier: np.ndarray
     shift: np.ndarray
-    double_round: bool
+    rounding: str  # the ISA's name of the rescale's rounding mode (`isa.ROUNDINGS`)
 
     def __post_init__(self) -> None:
         _read_only(self.bias, self.multiplier, self.shift)
@@ -72,7 +72,7 @@ class Stage:
     @staticmethod
     def identity(n: int) -> Stage:
         m, s = IDENTITY
-        return Stage(np.zeros(n, np.int64), np.full(n, m), np.full(n, s), False)
+        return Stage(np.zeros(n, np.int64), np.full(n, m), np.full(n, s), "single")
 
     def is_identity(self) -> bool:
         return (
@@ -385,6 +385,19 @@ class _Walk:
     widened: set[Operation] = field(default_factory=set)  # i8 -> i32 rescales awaiting their op
 
 
+_ROUNDING = {
+    tosa.RoundingMode.SINGLE_ROUND: "single",
+    tosa.RoundingMode.INEXACT_ROUND: "single",  # any rounding within one unit will do
+    tosa.RoundingMode.DOUBLE_ROUND: "double",
+    tosa.RoundingMode.HALF_EVEN_ROUND: "half_even",
+}
+
+
+def rounding_of(op: tosa.RescaleOp) -> str:
+    """The `requant`/`scale` rounding (`isa.ROUNDINGS`) that computes the rescale."""
+    return _ROUNDING[op.rounding_mode.data]
+
+
 def _rescale_params(op: tosa.RescaleOp, n: int) -> tuple[Stage, int, int]:
     """(stage, input zero point, output zero point) of a constant 32-bit rescale."""
     m, s, izp, ozp = (const_array(v) for v in (op.multiplier, op.shift, op.input_zp, op.output_zp))
@@ -392,12 +405,11 @@ def _rescale_params(op: tosa.RescaleOp, n: int) -> tuple[Stage, int, int]:
         raise OpError(op, f"{PASS_NAME}: 'tosa.rescale' needs constant 32-bit scaling parameters")
     if op.flag("input_unsigned") or op.flag("output_unsigned"):
         raise OpError(op, f"{PASS_NAME}: unsigned 'tosa.rescale' is not supported on the NPU")
-    double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
     if m.size not in (1, n):
         raise OpError(op, f"{PASS_NAME}: per-channel rescale parameters must cover {n} channels")
     mult = np.broadcast_to(m.reshape(-1), (n,)).astype(np.int64)
     shift = np.broadcast_to(s.reshape(-1), (n,)).astype(np.int64)
-    stage = Stage(np.zeros(n, np.int64), mult, shift, double)
+    stage = Stage(np.zeros(n, np.int64), mult, shift, rounding_of(op))
     return stage, int(izp.reshape(-1)[0]), int(ozp.reshape(-1)[0])
 
 
@@ -683,10 +695,11 @@ def _byte_table(op: tosa.RescaleOp) -> np.ndarray:
     value = view & 0xFF if in_u else view
     in_zp = int(izp.reshape(-1)[0]) & 0xFF if in_u else int(izp.reshape(-1)[0])
     out_zp = int(ozp.reshape(-1)[0]) & 0xFF if out_u else int(ozp.reshape(-1)[0])
-    double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
+    rounding = rounding_of(op)
     scaled = numerics.apply_scale_32(
-        value - in_zp, int(m.reshape(-1)[0]), int(s.reshape(-1)[0]), double
-    )
+        value - in_zp, int(m.reshape(-1)[0]), int(s.reshape(-1)[0]), rounding == "double",
+        half_even=rounding == "half_even",
+    )  # fmt: skip
     lo, hi = (0, 255) if out_u else (-128, 127)
     result = np.clip(scaled.astype(np.int64) + out_zp, lo, hi)
     return ((result + 128) % 256 - 128).astype(np.int8)  # the result's bits as int8

@@ -199,7 +199,7 @@ def vector_stages(layer: VectorLayer, width: int | None = None) -> list[Stage]:
         return stages
     return [
         Stage(np.resize(s.bias, width), np.resize(s.multiplier, width), np.resize(s.shift, width),
-              s.double_round)
+              s.rounding)
         for s in stages
     ]  # fmt: skip
 
@@ -320,7 +320,7 @@ def emit_vector(st: Stream, layer: VectorLayer, lp: LayerPlan) -> None:
                         acc=i * mt,
                         rows=rows,
                         params=pb + (first_set[i] + n) * cols,
-                        double_round=int(stage.double_round),
+                        round=stage.rounding,
                     )
                 )
         if layer.op is not None:

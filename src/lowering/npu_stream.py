@@ -282,7 +282,7 @@ def epilogue(code: list[Instruction], requant: Requant, first_set: int, acc: int
                     acc=acc,
                     rows=rows,
                     params=params + (first_set + i) * cols,
-                    double_round=int(stage.double_round),
+                    round=stage.rounding,
                 )
             )
     for offset, row, count in pieces or [(0, out, rows)]:
@@ -296,7 +296,7 @@ def epilogue(code: list[Instruction], requant: Requant, first_set: int, acc: int
                 zp=requant.zp,
                 lo=requant.lo,
                 hi=requant.hi,
-                double_round=int(last.double_round),
+                round=last.rounding,
             )
         )
 

@@ -97,7 +97,9 @@ def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, i
     stages = []
     for count in counts:
         m, s = numerics.reciprocal_scale(count)
-        stages.append(Stage(np.full(n, -layer.zp_in * count), np.full(n, m), np.full(n, s), False))
+        stages.append(
+            Stage(np.full(n, -layer.zp_in * count), np.full(n, m), np.full(n, s), "single")
+        )
     return stages, {c: i for i, c in enumerate(counts)}
 
 
@@ -634,7 +636,7 @@ def _average(code: list[Instruction], layer: MacLayer | PoolLayer, count_set, s0
                     zp=requant.zp,
                     lo=requant.lo,
                     hi=requant.hi,
-                    double_round=0,
+                    round="single",
                 )
             )
             start = end

@@ -313,6 +313,7 @@ def apply_scale_32(
     shift: npt.ArrayLike,
     double_round: bool,
     *,
+    half_even: bool = False,
     on_overflow: OverflowMode = "error",
 ) -> np.ndarray:
     """TOSA `apply_scale_32` (elementwise; multiplier and shift broadcast).
@@ -320,6 +321,10 @@ def apply_scale_32(
     round = 1 << (shift - 1); with double_round and shift > 31, round += 1<<30
     for value >= 0 and round -= 1<<30 otherwise; result = (value*M + round) >> shift
     in 64-bit with an arithmetic shift.
+
+    `half_even` (qdialect's HALF_EVEN_ROUND, not in TOSA 1.0) rounds a product exactly
+    halfway between two results to the even one, as IEEE arithmetic and so ONNX Runtime
+    do, and otherwise as SINGLE_ROUND; it excludes `double_round`.
 
     TOSA REQUIREs value in i32, 0 <= M < 2^31, 2 <= shift <= 62 (checked, raising
     QuantizationError) and a result in i32: `on_overflow="error"` raises when it
@@ -331,11 +336,17 @@ def apply_scale_32(
     _check_range("apply_scale_32", v, -(1 << 31), (1 << 31) - 1)
     _check_range("apply_scale_32", m, 0, (1 << 31) - 1, "multiplier")
     _check_range("apply_scale_32", s, MIN_SHIFT, MAX_SHIFT, "shift")
+    if double_round and half_even:
+        raise ValueError("apply_scale_32: double_round and half_even exclude each other")
     rounding = np.left_shift(np.int64(1), s - 1)
     if double_round:
         adjust = np.where(v >= 0, np.int64(1 << 30), np.int64(-(1 << 30)))
         rounding = rounding + np.where(s > 31, adjust, np.int64(0))
-    result = np.right_shift(v * m + rounding, s)
+    product = v * m
+    result = np.right_shift(product + rounding, s)
+    if half_even:  # a tie rounded up to an odd result goes back down to the even one
+        tie = (product & ((np.int64(1) << s) - 1)) == rounding
+        result = result - (tie & (result & 1 == 1))
     return _finish(result, "apply_scale_32", on_overflow)
 
 

@@ -221,7 +221,16 @@ def lower_rescale(op: tosa.RescaleOp) -> SSAValue:
         rounding = e.add(
             rounding, e.select_greater(s, np.array(31, np.int64), toward, np.array(0, np.int64))
         )
-    scaled = e.shift_right(e.add(e.multiply(value, m), rounding), s)
+    product = e.multiply(value, m)
+    scaled = e.shift_right(e.add(product, rounding), s)
+    if op.flag("scale32") and op.rounding_mode.data == tosa.RoundingMode.HALF_EVEN_ROUND:
+        # A tie (the bits shifted out are exactly `rounding`) that rounded up to an odd
+        # result goes back down to the even one.
+        one, zero = np.array(1, np.int64), np.array(0, np.int64)
+        low = e.binary(sh.AndOp, np.bitwise_and, product, e.subtract(e.shift_left(one, s), one))
+        off = e.subtract(low, rounding)  # 0 exactly at a tie
+        tie = e.select_greater(off, zero, zero, e.select_greater(off, -one, one, zero))
+        scaled = e.subtract(scaled, e.binary(sh.AndOp, np.bitwise_and, tie, scaled))
     result = e.add(scaled, ozp)
 
     unsigned_out = op.flag("output_unsigned")
@@ -245,7 +254,8 @@ def lower_rescale(op: tosa.RescaleOp) -> SSAValue:
 
 @dataclass(frozen=True)
 class TosaRescaleLegalizeToStablehlo(ModulePass):
-    """Lower tosa.rescale to integer StableHLO exact to TOSA's apply_scale (single and double rounding)."""
+    """Lower tosa.rescale to integer StableHLO exact to TOSA's apply_scale (single, double
+    and qdialect's half-even rounding)."""
 
     name = PASS_NAME
 

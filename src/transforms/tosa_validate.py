@@ -3,7 +3,8 @@
 The TOSA specification groups what an implementation must support into profiles
 (`pro_int`: integer inference, `pro_fp`: floating point), extensions (`int16`,
 `int4`, `bf16`, `fp8e4m3`, `fp8e5m2`, `fft`, `variable`, `controlflow`,
-`doubleround`, `inexactround`, ...) and levels (`8k`: the limits below; `none`: no
+`doubleround`, `inexactround`, ...; and qdialect's own `halfeven`, for the
+rescale rounding mode TOSA 1.0 lacks) and levels (`8k`: the limits below; `none`: no
 limits). A program that uses a type or a size its target does not promise is
 rejected here, before anything runs, with upstream MLIR's messages:
 
@@ -64,6 +65,7 @@ EXTENSIONS = (
     "doubleround",
     "inexactround",
     "dynamic",
+    "halfeven",  # qdialect's, not TOSA's: `rounding_mode<HALF_EVEN_ROUND>` (numerics.md)
 )
 
 # Ops whose i32 / bool data both profiles define (index arithmetic, data movement).
@@ -207,6 +209,8 @@ class Target:
                 needs.append(("doubleround",))
             elif mode == "INEXACT_ROUND":
                 needs.append(("inexactround",))
+            elif mode == "HALF_EVEN_ROUND":  # qdialect's own, in no TOSA profile
+                needs.append(("halfeven",))
         available = self.profiles | self.extensions
         for options in needs:
             if not available.intersection(options):

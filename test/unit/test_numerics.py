@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -195,6 +196,24 @@ def test_single_round_equals_tflite_single_rounding(case: tuple[int, int, int]) 
     x, multiplier, shift = case
     expected = tflite_single_rounding(x, multiplier, 31 - shift)
     assert int(scale32([x], multiplier, shift, False)[0]) == expected
+
+
+def test_half_even_rounds_exact_halves_to_even() -> None:
+    """HALF_EVEN_ROUND by hand: x * 2^30 >> 31 is x / 2, so odd x are exact ties."""
+    xs = [-5, -3, -1, 1, 3, 5, 4, -4]
+    assert scale32(xs, 1 << 30, 31, half_even=True).tolist() == [-2, -2, 0, 0, 2, 2, 2, -2]
+    assert scale32(xs, 1 << 30, 31).tolist() == [-2, -1, 0, 1, 2, 3, 2, -2]  # ties up
+    with pytest.raises(ValueError, match="exclude each other"):
+        scale32(xs, 1 << 30, 31, True, half_even=True)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(gemmlowp_case())
+def test_half_even_equals_exact_rational_rounding(case: tuple[int, int, int]) -> None:
+    """Python's round() of the exact fraction x * M / 2^shift rounds ties to even."""
+    x, multiplier, shift = case
+    expected = round(Fraction(x * multiplier, 1 << shift))
+    assert int(scale32([x], multiplier, shift, half_even=True)[0]) == expected
 
 
 @settings(max_examples=200, deadline=None)

@@ -91,6 +91,10 @@ class RoundingMode(StrEnum):
     SINGLE_ROUND = "SINGLE_ROUND"
     INEXACT_ROUND = "INEXACT_ROUND"
     DOUBLE_ROUND = "DOUBLE_ROUND"
+    HALF_EVEN_ROUND = "HALF_EVEN_ROUND"
+    """qdialect's extension (not TOSA 1.0): SINGLE_ROUND, except that a product exactly
+    halfway between two results goes to the even one, as ONNX Runtime's float rounding
+    does; `tosa-validate` accepts it only with the `halfeven` extension."""
 
 
 @irdl_attr_definition
@@ -835,8 +839,9 @@ class RescaleOp(TosaOp):
                 f"'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got {in_t} -> {self.output.type}"
             )
         scale32 = self.flag("scale32")
-        if self.rounding_mode.data == RoundingMode.DOUBLE_ROUND and not scale32:
-            raise VerifyException("'tosa.rescale' DOUBLE_ROUND requires scale32")
+        mode = self.rounding_mode.data
+        if mode in (RoundingMode.DOUBLE_ROUND, RoundingMode.HALF_EVEN_ROUND) and not scale32:
+            raise VerifyException(f"'tosa.rescale' {mode.value} requires scale32")
         if scale32 and in_w == 48:
             raise VerifyException("'tosa.rescale' scale32 is not allowed for i48 input")
         want = IntegerType(32 if scale32 else 16)

@@ -164,8 +164,10 @@ def _rescale(interp: Interpreter, op: tosa.RescaleOp, args: Arrays, types: Types
     if not op.flag("per_channel"):
         m, s = m[:1], s[:1]
     if op.flag("scale32"):
-        double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
-        scaled = numerics.apply_scale_32(value, m, s, double)
+        mode = op.rounding_mode.data
+        double = mode == tosa.RoundingMode.DOUBLE_ROUND
+        half_even = mode == tosa.RoundingMode.HALF_EVEN_ROUND
+        scaled = numerics.apply_scale_32(value, m, s, double, half_even=half_even)
     else:
         scaled = numerics.apply_scale_16(value, m, s)
     result = scaled.astype(np.int64) + output_zp
@@ -179,8 +181,10 @@ def _rescale(interp: Interpreter, op: tosa.RescaleOp, args: Arrays, types: Types
 @implements(tosa.ApplyScaleOp, quantized="none")
 def _apply_scale(interp: Interpreter, op: tosa.ApplyScaleOp, args: Arrays, types: Types) -> Arrays:
     value, multiplier, shift = args
-    double = op.rounding_mode.data == tosa.RoundingMode.DOUBLE_ROUND
-    return [numerics.apply_scale_32(value, multiplier, shift, double)]
+    mode = op.rounding_mode.data
+    double = mode == tosa.RoundingMode.DOUBLE_ROUND
+    half_even = mode == tosa.RoundingMode.HALF_EVEN_ROUND
+    return [numerics.apply_scale_32(value, multiplier, shift, double, half_even=half_even)]
 
 
 @implements(tosa.TableOp, quantized="none")

@@ -23,6 +23,9 @@ QUEUES = ("ld2cp", "cp2ld", "cp2st", "st2cp")
 """Token queues between engines: load->compute, compute->load, compute->store, store->compute."""
 ALU_OPS = ("add", "sub", "mul", "min", "max", "shl", "shr")
 POOL_OPS = ("max", "sum")
+ROUNDINGS = ("single", "double", "half_even")
+"""Requantization rounding, by code: TOSA's SINGLE_ROUND and DOUBLE_ROUND (code 1 was the
+`double_round` bit, so older binaries decode alike) and qdialect's HALF_EVEN_ROUND."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,16 @@ class Opcode:
 
 def _buf(doc: str = "on-chip buffer") -> Field:
     return Field("buf", 3, doc, names=BUFFERS)
+
+
+def _rounding() -> Field:
+    return Field(
+        "round",
+        2,
+        "rounding of apply_scale_32: TOSA SINGLE_ROUND, DOUBLE_ROUND, or ties to even "
+        "(qdialect's HALF_EVEN_ROUND)",
+        names=ROUNDINGS,
+    )
 
 
 def _row(name: str, doc: str) -> Field:
@@ -169,7 +182,7 @@ OPCODES: tuple[Opcode, ...] = (
             Field("zp", 8, "output zero point", signed=True),
             Field("lo", 8, "clamp minimum", signed=True),
             Field("hi", 8, "clamp maximum", signed=True),
-            Field("double_round", 1, "1: TOSA DOUBLE_ROUND, 0: SINGLE_ROUND"),
+            _rounding(),
         ),
     ),
     Opcode(
@@ -182,7 +195,7 @@ OPCODES: tuple[Opcode, ...] = (
             _row("acc", "first accumulator row"),
             Field("rows", 12, "rows"),
             _row("params", "first per-channel record"),
-            Field("double_round", 1, "1: TOSA DOUBLE_ROUND, 0: SINGLE_ROUND"),
+            _rounding(),
         ),
     ),
     Opcode(

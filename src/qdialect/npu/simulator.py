@@ -27,7 +27,7 @@ import numpy as np
 from qdialect import numerics
 from qdialect.npu.encoding import Binary, Instruction
 from qdialect.npu.footprint import ACCESS, engine_of
-from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES
+from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES, ROUNDINGS
 from qdialect.npu.machine import BUFFERS, Machine
 
 ENGINES = ("load", "compute", "store")
@@ -339,7 +339,10 @@ class Simulator:
         mult = records[:, 4:8].copy().view(np.int32).reshape(-1).astype(np.int64)
         shift = records[:, 8].view(np.int8).astype(np.int64)
         try:
-            return numerics.apply_scale_32(acc + bias, mult, shift, bool(v["double_round"]))
+            rounding = ROUNDINGS[v["round"]]
+            return numerics.apply_scale_32(
+                acc + bias, mult, shift, rounding == "double", half_even=rounding == "half_even"
+            )
         except numerics.QuantizationError as err:
             raise SimulatorError(f"{what}: {err}") from None
 

@@ -17,7 +17,7 @@
 // CHECK-NEXT: load buf=params row=0 dram=64 rows=4 row_bytes=16 stride=16
 // CHECK: pool op=max buf=input in=0 acc=0 rows=2 taps=1 row_step=1 tap_step=1
 // CHECK: alu op=max dst=0 src=2 rows=2 use_imm=0 imm=0
-// CHECK: requant acc=0 out=0 rows=2 params=0 zp=0 lo=-128 hi=127 double_round=0
+// CHECK: requant acc=0 out=0 rows=2 params=0 zp=0 lo=-128 hi=127 round=single
 // A layer ends by taking back its two store groups and releasing; the next
 // layer's first load waits for every release.
 // CHECK: wait queue=st2cp

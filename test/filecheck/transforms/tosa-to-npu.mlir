@@ -27,7 +27,7 @@
 // CHECK-NEXT: load buf=weight row=0 dram=[[W:[0-9]+]] rows=8 row_bytes=4 stride=4
 // CHECK-NEXT: load buf=params row=0 dram=[[P:[0-9]+]] rows=4 row_bytes=16 stride=16
 // CHECK: matmul in=0 w=0 acc=0 m=2 k_tiles=2 accumulate=0 in_step=1 k_step=2 buf=input
-// CHECK-NEXT: requant acc=0 out=0 rows=2 params=0 zp=-4 lo=-4 hi=100 double_round=0
+// CHECK-NEXT: requant acc=0 out=0 rows=2 params=0 zp=-4 lo=-4 hi=100 round=single
 // CHECK-NEXT: signal queue=cp2ld
 // CHECK: store buf=output row=0 dram=[[OUT:[0-9]+]] rows=2 row_bytes=4 stride=5
 // CHECK: load buf=weight row=8 dram={{[0-9]+}} rows=8 row_bytes=4 stride=4

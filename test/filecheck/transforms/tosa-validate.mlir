@@ -3,6 +3,7 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics -p 'tosa-validate{profile=pro_int,pro_fp}'
 // RUN: not qopt %s --split-input-file -p 'tosa-validate{level=none profile=pro_int,pro_fp}' 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: not qopt %s --split-input-file -p 'tosa-attach-target{profiles=pro_int},tosa-validate' 2>&1 | FileCheck %s --check-prefix=INT
+// RUN: qopt %s --split-input-file -p 'tosa-validate{profile=pro_int,pro_fp extension=halfeven,doubleround,int16,int4,fft level=none}' | FileCheck %s --check-prefix=HALFEVEN
 
 // An i8 convolution inside every limit validates.
 func.func @ok(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) -> tensor<1x6x6x16xi32> {
@@ -91,6 +92,22 @@ func.func @double_round(%x: tensor<4xi32>) -> tensor<4xi8> {
   %0 = tosa.rescale %x, %m, %s, %izp, %ozp {rounding_mode = DOUBLE_ROUND, scale32 = true, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+// qdialect's half-even rounding is no TOSA 1.0 extension: a strict target refuses it,
+// and naming qdialect's `halfeven` extension accepts it (the HALFEVEN run).
+func.func @half_even(%x: tensor<4xi32>) -> tensor<4xi8> {
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.rescale' op illegal: requires any of [halfeven] profiles/extensions to be specified in the target environment}}
+  %0 = tosa.rescale %x, %m, %s, %izp, %ozp {rounding_mode = HALF_EVEN_ROUND, scale32 = true, per_channel = false, input_unsigned = false, output_unsigned = false} : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+// HALFEVEN-LABEL: func.func @half_even
+// HALFEVEN: rounding_mode<HALF_EVEN_ROUND>
 
 // NONE-NOT: failed level check
 // NONE: error: 'tosa.fft2d' op illegal: requires any of [fft]

@@ -10,6 +10,7 @@ import pytest
 
 from qdialect import numerics
 from qdialect.npu.encoding import Binary, Section, Tensor, assemble
+from qdialect.npu.isa import ROUNDINGS
 from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, SimulatorError, check_synchronization
 from qdialect.tools import qasm, qsim
@@ -50,10 +51,17 @@ def params_records(bias, mult, shift, cols: int) -> np.ndarray:
     return records
 
 
+def scale32(value, multiplier, shift, rounding: str) -> np.ndarray:
+    """numerics' apply_scale_32 with the ISA's rounding name."""
+    return numerics.apply_scale_32(
+        value, multiplier, shift, rounding == "double", half_even=rounding == "half_even"
+    )
+
+
 @pytest.mark.parametrize("machine", [DEFAULT, SMALL], ids=["default", "small"])
-@pytest.mark.parametrize("double_round", [0, 1])
-def test_tiled_matmul_with_requantization(machine, double_round: int) -> None:
-    rng = np.random.default_rng(machine.mac_cols + double_round)
+@pytest.mark.parametrize("rounding", ROUNDINGS)
+def test_tiled_matmul_with_requantization(machine, rounding: str) -> None:
+    rng = np.random.default_rng(machine.mac_cols + ROUNDINGS.index(rounding))
     n = machine.mac_cols
     m, k_tiles = 5, 3
     x = rng.integers(-128, 128, (m, k_tiles * n)).astype(np.int8)
@@ -69,7 +77,7 @@ def test_tiled_matmul_with_requantization(machine, double_round: int) -> None:
         "signal queue=ld2cp",
         "wait queue=ld2cp",
         f"matmul in=0 w=0 acc=0 m={m} k_tiles={k_tiles} accumulate=0 in_step={k_tiles} k_step=1 buf=input",
-        f"requant acc=0 out=0 rows={m} params=0 zp=-3 lo=-100 hi=120 double_round={double_round}",
+        f"requant acc=0 out=0 rows={m} params=0 zp=-3 lo=-100 hi=120 round={rounding}",
         "signal queue=cp2st",
         "wait queue=cp2st",
         store("output", 0, 0x30000, m, n, n),
@@ -79,17 +87,17 @@ def test_tiled_matmul_with_requantization(machine, double_round: int) -> None:
     )
     got = np.frombuffer(sim.read_dram(0x30000, m * n), np.int8).reshape(m, n)
     acc = x.astype(np.int64) @ w.astype(np.int64) + bias
-    scaled = numerics.apply_scale_32(acc, np.array(mult), np.array(shift), bool(double_round))
+    scaled = scale32(acc, np.array(mult), np.array(shift), rounding)
     np.testing.assert_array_equal(got, np.clip(scaled.astype(np.int64) - 3, -100, 120))
     assert stats.macs == m * k_tiles * n * n
     assert stats.dram_written == m * n
 
 
-@pytest.mark.parametrize("double_round", [0, 1])
-def test_scale_is_tosa_rescale_between_i32_values(double_round: int) -> None:
+@pytest.mark.parametrize("rounding", ROUNDINGS)
+def test_scale_is_tosa_rescale_between_i32_values(rounding: str) -> None:
     """`scale` then `requant`: two rescales in a row, each rounded as TOSA does."""
     n, rows = SMALL.mac_cols, 6
-    rng = np.random.default_rng(7 + double_round)
+    rng = np.random.default_rng(7 + ROUNDINGS.index(rounding))
     x = rng.integers(-(1 << 20), 1 << 20, (rows, n)).astype(np.int32)
     bias = rng.integers(-500, 500, n)
     mult, shift = zip(
@@ -103,8 +111,8 @@ def test_scale_is_tosa_rescale_between_i32_values(double_round: int) -> None:
         "wait queue=ld2cp",
         *(f"fill buf=accumulator row={i} rows=1 value=0" for i in range(rows)),
         *(f"alu op=add dst={i} src=0 rows=1 use_imm=1 imm={int(x[i, 0])}" for i in range(rows)),
-        f"scale acc=0 rows={rows} params=0 double_round={double_round}",
-        f"requant acc=0 out=0 rows={rows} params={n} zp=4 lo=-128 hi=127 double_round={double_round}",
+        f"scale acc=0 rows={rows} params=0 round={rounding}",
+        f"requant acc=0 out=0 rows={rows} params={n} zp=4 lo=-128 hi=127 round={rounding}",
         "signal queue=cp2st",
         "wait queue=cp2st",
         store("accumulator", 0, 0x300, rows, 4 * n, 4 * n),
@@ -114,14 +122,36 @@ def test_scale_is_tosa_rescale_between_i32_values(double_round: int) -> None:
     second = params_records(np.zeros(n), [mult2] * n, [shift2] * n, n)
     sim, _ = run(SMALL, text, {0x100: first, 0x200: second})
     lane0 = np.repeat(x[:, :1].astype(np.int64), n, axis=1)  # every lane of row i holds x[i, 0]
-    want = numerics.apply_scale_32(
-        lane0 + bias, np.array(mult), np.array(shift), bool(double_round)
-    )
+    want = scale32(lane0 + bias, np.array(mult), np.array(shift), rounding)
     got = np.frombuffer(sim.read_dram(0x300, rows * n * 4), np.int32).reshape(rows, n)
     np.testing.assert_array_equal(got, want)
-    out = numerics.apply_scale_32(want, mult2, shift2, bool(double_round)).astype(np.int64) + 4
+    out = scale32(want, mult2, shift2, rounding).astype(np.int64) + 4
     got8 = np.frombuffer(sim.read_dram(0x400, rows * n), np.int8).reshape(rows, n)
     np.testing.assert_array_equal(got8, np.clip(out, -128, 127))
+
+
+def test_half_even_requant_rounds_ties_to_even() -> None:
+    """By 2^30 >> 31 (a half) every odd accumulator is a tie: `round=half_even` sends
+    -3, -1, 1, 3 to -2, 0, 0, 2 where `round=single` gives -1, 0, 1, 2 (ties up)."""
+    n = SMALL.mac_cols
+    values = [-3, -1, 1, 3]
+    records = params_records(np.zeros(n), [1 << 30] * n, [31] * n, n)
+    got = {}
+    for rounding in ("single", "half_even"):
+        text = program(
+            load("params", 0, 0x100, n, 16, 16),
+            "signal queue=ld2cp",
+            "wait queue=ld2cp",
+            *(f"fill buf=accumulator row={i} rows=1 value={v}" for i, v in enumerate(values)),
+            f"requant acc=0 out=0 rows=4 params=0 zp=0 lo=-128 hi=127 round={rounding}",
+            "signal queue=cp2st",
+            "wait queue=cp2st",
+            store("output", 0, 0x400, 4, n, n),
+        )
+        sim, _ = run(SMALL, text, {0x100: records})
+        got[rounding] = np.frombuffer(sim.read_dram(0x400, 4 * n), np.int8).reshape(4, n)[:, 0]
+    assert got["half_even"].tolist() == [-2, 0, 0, 2]
+    assert got["single"].tolist() == [-1, 0, 1, 2]
 
 
 def test_depthwise_tile_from_widen_mul_and_add() -> None:
@@ -240,7 +270,7 @@ def test_load_padding_pool_and_fill_against_numpy() -> None:
             [
                 "signal queue=ld2cp",
                 "wait queue=ld2cp",
-                "requant acc=0 out=0 rows=1 params=0 zp=0 lo=0 hi=0 double_round=0",
+                "requant acc=0 out=0 rows=1 params=0 zp=0 lo=0 hi=0 round=single",
             ],
             "reads buffer 'accumulator' byte 0, which was never written",
         ),

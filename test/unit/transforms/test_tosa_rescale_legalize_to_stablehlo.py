@@ -46,13 +46,16 @@ def rescales(draw):
     out_t = draw(st.sampled_from(["i8", "i16", "i32"]))
     scale32 = in_t != "i48" and draw(st.booleans())
     double = scale32 and draw(st.booleans())
+    half_even = scale32 and not double and draw(st.booleans())
     per_channel = draw(st.booleans())
     in_unsigned = in_t in ("i8", "i16") and draw(st.booleans())
     out_unsigned = out_t in ("i8", "i16") and not in_unsigned and draw(st.booleans())
     channels = draw(st.integers(1, 4))
     n = channels if per_channel else 1
     m_max = (1 << 31) - 1 if scale32 else (1 << 15) - 1
-    multipliers = draw(st.lists(st.integers(0, m_max), min_size=n, max_size=n))
+    # Powers of two make exact ties (x * 2^30 >> 31 is x / 2), where the modes differ.
+    multiplier = st.one_of(st.integers(0, m_max), st.sampled_from([1 << 14, 3 << 13]))
+    multipliers = draw(st.lists(multiplier, min_size=n, max_size=n))
     shifts = draw(st.lists(st.integers(2, 62), min_size=n, max_size=n))
 
     def zero_point(width: str, unsigned: bool) -> int:
@@ -78,6 +81,7 @@ def rescales(draw):
         out_t=out_t,
         scale32=scale32,
         double=double,
+        half_even=half_even,
         per_channel=per_channel,
         in_unsigned=in_unsigned,
         out_unsigned=out_unsigned,
@@ -115,7 +119,11 @@ def program(p: dict) -> tuple[str, list[np.ndarray]]:
         )
     body += f"  %izp = tosa.const values(dense<{p['izp']}> : {izp_t}) : () -> {izp_t}\n"
     body += f"  %ozp = tosa.const values(dense<{p['ozp']}> : {ozp_t}) : () -> {ozp_t}\n"
-    mode = "DOUBLE_ROUND" if p["double"] else "SINGLE_ROUND"
+    mode = (
+        "DOUBLE_ROUND" if p["double"]
+        else "HALF_EVEN_ROUND" if p.get("half_even")
+        else "SINGLE_ROUND"
+    )  # fmt: skip
     flags = " ".join(
         f"{name}({str(p[key]).lower()})"
         for name, key in (
@@ -163,6 +171,21 @@ def test_issue_corner_cases_single_and_double() -> None:
             src, inputs = program(p)
             got = Interpreter(lowered(src)).call("main", inputs)[0]
             np.testing.assert_array_equal(got, [[want], [want]])
+
+
+def test_half_even_rounds_ties_to_even_after_lowering() -> None:
+    """x * 2^30 >> 31 = x / 2: odd x are ties, rounded to the even neighbour (both
+    signs), even x are exact; constant and runtime parameters lower alike."""
+    for as_args in (False, True):
+        p = dict(
+            in_t="i32", out_t="i32", scale32=True, double=False, half_even=True,
+            per_channel=False, in_unsigned=False, out_unsigned=False, channels=3,
+            multipliers=[1 << 30], shifts=[31], izp=0, ozp=0, params_as_args=as_args,
+            x=[1, 3, 5, -1, -3, 4],
+        )  # fmt: skip
+        src, inputs = program(p)
+        got = Interpreter(lowered(src)).call("main", inputs)[0]
+        np.testing.assert_array_equal(got, [[0, 2, 2], [0, -2, 2]])
 
 
 def test_constants_fold_and_parameters_disappear() -> None:
