@@ -128,3 +128,25 @@ def test_useful_macs_of_fully_connected_layers_are_m_k_n() -> None:
     text = (Path(__file__).parents[3] / "examples" / "tosa_mlp.mlir").read_text()
     graph = form_layers(entry(text))
     assert [useful_macs(layer) for layer in graph.layers] == [8 * 32 * 24, 8 * 24 * 10]
+
+
+@pytest.mark.parametrize("kind", ["avg", "max"])
+def test_a_window_with_one_output_position_reads_its_input_at_stride_one(kind: str) -> None:
+    """A 7x7/7 pool of a 7x7 image (a global pool as exporters write it) has one output
+    position, so its stride moves nothing: the layer takes stride 1, which keeps the
+    input in one column phase — one DMA per channel tile instead of one per pixel — and
+    its result is the interpreter's."""
+    from qdialect.dialects.npu import ProgramOp
+    from unit.lowering.test_tosa_to_npu import compile_and_run, pool_program
+
+    src = pool_program(kind, 7, 7, 32, (7, 7), (7, 7), (0, 0, 0, 0), seed=3)
+    (layer,) = form_layers(entry(src)).layers
+    assert layer.window is not None and layer.window.stride == (1, 1)
+    module = QParser(make_context(), src).parse_module()
+    TosaToNpu().apply(make_context(), module)
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    input_loads = [op for op in program.walk() if op.name == "npu.load" and op.buf.value.data == 0]
+    assert len(input_loads) == 2  # 32 channels: two tiles of 16
+    x = np.random.default_rng(3).integers(-128, 128, (1, 7, 7, 32)).astype(np.int8)
+    got, want = compile_and_run(src, "default", x)
+    assert np.array_equal(got, want)
