@@ -491,8 +491,8 @@ def _window(op: Operation, x_shape, kernel, stride, dilation, pad, out_shape) ->
     # Along an axis with one output position the stride moves nothing: stride 1 there
     # keeps the input in one column phase (a global pool's 7x7/7 window read as 7
     # phases of one pixel took one DMA per pixel).
-    stride = tuple(1 if n == 1 else st for n, st in zip(out_shape[1:3], stride, strict=True))
-    return Window(x_shape[1], x_shape[2], x_shape[3], kernel[0], kernel[1], stride,
+    steps = (1 if out_shape[1] == 1 else stride[0], 1 if out_shape[2] == 1 else stride[1])
+    return Window(x_shape[1], x_shape[2], x_shape[3], kernel[0], kernel[1], steps,
                   tuple(dilation), tuple(pad), out_shape[1], out_shape[2])  # fmt: skip
 
 
