@@ -127,10 +127,11 @@ def region_figures(func: FuncOp, machine: Machine, args: list[np.ndarray]):
             s[0], s[1] = min(s[0], begin), max(s[1], end)
     moved = [0] * len(graph.layers)
     for i, inst in enumerate(emitted.code):
-        if inst.opcode.mnemonic in ("load", "store"):
+        if inst.opcode.mnemonic in ("load", "load2d", "store"):
             layer = int(np.searchsorted(starts, i, side="right")) - 1
             if 0 <= layer < len(graph.layers):
-                moved[layer] += inst.values["rows"] * inst.values["row_bytes"]
+                v = inst.values
+                moved[layer] += v.get("blocks", 1) * v["rows"] * v["row_bytes"]
     args_set = set(func.body.block.args)
     returned = set(func.body.block.last_op.operands) if func.body.block.last_op else set()
     on_chip = machine.buffer("output").bytes

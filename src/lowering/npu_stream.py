@@ -27,13 +27,14 @@ only adds the waits those choices need.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from qdialect.lowering.npu_graph import Requant, Stage
-from qdialect.npu.encoding import Instruction
+from qdialect.npu.encoding import EncodingError, Instruction
 from qdialect.npu.machine import Machine
 
 RECORD_BYTES = 16
@@ -70,7 +71,8 @@ class Stream:
 
     def deliver(self, loads: list[Instruction]) -> None:
         if loads:
-            self.code += [*coalesce(loads), _token("signal", "ld2cp"), _token("wait", "ld2cp")]
+            self.code += [*fold_blocks(coalesce(in_row_order(loads))),
+                          _token("signal", "ld2cp"), _token("wait", "ld2cp")]  # fmt: skip
 
     def release(self) -> int:
         self.code.append(_token("signal", "cp2ld"))
@@ -162,6 +164,7 @@ class SlotWaits:
 
 
 MAX_DMA_ROWS = 1023  # the load's rows field
+MAX_BLOCKS = 255  # the load2d's blocks field
 
 
 def dma_load(buf: str, row: int, dram: int, rows: int, row_bytes: int, stride: int,
@@ -232,6 +235,72 @@ def coalesce(dmas: list[Instruction]) -> list[Instruction]:
             out[-1] = out[-1].replace(**merged)
         else:
             out.append(dma)
+    return out
+
+
+def in_row_order(loads: list[Instruction]) -> list[Instruction]:
+    """The loads of one delivery (all before one token, so in any order) sorted by the
+    rows they write, when none overlap: a window layer's rows come interleaved by stride
+    phase, and in row order each phase's rows follow each other, ready to coalesce and
+    fold. Overlapping loads keep their order (the later write wins)."""
+    spans = sorted(
+        (i["buf"], i["row"], i["row"] + i["pad_top"] + i["rows"] + i["pad_bottom"], n)
+        for n, i in enumerate(loads)
+    )
+    if any(a[0] == b[0] and b[1] < a[2] for a, b in itertools.pairwise(spans)):
+        return loads
+    return [loads[n] for *_, n in spans]
+
+
+_BLOCK_SHAPE = ("buf", "rows", "row_bytes", "stride", "pad", "pad_top", "pad_bottom")
+
+
+def _next_block(run: list[Instruction], n: Instruction) -> bool:
+    """`n` is one more block of the run: the same shape, written right after the last
+    block, its DRAM rows as far from the last block's as the run's blocks are apart."""
+    last = run[-1]
+    if n.opcode.mnemonic != "load" or n["pad_left"] or any(
+        n[f] != last[f] for f in _BLOCK_SHAPE
+    ):  # fmt: skip
+        return False
+    height = last["pad_top"] + last["rows"] + last["pad_bottom"]
+    step = n["dram"] - last["dram"]
+    return (
+        n["row"] == last["row"] + height
+        and (step > 0 or n["rows"] == 0)  # padding alone reads no DRAM
+        and (len(run) == 1 or step == last["dram"] - run[-2]["dram"])
+    )
+
+
+def fold_blocks(dmas: list[Instruction]) -> list[Instruction]:
+    """Fold each run of loads that are the same block repeated (an image's rows in a
+    window layer's input slot, each with its padding columns) into one `load2d`: one
+    DRAM latency instead of one per row. Runs the fields cannot hold stay as they are."""
+    out: list[Instruction] = []
+    i = 0
+    while i < len(dmas):
+        run = [dmas[i]]
+        if run[0].opcode.mnemonic == "load" and not run[0]["pad_left"]:
+            while i + len(run) < len(dmas) and len(run) < MAX_BLOCKS:
+                if not _next_block(run, dmas[i + len(run)]):
+                    break
+                run.append(dmas[i + len(run)])
+        i += len(run)
+        if len(run) == 1:
+            out += run
+            continue
+        first = run[0]
+        try:
+            out.append(
+                Instruction.of(
+                    "load2d",
+                    **{f: first[f] for f in ("buf", "row", "dram", *_BLOCK_SHAPE[1:])},
+                    blocks=len(run),
+                    block_stride=run[1]["dram"] - first["dram"],
+                )
+            )
+        except EncodingError:  # an address, a stride or a row count too large for load2d
+            out += run
     return out
 
 

@@ -54,15 +54,15 @@ def accesses(inst: Instruction, machine: Machine) -> list[Access]:
     def span(first: int, count: int, step: int = 1) -> tuple[int, int]:
         return first, first + (count - 1) * step + 1 if count else first
 
-    if m == "load":
+    if m in ("load", "load2d"):
         buf = BUFFERS[v["buf"]]
-        dram_end = (
-            v["dram"] + (v["rows"] - 1) * v["stride"] + v["row_bytes"] if v["rows"] else v["dram"]
-        )
-        total = v["pad_top"] + v["rows"] + v["pad_bottom"]
+        blocks = v.get("blocks", 1)
+        last = v["dram"] + max(blocks - 1, 0) * v.get("block_stride", 0)  # the last block's
+        dram_end = last + (v["rows"] - 1) * v["stride"] + v["row_bytes"] if v["rows"] else last
+        total = blocks * (v["pad_top"] + v["rows"] + v["pad_bottom"])
         return [
             Access(buf, "write", v["row"], v["row"] + total),
-            Access("dram", "read", v["dram"], dram_end),
+            Access("dram", "read", v["dram"], max(dram_end, v["dram"])),
         ]
     if m == "store":
         buf = BUFFERS[v["buf"]]
@@ -144,9 +144,9 @@ def check(inst: Instruction, machine: Machine, engine: str) -> str | None:
         rows = machine.buffer(a.buffer).rows
         if a.end > rows:
             return f"rows [{a.start}, {a.end}) of buffer '{a.buffer}' exceed its {rows} rows"
-    if m in ("load", "store"):
+    if m in ("load", "load2d", "store"):
         width = machine.buffer(BUFFERS[v["buf"]]).row_bytes
-        used = v["row_bytes"] + (v["pad_left"] if m == "load" else 0)
+        used = v["row_bytes"] + v.get("pad_left", 0)
         if used > width:
             return f"{used} bytes per row exceed the {width}-byte rows of '{BUFFERS[v['buf']]}'"
     return None

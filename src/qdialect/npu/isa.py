@@ -108,6 +108,28 @@ OPCODES: tuple[Opcode, ...] = (
         ),
     ),
     Opcode(
+        "load2d",
+        0x12,
+        "load",
+        "DMA DRAM -> buffer in `blocks` blocks: block b is a `load` of `rows` rows from "
+        "`dram + b * block_stride` with `pad_top` and `pad_bottom` padding rows, written "
+        "after block b - 1; one DRAM latency for all (an image's rows, each with its "
+        "padding columns, in one instruction, as VTA's 2-D loads do).",
+        (
+            _buf("destination buffer (input, weight, params or lut)"),
+            _row("row", "first destination row"),
+            Field("dram", 28, "DRAM byte address of the first row"),
+            Field("rows", 8, "rows to copy per block"),
+            Field("row_bytes", 7, "bytes per row (at most the buffer's row width)"),
+            Field("stride", 14, "DRAM bytes between rows"),
+            Field("blocks", 8, "blocks"),
+            Field("block_stride", 20, "DRAM bytes between blocks"),
+            Field("pad", 8, "padding value (the input zero point)", signed=True),
+            Field("pad_top", 4, "padding rows before each block"),
+            Field("pad_bottom", 4, "padding rows after each block"),
+        ),
+    ),
+    Opcode(
         "store",
         0x11,
         "store",

@@ -207,23 +207,27 @@ class Simulator:
         m = inst.opcode.mnemonic
         v = inst.values
         cols = self.cols
-        if m == "load":
+        if m in ("load", "load2d"):
+            blocks = v.get("blocks", 1)
             buf = BUFFERS[v["buf"]]
             width = self.machine.buffer(buf).row_bytes
-            if v["pad_left"] + v["row_bytes"] > width:
+            left = v.get("pad_left", 0)
+            if left + v["row_bytes"] > width:
                 raise SimulatorError(
-                    f"{what}: pad_left + row_bytes = {v['pad_left'] + v['row_bytes']} exceeds "
+                    f"{what}: pad_left + row_bytes = {left + v['row_bytes']} exceeds "
                     f"the {width}-byte rows of '{buf}'"
                 )
             total = v["pad_top"] + v["rows"] + v["pad_bottom"]
-            block = np.full((total, width), v["pad"] & 0xFF, np.uint8)
-            starts = v["dram"] + np.arange(v["rows"], dtype=np.int64) * v["stride"]
-            block[v["pad_top"] : v["pad_top"] + v["rows"],
-                  v["pad_left"] : v["pad_left"] + v["row_bytes"]] = self.dram.gather(
-                starts, v["row_bytes"], what)  # fmt: skip
-            self._write_rows(buf, v["row"], block, "load", what)
-            self.stats.dram_read += v["rows"] * v["row_bytes"]
-            return self._dma_cycles(v["rows"] * v["row_bytes"])
+            block = np.full((blocks, total, width), v["pad"] & 0xFF, np.uint8)
+            firsts = v["dram"] + np.arange(blocks, dtype=np.int64) * v.get("block_stride", 0)
+            starts = firsts[:, None] + np.arange(v["rows"], dtype=np.int64) * v["stride"]
+            data = self.dram.gather(starts.reshape(-1), v["row_bytes"], what)
+            block[:, v["pad_top"] : v["pad_top"] + v["rows"], left : left + v["row_bytes"]] = (
+                data.reshape(blocks, v["rows"], v["row_bytes"])
+            )
+            self._write_rows(buf, v["row"], block.reshape(-1, width), "load", what)
+            self.stats.dram_read += blocks * v["rows"] * v["row_bytes"]
+            return self._dma_cycles(blocks * v["rows"] * v["row_bytes"])
         if m == "store":
             buf = BUFFERS[v["buf"]]
             start, _, width = self._rows(buf, v["row"], v["rows"], "store", "read", what)

@@ -14,7 +14,9 @@
 
 // CHECK: // -----// tosa-to-npu stage: code //----- //
 // CHECK-NEXT: # layer 0: pool
-// CHECK-NEXT: load buf=params row=0 dram=64 rows=4 row_bytes=16 stride=16
+// The loads before one token go in the order of the rows they write.
+// CHECK-NEXT: load buf=input row=0 dram=0 rows=2 row_bytes=4 stride=8
+// CHECK: load buf=params row=0 dram=64 rows=4 row_bytes=16 stride=16
 // CHECK: pool op=max buf=input in=0 acc=0 rows=2 taps=1 row_step=1 tap_step=1
 // CHECK: alu op=max dst=0 src=2 rows=2 use_imm=0 imm=0
 // CHECK: requant acc=0 out=0 rows=2 params=0 zp=0 lo=-128 hi=127 round=single

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from qdialect.lowering.npu_stream import MAX_DMA_ROWS, coalesce, dma_load, dma_store, pad_rows
+from qdialect.lowering.npu_stream import (
+    MAX_BLOCKS,
+    MAX_DMA_ROWS,
+    coalesce,
+    dma_load,
+    dma_store,
+    fold_blocks,
+    in_row_order,
+    pad_rows,
+)
 from qdialect.npu.encoding import Instruction
 
 
@@ -46,3 +55,54 @@ def test_a_long_load_is_split_at_the_rows_field() -> None:
     split = dma_load("input", 5, 0, MAX_DMA_ROWS + 10, 4, 4, top=1, bottom=2)
     assert rows(split) == [(5, 0, MAX_DMA_ROWS), (5 + 1 + MAX_DMA_ROWS, 4 * MAX_DMA_ROWS, 10)]
     assert [(d["pad_top"], d["pad_bottom"]) for d in split] == [(1, 0), (0, 2)]
+
+
+def image_rows(first_row: int, dram: int, count: int, row_step: int = 2) -> list[Instruction]:
+    """A stride-phase's image rows as a window layer loads them: 5 pixels 8 bytes apart,
+    a padding pixel either side, the next row `row_step` image rows (of 40 bytes) on."""
+    return [
+        load
+        for r in range(count)
+        for load in dma_load(
+            "input", first_row + 7 * r, dram + 40 * row_step * r, 5, 4, 8, pad=-3, top=1, bottom=1
+        )
+    ]
+
+
+def test_repeated_blocks_fold_into_one_load2d() -> None:
+    (folded,) = fold_blocks(image_rows(10, 4, 6))
+    assert folded.opcode.mnemonic == "load2d"
+    assert {f: folded[f] for f in ("row", "dram", "rows", "blocks", "block_stride")} == {
+        "row": 10, "dram": 4, "rows": 5, "blocks": 6, "block_stride": 80,
+    }  # fmt: skip
+    assert (folded["pad"], folded["pad_top"], folded["pad_bottom"]) == (-3, 1, 1)
+    # Padding alone folds too: 40 rows as 15 + 15 + 10.
+    (pads, rest) = fold_blocks(pad_rows(0, 40, -3))
+    assert (pads.opcode.mnemonic, pads["blocks"], pads["pad_top"], pads["rows"]) == (
+        "load2d",
+        2,
+        15,
+        0,
+    )
+    assert (rest.opcode.mnemonic, rest["row"], rest["pad_top"]) == ("load", 30, 10)
+
+
+def test_only_evenly_spaced_blocks_of_one_shape_fold() -> None:
+    uneven = [*image_rows(0, 0, 2), *image_rows(14, 200, 2)]  # DRAM steps 80, 120, 80
+    assert [d.opcode.mnemonic for d in fold_blocks(uneven)] == ["load2d", "load2d"]
+    gap = [*image_rows(0, 0, 2), *image_rows(15, 160, 2)]  # a buffer row between
+    assert [d["blocks"] if "blocks" in d.values else 1 for d in fold_blocks(gap)] == [2, 2]
+    many = image_rows(0, 0, MAX_BLOCKS + 1)
+    assert [d.opcode.mnemonic for d in fold_blocks(many)] == ["load2d", "load"]
+    far = image_rows(0, 1 << 28, 2)  # beyond load2d's 28-bit address: left as loads
+    assert [d.opcode.mnemonic for d in fold_blocks(far)] == ["load", "load"]
+
+
+def test_one_deliverys_loads_go_in_row_order_unless_they_overlap() -> None:
+    """Interleaved stride phases sorted by the rows they write become foldable runs."""
+    even, odd = image_rows(0, 0, 3), image_rows(100, 8, 3)
+    interleaved = [x for pair in zip(even, odd, strict=True) for x in pair]
+    assert in_row_order(interleaved) == [*even, *odd]
+    assert len(fold_blocks(coalesce(in_row_order(interleaved)))) == 2
+    overlapping = [*dma_load("input", 0, 0, 4, 4, 4), *dma_load("input", 2, 64, 1, 4, 4)]
+    assert in_row_order(overlapping[::-1]) == overlapping[::-1]

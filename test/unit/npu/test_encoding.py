@@ -52,6 +52,7 @@ LAST_FIELD_BIT = {
     "signal": ("queue", 8),
     "wait": ("queue", 8),
     "load": ("pad_left", 8 + 3 + 16 + 32 + 10 + 10 + 20 + 8 + 4 + 4),  # 115
+    "load2d": ("pad_bottom", 8 + 3 + 16 + 28 + 8 + 7 + 14 + 8 + 20 + 8 + 4),  # 124
     "store": ("stride", 8 + 3 + 16 + 32 + 10 + 10),  # 79
     "fill": ("value", 8 + 3 + 16 + 16),  # 43
     "matmul": ("buf", 8 + 16 * 3 + 10 + 8 + 1 + 8 + 16),  # 99

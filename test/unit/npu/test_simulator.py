@@ -396,3 +396,28 @@ def test_sections_and_io_manifest_drive_qsim(tmp_path, capsys) -> None:
     np.savez(inputs, x=x)
     assert qsim.main([str(path), "--inputs", str(inputs)]) == 1
     assert "inputs: missing arg0; unknown x" in capsys.readouterr().err
+
+
+def test_load2d_is_its_blocks_with_one_latency() -> None:
+    """`load2d` writes block b as a `load` from dram + b * block_stride would, padding
+    rows around each block; it costs one DRAM latency for all its bytes."""
+    n = SMALL.mac_cols
+    image = np.arange(6 * 5 * n, dtype=np.uint8).reshape(6, 5, n)  # 6 rows of 5 pixels
+    # Every other image row, its 5 pixels, one padding pixel either side of each.
+    text = program(
+        "load2d buf=input row=0 dram=0 rows=5 row_bytes=4 stride=4 blocks=3 "
+        f"block_stride={2 * 5 * n} pad=-7 pad_top=1 pad_bottom=1",
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("input", 0, 0x1000, 21, n, n),
+    )
+    sim, stats = run(SMALL, text, {0: image})
+    got = np.frombuffer(sim.read_dram(0x1000, 21 * n), np.uint8).reshape(3, 7, n)
+    want = np.full((3, 7, n), np.uint8(256 - 7))
+    want[:, 1:6] = image[0::2]
+    np.testing.assert_array_equal(got, want)
+    assert stats.dram_read == 3 * 5 * n
+    # one latency, the bytes over the bus, and the signal
+    assert stats.busy["load"] == SMALL.dram_latency + 3 * 5 * n // SMALL.bus_bytes + 1

@@ -7,6 +7,7 @@
 
 // CHECK: npu.program machine = "default" {
 // CHECK-NEXT: npu.load [buf = weight, row = 3, dram = 4096, rows = 16, row_bytes = 13, stride = 32, pad = -128, pad_top = 1, pad_bottom = 2, pad_left = 3]
+// CHECK-NEXT: npu.load2d [buf = input, row = 100, dram = 64, rows = 56, row_bytes = 16, stride = 192, blocks = 14, block_stride = 21504, pad = -5, pad_top = 1, pad_bottom = 0]
 // CHECK-NEXT: npu.signal [queue = ld2cp]
 // CHECK-NEXT: npu.wait [queue = ld2cp]
 // CHECK-NEXT: npu.fill [buf = accumulator, row = 0, rows = 8, value = -2147483648]
@@ -23,10 +24,12 @@
 // CHECK-NEXT: }
 // ASM: # npu.program for machine 'default'
 // ASM-NEXT: load buf=weight row=3 dram=4096 rows=16 row_bytes=13 stride=32 pad=-128 pad_top=1 pad_bottom=2 pad_left=3
+// ASM-NEXT: load2d buf=input row=100 dram=64 rows=56 row_bytes=16 stride=192 blocks=14 block_stride=21504 pad=-5 pad_top=1 pad_bottom=0
 // ASM: alu op=shr dst=0 src=4 rows=4 use_imm=1 imm=7
 // ASM: halt
 npu.program machine = "default" {
   npu.load [buf = weight, row = 3, dram = 0x1000, rows = 16, row_bytes = 13, stride = 32, pad = -128, pad_top = 1, pad_bottom = 2, pad_left = 3]
+  npu.load2d [buf = input, row = 100, dram = 64, rows = 56, row_bytes = 16, stride = 192, blocks = 14, block_stride = 21504, pad = -5, pad_top = 1, pad_bottom = 0]
   npu.signal [queue = ld2cp]
   npu.wait [queue = ld2cp]
   npu.fill [buf = accumulator, row = 0, rows = 8, value = -2147483648]
