@@ -369,6 +369,7 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
         tiles == 1
         and not split
         and nb > 1
+        and len(set(groups_of)) == 1  # every block reads the same input (not depthwise, a pool)
         and chip_in is None
         and nb <= min(w_count if block else nb, p_count)
     )
