@@ -10,9 +10,10 @@ interpreter first (bit-exact or the bench stops). Per layer:
 
   MACs      the model's multiply-accumulates (taps on padding and tile padding are not
             counted: `npu_graph.useful_macs`)
-  cycles    from the first instruction of the layer to its last one finishing (layers
-            overlap a little where the next one's loads start early, so the per-layer
-            cycles add up to slightly more than the total)
+  cycles    the cycles the layer adds: from the moment every earlier layer's last
+            instruction is done to the moment its own are (a layer's loads start while
+            the one before computes, so its first instruction is no measure; these add up
+            to the total)
   useful    MACs / (cycles x the array's MACs per cycle)
   DRAM      bytes the layer's loads and stores move
   bound     the bytes it cannot avoid: its constants once (weights one byte each, 9 bytes
@@ -33,6 +34,7 @@ layers that lose the most cycles (cycles x (1 - useful utilization)).
 from __future__ import annotations
 
 import argparse
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,12 +121,13 @@ def region_figures(func: FuncOp, machine: Machine, args: list[np.ndarray]):
     stats = sim.run(timeline=timeline)
     outputs = sim.get_outputs(binary)
     starts = [*emitted.layer_starts, len(emitted.code)]
-    span: dict[int, list[int]] = {}
-    for index, begin, end in timeline:
+    finish = [0] * len(graph.layers)  # when each layer's last instruction is done
+    for index, _, end in timeline:
         layer = int(np.searchsorted(starts, index, side="right")) - 1
         if 0 <= layer < len(graph.layers):
-            s = span.setdefault(layer, [begin, end])
-            s[0], s[1] = min(s[0], begin), max(s[1], end)
+            finish[layer] = max(finish[layer], end)
+    done = list(itertools.accumulate(finish, max))
+    added = [b - a for a, b in zip([0, *done], done, strict=False)]  # partitions the total
     moved = [0] * len(graph.layers)
     for i, inst in enumerate(emitted.code):
         if inst.opcode.mnemonic in ("load", "load2d", "store"):
@@ -145,9 +148,8 @@ def region_figures(func: FuncOp, machine: Machine, args: list[np.ndarray]):
         out = alias(layer.out)
         if layer.out in returned or out in returned or nbytes(out) > on_chip:
             bound += nbytes(out)
-        begin, end = span.get(i, [0, 0])
         figures.append(LayerFigures(_name(layer), _kind(layer), useful_macs(layer),
-                                    end - begin, moved[i], bound))  # fmt: skip
+                                    added[i], moved[i], bound))  # fmt: skip
     return figures, stats.cycles, [outputs[t.name] for t in binary.outputs]
 
 

@@ -42,10 +42,14 @@ from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
+from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.ir.constants import constant_array
 from qdialect.ir.errors import OpError
 
 PASS_NAME = "tosa-to-npu"
+MODEL_WINDOW = "qdialect.model_window"
+"""A convolution's attribute: the model's window (h, w, c, kh, kw, stride, dilation, pad,
+oh, ow) when a rewrite computes it as another convolution (`tosa-space-to-depth`)."""
 I8 = IntegerType(8)
 IDENTITY = (1 << 30, 30)  # apply_scale_32 by 2^30 >> 30 returns its input exactly
 
@@ -129,6 +133,9 @@ class MacLayer:
     window: Window | None = None
     zp_x: int = 0
     depthwise: int = 0  # the channel multiplier of a depthwise convolution, else 0
+    model_window: Window | None = None
+    """The window of the convolution the model wrote, when the layer computes it in
+    another form (`tosa-space-to-depth`): `useful_macs` counts that one's products."""
 
     def __post_init__(self) -> None:
         _read_only(self.weight)
@@ -282,7 +289,7 @@ def useful_macs(layer: Layer) -> int:
     if layer.window is None:  # fully connected: M x K x N
         k, n = layer.weight.shape
         return nbytes(alias(layer.x)) // k * k * n
-    g = layer.window
+    g = layer.model_window or layer.window
     rows = valid_taps(g.h, g.kh, g.stride[0], g.dilation[0], g.pad[0], g.oh)
     cols = valid_taps(g.w, g.kw, g.stride[1], g.dilation[1], g.pad[2], g.ow)
     per_output_channel = 1 if layer.depthwise else g.c
@@ -483,6 +490,13 @@ def _check_i8_batch1(op: Operation, x: SSAValue) -> tuple[int, ...]:
     return shape
 
 
+def _model_window(v: tuple[int, ...]) -> Window:
+    """The window a MODEL_WINDOW array spells: h, w, c, kh, kw, stride (2), dilation (2),
+    pad (4), oh, ow."""
+    return Window(v[0], v[1], v[2], v[3], v[4], (v[5], v[6]), (v[7], v[8]),
+                  (v[9], v[10], v[11], v[12]), v[13], v[14])  # fmt: skip
+
+
 def _window(op: Operation, x_shape, kernel, stride, dilation, pad, out_shape) -> Window:
     if max(pad) > 15:
         raise OpError(op, f"{PASS_NAME}: padding above 15 is not supported")
@@ -534,7 +548,11 @@ def _conv(walk: _Walk, op: tosa.Conv2DOp | tosa.DepthwiseConv2DOp) -> None:
     taps = weight.reshape(-1, n).sum(axis=0)
     folded = b.reshape(-1) * np.ones(n, np.int64) - zp_x * taps
     requant, out = _epilogue(walk, op, op.output, n, folded)
-    walk.layers.append(MacLayer(alias(x), out, weight, requant, window, zp_x, depthwise))
+    model = op.attributes.get(MODEL_WINDOW)
+    model_window = _model_window(dense_values(model)) if model is not None else None
+    walk.layers.append(
+        MacLayer(alias(x), out, weight, requant, window, zp_x, depthwise, model_window)
+    )
 
 
 def _pool(walk: _Walk, op: tosa.MaxPool2dOp | tosa.AvgPool2dOp) -> None:

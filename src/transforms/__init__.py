@@ -103,6 +103,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TosaValidate
 
+    def get_tosa_space_to_depth() -> type[ModulePass]:
+        from qdialect.transforms.tosa_space_to_depth import TosaSpaceToDepth
+
+        return TosaSpaceToDepth
+
     def get_tosa_reduce_transposes() -> type[ModulePass]:
         from qdialect.transforms.tosa_reduce_transposes import TosaReduceTransposes
 
@@ -118,6 +123,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "npu-partition": get_npu_partition,
         "tosa-validate": get_tosa_validate,
         "tosa-reduce-transposes": get_tosa_reduce_transposes,
+        "tosa-space-to-depth": get_tosa_space_to_depth,
         "tosa-attach-target": get_tosa_attach_target,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,

@@ -57,6 +57,7 @@ from qdialect.lowering.npu_graph import (
 )
 from qdialect.lowering.npu_plan import plan_program
 from qdialect.npu.machine import Machine, MachineError, load_machine
+from qdialect.transforms import tosa_space_to_depth
 
 PASS_NAME = "npu-partition"
 TARGET_ATTR = "qdialect.target"
@@ -343,8 +344,9 @@ def _boundary_layout(op: Operation) -> bool:
     MobileNetV2's time, against nothing for a host that writes NHWC to begin with."""
     if not isinstance(op, tosa.TransposeOp):
         return False
-    source = op.operands[0]
-    from_argument = not isinstance(source.owner, Operation)
+    # An argument seen through reshapes and transposes (the space-to-depth of a stem's
+    # input follows the NCHW -> NHWC one) is still the host's to lay out.
+    from_argument = tosa_space_to_depth.from_argument(op.operands[0])
     to_result = all(
         isinstance(use.operation, ReturnOp) for r in op.results for use in r.uses
     ) and any(r.uses for r in op.results)
@@ -463,6 +465,10 @@ class NpuPartition(ModulePass):
     host_macs_per_cycle: int = 16
     """The host's int8 MAC rate, for the cost model."""
 
+    space_to_depth: bool = True
+    """Run `tosa-space-to-depth` first: stride-2 stems read from the input as stride-1
+    convolutions of 2x2 pixel blocks (the host lays out the input)."""
+
     dump: bool = False
     """Print the decisions and the regions on stderr."""
 
@@ -479,6 +485,8 @@ class NpuPartition(ModulePass):
             raise OpError(op, f"{PASS_NAME}: no function '@{self.entry}' to partition")
         if len(entry.body.blocks) != 1:
             raise OpError(entry, f"{PASS_NAME}: '@{self.entry}' must have one block")
+        if self.space_to_depth:
+            tosa_space_to_depth.TosaSpaceToDepth().apply(ctx, op)
         block = entry.body.block
         ops = [o for o in block.ops if not isinstance(o, ReturnOp)]
         regions, decisions = partition(
