@@ -68,6 +68,15 @@ def _rounding() -> Field:
     )
 
 
+def _padding(where: str) -> tuple[Field, ...]:
+    """A load's padding: its value, and the rows before and after (`where`)."""
+    return (
+        Field("pad", 8, "padding value (the input zero point)", signed=True),
+        Field("pad_top", 4, f"padding rows before{where}"),
+        Field("pad_bottom", 4, f"padding rows after{where}"),
+    )
+
+
 def _row(name: str, doc: str) -> Field:
     return Field(name, 16, doc)
 
@@ -101,9 +110,7 @@ OPCODES: tuple[Opcode, ...] = (
             Field("rows", 10, "rows to copy"),
             Field("row_bytes", 10, "bytes per row (at most the buffer's row width)"),
             Field("stride", 20, "DRAM bytes between rows"),
-            Field("pad", 8, "padding value (the input zero point)", signed=True),
-            Field("pad_top", 4, "padding rows before"),
-            Field("pad_bottom", 4, "padding rows after"),
+            *_padding(""),
             Field("pad_left", 4, "padding bytes before each row"),
         ),
     ),
@@ -124,9 +131,7 @@ OPCODES: tuple[Opcode, ...] = (
             Field("stride", 14, "DRAM bytes between rows"),
             Field("blocks", 8, "blocks"),
             Field("block_stride", 20, "DRAM bytes between blocks"),
-            Field("pad", 8, "padding value (the input zero point)", signed=True),
-            Field("pad_top", 4, "padding rows before each block"),
-            Field("pad_bottom", 4, "padding rows after each block"),
+            *_padding(" each block"),
         ),
     ),
     Opcode(
