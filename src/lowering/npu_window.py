@@ -114,11 +114,32 @@ def block_tiles(layer: MacLayer | PoolLayer, j: int, cols: int) -> list[int]:
     return list(range(first // layer.depthwise // cols, last // layer.depthwise // cols + 1))
 
 
+def per_lane(layer: MacLayer | PoolLayer) -> bool:
+    """A depthwise convolution of multiplier 1: output channel c reads input channel c, so
+    the array runs it as pixels x channels (`dwmac`), a weight row per tap, not a
+    diagonal cols x cols block per tap (1/cols of the array)."""
+    return isinstance(layer, MacLayer) and layer.depthwise == 1
+
+
+def weight_rows_per_tap(layer: MacLayer | PoolLayer, cols: int) -> int:
+    """Weight buffer rows one tap of one input tile takes: a block, a row, or none (pools)."""
+    return 0 if isinstance(layer, PoolLayer) else 1 if per_lane(layer) else cols
+
+
 def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
     """Per output block j, group of `group` input tiles, kernel row, input tile and kernel
     column: a cols x cols block (row = input channel of the tile, column = output
-    channel of the block). Depthwise blocks are zero except where output o reads input o // M."""
+    channel of the block). Depthwise blocks are zero except where output o reads input o // M.
+    Per lane (`per_lane`): per block j, kernel row and kernel column, one row of the
+    block's channels' weights."""
     kh, kw = layer.weight.shape[:2]
+    if per_lane(layer):
+        nb = ceil_div(layer.channels, cols)
+        rows = np.zeros((nb * cols, kh, kw), np.int8)
+        rows[: layer.channels] = layer.weight.transpose(2, 0, 1)
+        rows = rows[:, :, tap_order(window_of(layer))]
+        # nb, kh, kw, cols
+        return np.ascontiguousarray(rows.reshape(nb, cols, kh, kw).transpose(0, 2, 3, 1)).tobytes()
     n = layer.channels
     nb = ceil_div(n, cols)
     tiles = [block_tiles(layer, j, cols) for j in range(nb)]
@@ -197,7 +218,7 @@ def plan_window(
         raise ValueError(f"an output row needs {pitch} accumulator and output rows")
 
     def weight_rows(group: int) -> int:
-        return 0 if pool else g.kh * group * g.kw * cols
+        return g.kh * group * g.kw * weight_rows_per_tap(layer, cols)
 
     whole = _Geometry(g, pitch, most)
     if weight_rows(most) <= w_rows and (
@@ -327,7 +348,6 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
     n = layer.channels
     nb = ceil_div(n, cols)
     conv = isinstance(layer, MacLayer) and not layer.depthwise
-    pool = isinstance(layer, PoolLayer)
     chip_in, chip_out = where.chip_in, where.chip_out
     out_base, out_rows = where.out_area
     plan = plan_window(layer, mc, (1 << 30) if chip_out else out_rows)
@@ -342,7 +362,7 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
         groups_of.append(tuple(tuple(tiles[i : i + group]) for i in range(0, len(tiles), group)))
     split = any(len(gs) > 1 for gs in groups_of)
     sets = len(window_stages(layer)[0])
-    block = 0 if pool else g.kh * group * g.kw * cols
+    block = g.kh * group * g.kw * weight_rows_per_tap(layer, cols)
     w_count = (
         slot_count(nb * len(groups_of[0]), block, mc.buffer("weight").rows, "weight")
         if block
@@ -452,6 +472,8 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
     band_cap = cut.band_cap
     span = (g.kh - 1) * dh + 1
     runs = tap_runs(g)
+    lanes = per_lane(layer)
+    per_tap = weight_rows_per_tap(layer, cols)
     loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
     if chip_out is not None and chip_out.pad is not None:  # padding first, then the pixels
         st.code.append(
@@ -487,11 +509,11 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
                         first = kh == 0 and tap == 0
                         _pool_taps(st.code, layer.kind, source, row, m, count, step, first)
                     else:
-                        w_row = wb + ((kh * group + ti) * g.kw + tap) * cols
+                        w_row = wb + ((kh * group + ti) * g.kw + tap) * per_tap
                         accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
                         st.code.append(
                             Instruction.of(
-                                "matmul",
+                                "dwmac" if lanes else "matmul",
                                 in_=row,
                                 w=w_row,
                                 acc=0,

@@ -75,13 +75,14 @@ def accesses(inst: Instruction, machine: Machine) -> list[Access]:
         ]
     if m == "fill":
         return [Access(BUFFERS[v["buf"]], "write", v["row"], v["row"] + v["rows"])]
-    if m == "matmul":
+    if m in ("matmul", "dwmac"):
         last_in = (
             v["in"] + max(v["m"] - 1, 0) * v["in_step"] + max(v["k_tiles"] - 1, 0) * v["k_step"]
         )
+        w_rows = v["k_tiles"] * (cols if m == "matmul" else 1)
         out = [
             Access(BUFFERS[v["buf"]], "read", v["in"], last_in + 1),
-            Access("weight", "read", v["w"], v["w"] + v["k_tiles"] * cols),
+            Access("weight", "read", v["w"], v["w"] + w_rows),
             Access("accumulator", "write", v["acc"], v["acc"] + v["m"]),
         ]
         if v["accumulate"]:

@@ -68,6 +68,21 @@ def _rounding() -> Field:
     )
 
 
+def _mac_fields(k_doc: str) -> tuple[Field, ...]:
+    """The operands of the array's two modes (`matmul`, `dwmac`)."""
+    return (
+        _row("in", "first input row"),
+        _row("w", "first weight row"),
+        _row("acc", "first accumulator row"),
+        Field("m", 10, "output rows"),
+        Field("k_tiles", 8, k_doc),
+        Field("accumulate", 1, "1: add to the accumulator, 0: overwrite"),
+        Field("in_step", 8, "input rows between output rows (convolution stride)"),
+        _row("k_step", "input rows between k tiles"),
+        _buf("source of the activations (input or output)"),
+    )
+
+
 def _padding(where: str) -> tuple[Field, ...]:
     """A load's padding: its value, and the rows before and after (`where`)."""
     return (
@@ -168,17 +183,17 @@ OPCODES: tuple[Opcode, ...] = (
         "W_t, for i < m; W_t is the cols x cols weight block at weight row w + t*cols "
         "(row = input channel). int8 x int8 -> int32; `accumulate` adds to the accumulator. "
         "`buf` is the input buffer, or the output buffer for a layer input kept on chip.",
-        (
-            _row("in", "first input row"),
-            _row("w", "first weight row"),
-            _row("acc", "first accumulator row"),
-            Field("m", 10, "output rows"),
-            Field("k_tiles", 8, "weight blocks to sum over"),
-            Field("accumulate", 1, "1: add to the accumulator, 0: overwrite"),
-            Field("in_step", 8, "input rows between output rows (convolution stride)"),
-            _row("k_step", "input rows between k tiles"),
-            _buf("source of the activations (input or output)"),
-        ),
+        _mac_fields("weight blocks to sum over"),
+    ),
+    Opcode(
+        "dwmac",
+        0x28,
+        "compute",
+        "acc[acc + i][c] (+)= sum over t < k_tiles of buf[in + i*in_step + t*k_step][c] x "
+        "weight[w + t][c], for i < m: the array as rows output pixels x cols channels, each "
+        "lane its own channel (a depthwise convolution, one weight row per tap). "
+        "`accumulate`, `buf` as for `matmul`.",
+        _mac_fields("weight rows (taps) to sum over"),
     ),
     Opcode(
         "alu",

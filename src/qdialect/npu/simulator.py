@@ -269,6 +269,21 @@ class Simulator:
             self._write_rows("accumulator", v["acc"], _wrap32(out), "compute", what)
             self.stats.macs += v["m"] * v["k_tiles"] * cols * cols
             return v["m"] * v["k_tiles"] + self.machine.mac_rows + cols
+        if m == "dwmac":
+            out = np.zeros((v["m"], cols), np.int64)
+            lead = v["in"] + np.arange(v["m"], dtype=np.int64) * v["in_step"]
+            w = self._read_rows("weight", v["w"], v["k_tiles"], "compute", what, np.int8)
+            for t in range(v["k_tiles"]):
+                x = self._gather_rows(BUFFERS[v["buf"]], lead + t * v["k_step"], "compute", what)
+                out += x.astype(np.int64) * w[t].astype(np.int64)
+            if v["accumulate"]:
+                out += self._read_rows("accumulator", v["acc"], v["m"], "compute", what, np.int32)
+            self._write_rows("accumulator", v["acc"], _wrap32(out), "compute", what)
+            self.stats.macs += v["m"] * v["k_tiles"] * cols
+            # mac_rows output rows a pass; the input buffer serves mac_rows rows a cycle
+            # from as many banks, so rows in_step apart take in_step cycles a pass.
+            passes = -(-v["m"] // self.machine.mac_rows)
+            return passes * v["k_tiles"] * max(v["in_step"], 1) + self.machine.mac_rows + cols
         if m == "alu":
             a = self._read_rows(
                 "accumulator", v["dst"], v["rows"], "compute", what, np.int32

@@ -56,6 +56,7 @@ LAST_FIELD_BIT = {
     "store": ("stride", 8 + 3 + 16 + 32 + 10 + 10),  # 79
     "fill": ("value", 8 + 3 + 16 + 16),  # 43
     "matmul": ("buf", 8 + 16 * 3 + 10 + 8 + 1 + 8 + 16),  # 99
+    "dwmac": ("buf", 8 + 16 * 3 + 10 + 8 + 1 + 8 + 16),  # 99, the same operands
     "alu": ("imm", 8 + 3 + 16 + 16 + 12 + 1),  # 56
     "requant": ("round", 8 + 16 + 16 + 12 + 16 + 8 + 8 + 8),  # 92
     "scale": ("round", 8 + 16 + 12 + 16),  # 52

@@ -421,3 +421,35 @@ def test_load2d_is_its_blocks_with_one_latency() -> None:
     assert stats.dram_read == 3 * 5 * n
     # one latency, the bytes over the bus, and the signal
     assert stats.busy["load"] == SMALL.dram_latency + 3 * 5 * n // SMALL.bus_bytes + 1
+
+
+def test_dwmac_multiplies_each_lane_by_its_own_weight() -> None:
+    """`dwmac`: out[i][c] = sum_t x[i*in_step + t*k_step][c] * w[t][c] (a depthwise tap sum
+    per channel), accumulated on request; mac_rows outputs a pass, in_step cycles a pass."""
+    n, m, taps = DEFAULT.mac_cols, 21, 3
+    rng = np.random.default_rng(5)
+    x = rng.integers(-128, 128, (2 * m + 2 * taps, n)).astype(np.int8)
+    w = rng.integers(-128, 128, (taps, n)).astype(np.int8)
+    text = program(
+        load("input", 0, 0, len(x), n, n),
+        load("weight", 0, 0x1000, taps, n, n),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        "fill buf=accumulator row=0 rows=21 value=1000",
+        f"dwmac in=1 w=0 acc=0 m={m} k_tiles={taps} accumulate=1 in_step=2 k_step=1 buf=input",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("accumulator", 0, 0x2000, m, 4 * n, 4 * n),
+    )
+    sim, stats = run(DEFAULT, text, {0: x, 0x1000: w})
+    got = np.frombuffer(sim.read_dram(0x2000, m * n * 4), np.int32).reshape(m, n)
+    want = np.full((m, n), 1000, np.int64)
+    for i in range(m):
+        for t in range(taps):
+            want[i] += x[1 + 2 * i + t].astype(np.int64) * w[t]
+    np.testing.assert_array_equal(got, want)
+    assert stats.macs == m * taps * n
+    passes = -(-m // DEFAULT.mac_rows)
+    fill = DEFAULT.mac_rows + DEFAULT.mac_cols
+    # wait, fill (a cycle a row), dwmac, signal
+    assert stats.busy["compute"] == 1 + m + (passes * taps * 2 + fill) + 1
