@@ -130,7 +130,7 @@ def region_figures(func: FuncOp, machine: Machine, args: list[np.ndarray]):
     added = [b - a for a, b in zip([0, *done], done, strict=False)]  # partitions the total
     moved = [0] * len(graph.layers)
     for i, inst in enumerate(emitted.code):
-        if inst.opcode.mnemonic in ("load", "load2d", "store"):
+        if inst.opcode.mnemonic in ("load", "load2d", "store", "store2d"):
             layer = int(np.searchsorted(starts, i, side="right")) - 1
             if 0 <= layer < len(graph.layers):
                 v = inst.values

@@ -97,7 +97,7 @@ class Stream:
         self.code += [
             _token("signal", "cp2st"),
             _token("wait", "cp2st"),
-            *coalesce(stores),
+            *fold_blocks(coalesce(stores)),
             _token("signal", "st2cp"),
         ]
         self.pending += 1
@@ -252,35 +252,45 @@ def in_row_order(loads: list[Instruction]) -> list[Instruction]:
     return [loads[n] for *_, n in spans]
 
 
-_BLOCK_SHAPE = ("buf", "rows", "row_bytes", "stride", "pad", "pad_top", "pad_bottom")
+_SHAPE = {
+    "load": ("buf", "rows", "row_bytes", "stride", "pad", "pad_top", "pad_bottom"),
+    "store": ("buf", "rows", "row_bytes", "stride"),
+}
+"""The fields the blocks of a `load2d` / `store2d` share."""
 
 
 def _next_block(run: list[Instruction], n: Instruction) -> bool:
-    """`n` is one more block of the run: the same shape, written right after the last
-    block, its DRAM rows as far from the last block's as the run's blocks are apart."""
+    """`n` is one more block of the run: the same shape, as far from the last block in
+    the buffer and in DRAM as the run's blocks are apart — a load's right after the last
+    one (`load2d` has no row step), a store's any rows on (`store2d` has)."""
     last = run[-1]
-    if n.opcode.mnemonic != "load" or n["pad_left"] or any(
-        n[f] != last[f] for f in _BLOCK_SHAPE
-    ):  # fmt: skip
+    kind = last.opcode.mnemonic
+    if n.opcode is not last.opcode or any(n[f] != last[f] for f in _SHAPE[kind]):
         return False
-    height = last["pad_top"] + last["rows"] + last["pad_bottom"]
-    step = n["dram"] - last["dram"]
-    return (
-        n["row"] == last["row"] + height
-        and (step > 0 or n["rows"] == 0)  # padding alone reads no DRAM
-        and (len(run) == 1 or step == last["dram"] - run[-2]["dram"])
+    rows, step = n["row"] - last["row"], n["dram"] - last["dram"]
+    if kind == "load":
+        if n["pad_left"] or rows != last["pad_top"] + last["rows"] + last["pad_bottom"]:
+            return False
+    elif rows <= 0:
+        return False
+    if step <= 0 and not (kind == "load" and n["rows"] == 0):  # padding alone reads no DRAM
+        return False
+    return len(run) == 1 or (
+        step == last["dram"] - run[-2]["dram"] and rows == last["row"] - run[-2]["row"]
     )
 
 
 def fold_blocks(dmas: list[Instruction]) -> list[Instruction]:
-    """Fold each run of loads that are the same block repeated (an image's rows in a
-    window layer's input slot, each with its padding columns) into one `load2d`: one
-    DRAM latency instead of one per row. Runs the fields cannot hold stay as they are."""
+    """Fold each run of loads (stores) that are the same block repeated — a window layer's
+    image rows of one stride phase, each with its padding columns; its output rows, each
+    a pitch of buffer rows apart — into one `load2d` (`store2d`): one DRAM latency instead
+    of one per row. Runs the narrower fields cannot hold stay as they are."""
     out: list[Instruction] = []
     i = 0
     while i < len(dmas):
         run = [dmas[i]]
-        if run[0].opcode.mnemonic == "load" and not run[0]["pad_left"]:
+        kind = run[0].opcode.mnemonic
+        if kind in _SHAPE and not (kind == "load" and run[0]["pad_left"]):
             while i + len(run) < len(dmas) and len(run) < MAX_BLOCKS:
                 if not _next_block(run, dmas[i + len(run)]):
                     break
@@ -290,16 +300,13 @@ def fold_blocks(dmas: list[Instruction]) -> list[Instruction]:
             out += run
             continue
         first = run[0]
+        fields = {f: first[f] for f in ("row", "dram", *_SHAPE[kind])}
+        fields.update(blocks=len(run), block_stride=run[1]["dram"] - first["dram"])
+        if kind == "store":
+            fields["row_step"] = run[1]["row"] - first["row"]
         try:
-            out.append(
-                Instruction.of(
-                    "load2d",
-                    **{f: first[f] for f in ("buf", "row", "dram", *_BLOCK_SHAPE[1:])},
-                    blocks=len(run),
-                    block_stride=run[1]["dram"] - first["dram"],
-                )
-            )
-        except EncodingError:  # an address, a stride or a row count too large for load2d
+            out.append(Instruction.of(f"{kind}2d", **fields))
+        except EncodingError:  # an address, a stride or a row count too large for the 2-D form
             out += run
     return out
 

@@ -36,7 +36,7 @@ from qdialect.lowering.npu_stream import (
     param_bytes,
     slot_count,
 )
-from qdialect.npu.encoding import Instruction
+from qdialect.npu.encoding import EncodingError, Instruction
 from qdialect.npu.machine import Machine
 
 if TYPE_CHECKING:  # the plan is built from these cuts, and emission reads it
@@ -511,7 +511,8 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
                     else:
                         w_row = wb + ((kh * group + ti) * g.kw + tap) * per_tap
                         accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
-                        st.code.append(
+                        append_mac(
+                            st.code,
                             Instruction.of(
                                 "dwmac" if lanes else "matmul",
                                 in_=row,
@@ -523,7 +524,8 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
                                 in_step=1,
                                 k_step=step,
                                 buf=source,
-                            )
+                            ),
+                            cols,
                         )
                     tap += count
         if gi < len(groups_of[j]) - 1:
@@ -595,6 +597,40 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
             s0 = s1
         release(slots)
     st.end_layer()
+
+
+_MAC_SHAPE = ("acc", "m", "in_step", "buf")
+
+
+def append_mac(code: list[Instruction], mac: Instruction, cols: int) -> None:
+    """Append `mac`, or fold it into the `matmul` before it when it continues that one's
+    sum: the same outputs, its input rows and weight blocks one more k step on (a 1x1
+    convolution's input tiles, one matmul each, become one of many k tiles). Each matmul
+    pays the array's fill, so a 7x7 layer of 60 tiles took 60 x (49 + 32) cycles a block
+    where one matmul takes 60 x 49 + 32. Integer sums: the order does not change them."""
+    prev = code[-1] if code else None
+    if (
+        prev is None
+        or mac.opcode.mnemonic != "matmul"
+        or prev.opcode is not mac.opcode
+        or not mac["accumulate"]
+        or any(prev[f] != mac[f] for f in _MAC_SHAPE)
+        or mac["w"] != prev["w"] + prev["k_tiles"] * cols
+    ):
+        code.append(mac)
+        return
+    # The step from prev's last k tile to mac's first, and each one's own when it has
+    # more than one tile, must all be the same.
+    steps = {mac["in"] - prev["in"] - (prev["k_tiles"] - 1) * prev["k_step"]}
+    steps |= {i["k_step"] for i in (prev, mac) if i["k_tiles"] > 1}
+    step = steps.pop()
+    if steps or step <= 0:
+        code.append(mac)
+        return
+    try:
+        code[-1] = prev.replace(k_tiles=prev["k_tiles"] + mac["k_tiles"], k_step=step)
+    except EncodingError:  # k_tiles or k_step too large for the fields
+        code.append(mac)
 
 
 def _image_row(geo: _Geometry, row: int, x: int, h: int, ci: int, ph: int, pad: int,

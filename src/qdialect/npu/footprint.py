@@ -64,14 +64,15 @@ def accesses(inst: Instruction, machine: Machine) -> list[Access]:
             Access(buf, "write", v["row"], v["row"] + total),
             Access("dram", "read", v["dram"], max(dram_end, v["dram"])),
         ]
-    if m == "store":
+    if m in ("store", "store2d"):
         buf = BUFFERS[v["buf"]]
-        dram_end = (
-            v["dram"] + (v["rows"] - 1) * v["stride"] + v["row_bytes"] if v["rows"] else v["dram"]
-        )
+        blocks = v.get("blocks", 1)
+        last = v["dram"] + max(blocks - 1, 0) * v.get("block_stride", 0)
+        dram_end = last + (v["rows"] - 1) * v["stride"] + v["row_bytes"] if v["rows"] else last
+        last_row = v["row"] + max(blocks - 1, 0) * v.get("row_step", 0)
         return [
-            Access(buf, "read", v["row"], v["row"] + v["rows"]),
-            Access("dram", "write", v["dram"], dram_end),
+            Access(buf, "read", v["row"], max(last_row + v["rows"], v["row"])),
+            Access("dram", "write", v["dram"], max(dram_end, v["dram"])),
         ]
     if m == "fill":
         return [Access(BUFFERS[v["buf"]], "write", v["row"], v["row"] + v["rows"])]
@@ -145,7 +146,7 @@ def check(inst: Instruction, machine: Machine, engine: str) -> str | None:
         rows = machine.buffer(a.buffer).rows
         if a.end > rows:
             return f"rows [{a.start}, {a.end}) of buffer '{a.buffer}' exceed its {rows} rows"
-    if m in ("load", "load2d", "store"):
+    if m in ("load", "load2d", "store", "store2d"):
         width = machine.buffer(BUFFERS[v["buf"]]).row_bytes
         used = v["row_bytes"] + v.get("pad_left", 0)
         if used > width:

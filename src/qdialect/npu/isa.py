@@ -164,6 +164,25 @@ OPCODES: tuple[Opcode, ...] = (
         ),
     ),
     Opcode(
+        "store2d",
+        0x13,
+        "store",
+        "DMA buffer -> DRAM in `blocks` blocks: block b is a `store` of `rows` rows from "
+        "buffer row `row + b * row_step` to `dram + b * block_stride`; one DRAM latency for "
+        "all (a window layer's output rows, each `pitch` buffer rows apart).",
+        (
+            _buf("source buffer (input for DRAM-to-DRAM moves, output or accumulator)"),
+            _row("row", "first source row"),
+            Field("dram", 28, "DRAM byte address of the first row"),
+            Field("rows", 8, "rows to copy per block"),
+            Field("row_bytes", 7, "bytes per row"),
+            Field("stride", 14, "DRAM bytes between rows"),
+            Field("blocks", 8, "blocks"),
+            Field("block_stride", 20, "DRAM bytes between blocks"),
+            Field("row_step", 12, "buffer rows between blocks"),
+        ),
+    ),
+    Opcode(
         "fill",
         0x20,
         "compute",

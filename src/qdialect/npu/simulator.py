@@ -202,6 +202,23 @@ class Simulator:
     def _dma_cycles(self, nbytes: int) -> int:
         return self.machine.dram_latency + -(-nbytes // self.machine.bus_bytes)
 
+    def _store_block(self, v: dict[str, int], row: int, dram: int, what: str) -> None:
+        """`rows` rows of `row_bytes` from buffer row `row` on to DRAM, `stride` apart."""
+        buf = BUFFERS[v["buf"]]
+        start, _, width = self._rows(buf, row, v["rows"], "store", "read", what)
+        if v["row_bytes"] > width:
+            raise SimulatorError(
+                f"{what}: row_bytes {v['row_bytes']} exceeds the {width}-byte rows of '{buf}'"
+            )
+        rows = np.arange(v["rows"], dtype=np.int64)
+        data = self.buffers[buf].gather(start + rows * width, v["row_bytes"], what)
+        if v["rows"] > 1 and v["stride"] < v["row_bytes"]:  # overlapping rows: in order
+            for r in range(v["rows"]):
+                self.dram.write(dram + r * v["stride"], data[r], what)
+        else:
+            self.dram.scatter(dram + rows * v["stride"], data, what)
+        self.stats.dram_written += v["rows"] * v["row_bytes"]
+
     def execute(self, inst: Instruction, what: str) -> int:
         """Run one instruction; return its cycles."""
         m = inst.opcode.mnemonic
@@ -228,22 +245,13 @@ class Simulator:
             self._write_rows(buf, v["row"], block.reshape(-1, width), "load", what)
             self.stats.dram_read += blocks * v["rows"] * v["row_bytes"]
             return self._dma_cycles(blocks * v["rows"] * v["row_bytes"])
-        if m == "store":
-            buf = BUFFERS[v["buf"]]
-            start, _, width = self._rows(buf, v["row"], v["rows"], "store", "read", what)
-            if v["row_bytes"] > width:
-                raise SimulatorError(
-                    f"{what}: row_bytes {v['row_bytes']} exceeds the {width}-byte rows of '{buf}'"
-                )
-            rows = np.arange(v["rows"], dtype=np.int64)
-            data = self.buffers[buf].gather(start + rows * width, v["row_bytes"], what)
-            if v["rows"] > 1 and v["stride"] < v["row_bytes"]:  # overlapping rows: in order
-                for r in range(v["rows"]):
-                    self.dram.write(v["dram"] + r * v["stride"], data[r], what)
-            else:
-                self.dram.scatter(v["dram"] + rows * v["stride"], data, what)
-            self.stats.dram_written += v["rows"] * v["row_bytes"]
-            return self._dma_cycles(v["rows"] * v["row_bytes"])
+        if m in ("store", "store2d"):
+            for b in range(v.get("blocks", 1)):
+                self._store_block(
+                    v, v["row"] + b * v.get("row_step", 0), v["dram"] + b * v.get("block_stride", 0),
+                    what,
+                )  # fmt: skip
+            return self._dma_cycles(v.get("blocks", 1) * v["rows"] * v["row_bytes"])
         if m == "fill":
             buf = BUFFERS[v["buf"]]
             dtype = self._lane_dtype(buf)

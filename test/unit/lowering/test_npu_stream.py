@@ -106,3 +106,16 @@ def test_one_deliverys_loads_go_in_row_order_unless_they_overlap() -> None:
     assert len(fold_blocks(coalesce(in_row_order(interleaved)))) == 2
     overlapping = [*dma_load("input", 0, 0, 4, 4, 4), *dma_load("input", 2, 64, 1, 4, 4)]
     assert in_row_order(overlapping[::-1]) == overlapping[::-1]
+
+
+def test_output_rows_a_pitch_apart_fold_into_one_store2d() -> None:
+    """A window layer's output rows: 5 pixels each, 7 buffer rows apart (the pitch),
+    contiguous in DRAM: one `store2d`; rows at uneven buffer steps stay stores."""
+    rows = [dma_store("output", 7 * r, 100 + 40 * r, 5, 4, 8) for r in range(4)]
+    (folded,) = fold_blocks(coalesce(rows))
+    assert folded.opcode.mnemonic == "store2d"
+    assert {f: folded[f] for f in ("row", "dram", "rows", "blocks", "block_stride", "row_step")} == {
+        "row": 0, "dram": 100, "rows": 5, "blocks": 4, "block_stride": 40, "row_step": 7,
+    }  # fmt: skip
+    uneven = [*rows[:2], dma_store("output", 15, 180, 5, 4, 8)]
+    assert [d.opcode.mnemonic for d in fold_blocks(uneven)] == ["store2d", "store"]

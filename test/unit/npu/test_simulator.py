@@ -453,3 +453,25 @@ def test_dwmac_multiplies_each_lane_by_its_own_weight() -> None:
     fill = DEFAULT.mac_rows + DEFAULT.mac_cols
     # wait, fill (a cycle a row), dwmac, signal
     assert stats.busy["compute"] == 1 + m + (passes * taps * 2 + fill) + 1
+
+
+def test_store2d_is_its_blocks_with_one_latency() -> None:
+    """`store2d` writes block b as a `store` from buffer row row + b * row_step to
+    dram + b * block_stride would: here 3 rows of 2 pixels out of rows 3 apart."""
+    n = SMALL.mac_cols
+    rows = np.arange(9 * n, dtype=np.uint8).reshape(9, n)
+    text = program(
+        load("input", 0, 0, 9, n, n),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        f"store2d buf=input row=0 dram=0x400 rows=2 row_bytes={n} stride={n} blocks=3 "
+        f"block_stride={2 * n} row_step=3",
+    )
+    sim, stats = run(SMALL, text, {0: rows})
+    got = np.frombuffer(sim.read_dram(0x400, 6 * n), np.uint8).reshape(6, n)
+    np.testing.assert_array_equal(got, rows[[0, 1, 3, 4, 6, 7]])
+    assert stats.dram_written == 6 * n
+    # one latency, the bytes over the bus, and the wait
+    assert stats.busy["store"] == SMALL.dram_latency + 6 * n // SMALL.bus_bytes + 1

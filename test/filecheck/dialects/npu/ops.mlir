@@ -20,6 +20,7 @@
 // CHECK-NEXT: npu.signal [queue = cp2st]
 // CHECK-NEXT: npu.wait [queue = cp2st]
 // CHECK-NEXT: npu.store [buf = output, row = 0, dram = 8192, rows = 4, row_bytes = 16, stride = 16]
+// CHECK-NEXT: npu.store2d [buf = output, row = 0, dram = 8256, rows = 2, row_bytes = 16, stride = 16, blocks = 2, block_stride = 32, row_step = 3]
 // CHECK-NEXT: npu.halt
 // CHECK-NEXT: }
 // ASM: # npu.program for machine 'default'
@@ -42,5 +43,6 @@ npu.program machine = "default" {
   npu.signal [queue = cp2st]
   npu.wait [queue = cp2st]
   npu.store [buf = output, row = 0, dram = 0x2000, rows = 4, row_bytes = 16, stride = 16]
+  npu.store2d [buf = output, row = 0, dram = 0x2040, rows = 2, row_bytes = 16, stride = 16, blocks = 2, block_stride = 32, row_step = 3]
   npu.halt
 }
