@@ -385,6 +385,10 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
         or tile_bytes * tiles + weight_bytes * tiles <= weight_bytes + tile_bytes * tiles * nb
     )
     quarter = max(1, min(band_cap, ceil_div(tile_rows, 4)))
+    if geo.region(tile_rows) * cols <= 4 * mc.dram_latency * mc.bus_bytes:
+        # A tile this small loads in less than four DMA latencies: starting compute after a
+        # quarter of it would cost more DMAs (one per stride phase a delivery) than it saves.
+        quarter = band_cap
     band_major = (
         tiles == 1
         and not split
