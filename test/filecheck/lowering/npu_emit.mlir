@@ -14,15 +14,16 @@
 
 // CHECK: // -----// tosa-to-npu stage: code //----- //
 // CHECK-NEXT: # layer 0: pool
-// The loads before one token go in the order of the rows they write.
-// CHECK-NEXT: load buf=input row=0 dram=0 rows=2 row_bytes=4 stride=8
+// The loads before one token go in the order of the rows they write; each stride
+// phase's image rows (2 pixels, every other image row) are one load2d.
+// CHECK-NEXT: load2d buf=input row=0 dram=0 rows=2 row_bytes=4 stride=8 blocks=2 block_stride=32
 // CHECK: load buf=params row=0 dram=64 rows=4 row_bytes=16 stride=16
-// CHECK: pool op=max buf=input in=0 acc=0 rows=2 taps=1 row_step=1 tap_step=1
-// CHECK: alu op=max dst=0 src=2 rows=2 use_imm=0 imm=0
-// CHECK: requant acc=0 out=0 rows=2 params=0 zp=0 lo=-128 hi=127 round=single
-// A layer ends by taking back its two store groups and releasing; the next
-// layer's first load waits for every release.
-// CHECK: wait queue=st2cp
+// CHECK: pool op=max buf=input in=0 acc=0 rows=4 taps=1 row_step=1 tap_step=1
+// CHECK: alu op=max dst=0 src=4 rows=4 use_imm=0 imm=0
+// CHECK: requant acc=0 out=0 rows=4 params=0 zp=0 lo=-128 hi=127 round=single
+// A layer ends by taking back its store group and releasing; the next layer's
+// first load waits for every release.
+// CHECK: signal queue=cp2ld
 // CHECK-NEXT: wait queue=st2cp
 // CHECK-NEXT: signal queue=cp2ld
 // CHECK-NEXT: # layer 1: table
