@@ -399,11 +399,7 @@ class Emitter:
 
     def tosa_shape(self, shape: Sequence[int]) -> SSAValue:
         """A `tosa.const_shape` (the operand form TOSA 1.0 takes shapes in)."""
-        op = tosa.ConstShapeOp.create(
-            properties={"values": dense(np.array(list(shape), np.int64), "index")},
-            result_types=[tosa.ShapeType(len(shape))],
-        )
-        return self.insert(op).results[0]
+        return self.insert(tosa.ConstShapeOp.of(shape)).results[0]
 
     def tosa(self, name: str, operands: Sequence[Value | SSAValue], shape: Sequence[int],
              elem: str, **props: Attribute) -> Value:  # fmt: skip

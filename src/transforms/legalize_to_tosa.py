@@ -38,7 +38,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -143,13 +142,7 @@ class _Converter:
         return self.emit(tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(t, flat)))
 
     def shape_operand(self, values) -> SSAValue:
-        values = [int(v) for v in values]
-        attr = DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(values)]), values)
-        return self.emit(
-            tosa.ConstShapeOp.create(
-                properties={"values": attr}, result_types=[tosa.ShapeType(len(values))]
-            )
-        )
+        return self.emit(tosa.ConstShapeOp.of(values))
 
     def storage(self, v: SSAValue) -> SSAValue:
         """The storage integers of quantized `v` (peeling a bitcast this pass made)."""

@@ -33,7 +33,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -89,13 +88,6 @@ def _transpose(x: SSAValue, perm: Perm) -> tosa.TransposeOp:
         operands=[x],
         result_types=[_permuted_type(x, perm)],
         properties={"perms": DenseArrayBase.from_list(i32, list(perm))},
-    )
-
-
-def _const_shape(values: Sequence[int]) -> tosa.ConstShapeOp:
-    attr = DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(values)]), list(values))
-    return tosa.ConstShapeOp.create(
-        properties={"values": attr}, result_types=[tosa.ShapeType(len(values))]
     )
 
 
@@ -257,13 +249,15 @@ def _rebuilt(op: Operation, operands: list[SSAValue], q: Perm) -> Operation:
         props["axis"] = IntegerAttr(qinv[axis.value.data], axis.type)
     if isinstance(op, tosa.PadOp):
         amounts = [int(a) for a in constant_array(op.padding).reshape(-1)]  # type: ignore[union-attr]
-        shape_op = _const_shape([amounts[2 * q[i] + k] for i in range(len(q)) for k in (0, 1)])
+        shape_op = tosa.ConstShapeOp.of(
+            [amounts[2 * q[i] + k] for i in range(len(q)) for k in (0, 1)]
+        )
         _insert_before(shape_op, op)
         operands[1] = shape_op.results[0]
     if isinstance(op, tosa.SliceOp):
         for slot, v in ((1, op.start), (2, op.size)):
             values = [int(a) for a in constant_array(v).reshape(-1)]  # type: ignore[union-attr]
-            shape_op = _const_shape([values[i] for i in q])
+            shape_op = tosa.ConstShapeOp.of([values[i] for i in q])
             _insert_before(shape_op, op)
             operands[slot] = shape_op.results[0]
     new = op.create(
@@ -400,7 +394,7 @@ def simplify(module: ModuleOp) -> None:
         ):
             out = _static_shape(t.results[0])
             assert out is not None
-            sizes = _const_shape(out)
+            sizes = tosa.ConstShapeOp.of(out)
             reshape = tosa.ReshapeOp.create(
                 operands=[t.input1, sizes.results[0]], result_types=[t.results[0].type]
             )

@@ -27,7 +27,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IndexType,
     IntegerType,
     ModuleOp,
     TensorType,
@@ -82,13 +81,6 @@ def space_to_depth_weights(weight: np.ndarray, shift: tuple[int, int], fill: int
     return blocks.reshape(oc, kh2, kw2, 4 * c)
 
 
-def _shape(values: list[int]) -> tosa.ConstShapeOp:
-    attr = DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(values)]), values)
-    return tosa.ConstShapeOp.create(
-        properties={"values": attr}, result_types=[tosa.ShapeType(len(values))]
-    )
-
-
 def rewrite(op: tosa.Conv2DOp) -> None:
     """Replace `op` (eligible) by reshape -> transpose -> reshape -> stride-1 conv2d."""
     block = op.parent_block()
@@ -112,7 +104,7 @@ def rewrite(op: tosa.Conv2DOp) -> None:
     if bottom2 < 0 or right2 < 0:  # padding after that the stride never reaches: leave it
         return
     six = [1, h // 2, 2, w // 2, 2, c]
-    s6 = _shape(six)
+    s6 = tosa.ConstShapeOp.of(six)
     r6 = tosa.ReshapeOp.create(
         operands=[op.input, s6.results[0]], result_types=[TensorType(elem, six)]
     )
@@ -121,7 +113,7 @@ def rewrite(op: tosa.Conv2DOp) -> None:
         result_types=[TensorType(elem, [1, h // 2, w // 2, 2, 2, c])],
         properties={"perms": DenseArrayBase.from_list(i32, [0, 1, 3, 2, 4, 5])},
     )
-    s4 = _shape([1, h // 2, w // 2, 4 * c])
+    s4 = tosa.ConstShapeOp.of([1, h // 2, w // 2, 4 * c])
     r4 = tosa.ReshapeOp.create(
         operands=[t6.results[0], s4.results[0]],
         result_types=[TensorType(elem, [1, h // 2, w // 2, 4 * c])],

@@ -549,6 +549,13 @@ class ConstShapeOp(TosaOp):
     traits = traits_def(Pure(), ConstantLike(), ValuesFolder())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("values", TYPED),)
 
+    @classmethod
+    def of(cls, values: Sequence[int]) -> ConstShapeOp:
+        """The `tosa.const_shape` holding `values` (how TOSA 1.0 takes shapes and sizes)."""
+        ints = [int(v) for v in values]
+        attr = DenseIntOrFPElementsAttr.from_list(TensorType(IndexType(), [len(ints)]), ints)
+        return cls.create(properties={"values": attr}, result_types=[ShapeType(len(ints))])
+
     def verify_(self) -> None:
         vt = self.values.get_type()
         if not isinstance(vt, TensorType) or not isinstance(vt.get_element_type(), IndexType):

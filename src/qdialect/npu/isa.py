@@ -83,6 +83,21 @@ def _mac_fields(k_doc: str) -> tuple[Field, ...]:
     )
 
 
+def _blocks(buf_doc: str, row_doc: str) -> tuple[Field, ...]:
+    """The fields `load2d` and `store2d` share: a DMA's, narrowed to leave room for the
+    block count and the DRAM stride between blocks."""
+    return (
+        _buf(buf_doc),
+        _row("row", row_doc),
+        Field("dram", 28, "DRAM byte address of the first row"),
+        Field("rows", 8, "rows to copy per block"),
+        Field("row_bytes", 7, "bytes per row (at most the buffer's row width)"),
+        Field("stride", 14, "DRAM bytes between rows"),
+        Field("blocks", 8, "blocks"),
+        Field("block_stride", 20, "DRAM bytes between blocks"),
+    )
+
+
 def _padding(where: str) -> tuple[Field, ...]:
     """A load's padding: its value, and the rows before and after (`where`)."""
     return (
@@ -138,14 +153,7 @@ OPCODES: tuple[Opcode, ...] = (
         "after block b - 1; one DRAM latency for all (an image's rows, each with its "
         "padding columns, in one instruction, as VTA's 2-D loads do).",
         (
-            _buf("destination buffer (input, weight, params or lut)"),
-            _row("row", "first destination row"),
-            Field("dram", 28, "DRAM byte address of the first row"),
-            Field("rows", 8, "rows to copy per block"),
-            Field("row_bytes", 7, "bytes per row (at most the buffer's row width)"),
-            Field("stride", 14, "DRAM bytes between rows"),
-            Field("blocks", 8, "blocks"),
-            Field("block_stride", 20, "DRAM bytes between blocks"),
+            *_blocks("destination buffer (input, weight, params or lut)", "first destination row"),
             *_padding(" each block"),
         ),
     ),
@@ -171,14 +179,10 @@ OPCODES: tuple[Opcode, ...] = (
         "buffer row `row + b * row_step` to `dram + b * block_stride`; one DRAM latency for "
         "all (a window layer's output rows, each `pitch` buffer rows apart).",
         (
-            _buf("source buffer (input for DRAM-to-DRAM moves, output or accumulator)"),
-            _row("row", "first source row"),
-            Field("dram", 28, "DRAM byte address of the first row"),
-            Field("rows", 8, "rows to copy per block"),
-            Field("row_bytes", 7, "bytes per row"),
-            Field("stride", 14, "DRAM bytes between rows"),
-            Field("blocks", 8, "blocks"),
-            Field("block_stride", 20, "DRAM bytes between blocks"),
+            *_blocks(
+                "source buffer (input for DRAM-to-DRAM moves, output or accumulator)",
+                "first source row",
+            ),
             Field("row_step", 12, "buffer rows between blocks"),
         ),
     ),
