@@ -275,6 +275,10 @@ def emit_vector(st: Stream, layer: VectorLayer, lp: LayerPlan) -> None:
     m_total, c, mt = cut.m_total, cut.c, cut.mt
     sets = len(vector_stages(layer))
     in_slots, p_slots = SlotWaits(cut.areas["input"]), SlotWaits(cut.areas["params"])
+    # add and sub combine in the second operand's widen when its scales fit that pass
+    fused = (
+        layer.op in ("add", "sub") and len(layer.inputs) == 2 and len(layer.inputs[1].stages) <= 1
+    )
     first_set = []  # each input's first record set
     k = 0
     for operand in layer.inputs:
@@ -302,28 +306,23 @@ def emit_vector(st: Stream, layer: VectorLayer, lp: LayerPlan) -> None:
             if i == chip_operand:
                 assert isinstance(chip_in, OnChipRows)
                 source, row = "output", chip_in.base + j * chip_in.pixels + m0
-            st.code.append(
-                Instruction.of(
-                    "widen",
-                    buf=source,
-                    in_=row,
-                    acc=i * mt,
-                    rows=rows,
-                    zp=operand.zp,
-                    shift=operand.shift,
-                )
-            )
-            for n, stage in enumerate(operand.stages):
+            combine = layer.op if i > 0 and fused and layer.op else "set"
+            acc = 0 if fused else i * mt
+            params = [pb + (first_set[i] + n) * cols for n in range(len(operand.stages))]
+            scaled = {"scaled": 0, "params": 0, "round": "single"}
+            if operand.stages:  # the first i32 -> i32 rescale rides in the widen
+                scaled = {"scaled": 1, "params": params[0], "round": operand.stages[0].rounding}
+            widen = Instruction.of("widen", buf=source, in_=row, acc=acc, rows=rows,
+                                   zp=operand.zp, shift=operand.shift, combine=combine,
+                                   **scaled)  # fmt: skip
+            st.code.append(widen)
+            for n, stage in enumerate(operand.stages[1:], 1):
                 st.code.append(
                     Instruction.of(
-                        "scale",
-                        acc=i * mt,
-                        rows=rows,
-                        params=pb + (first_set[i] + n) * cols,
-                        round=stage.rounding,
+                        "scale", acc=acc, rows=rows, params=params[n], round=stage.rounding
                     )
                 )
-        if layer.op is not None:
+        if layer.op is not None and not fused:
             st.code.append(
                 Instruction.of("alu", op=layer.op, dst=0, src=mt, rows=rows, use_imm=0, imm=0)
             )

@@ -110,10 +110,15 @@ def accesses(inst: Instruction, machine: Machine) -> list[Access]:
             Access("accumulator", "write", v["acc"], v["acc"] + v["rows"]),
         ]
     if m == "widen":
-        return [
+        out = [
             Access(BUFFERS[v["buf"]], "read", v["in"], v["in"] + v["rows"]),
             Access("accumulator", "write", v["acc"], v["acc"] + v["rows"]),
         ]
+        if v["scaled"]:
+            out.append(Access("params", "read", v["params"], v["params"] + cols))
+        if v["combine"]:
+            out.append(Access("accumulator", "read", v["acc"], v["acc"] + v["rows"]))
+        return out
     if m == "lut":
         return [
             Access(BUFFERS[v["buf"]], "read", v["in"], v["in"] + v["rows"]),

@@ -23,6 +23,8 @@ QUEUES = ("ld2cp", "cp2ld", "cp2st", "st2cp")
 """Token queues between engines: load->compute, compute->load, compute->store, store->compute."""
 ALU_OPS = ("add", "sub", "mul", "min", "max", "shl", "shr")
 POOL_OPS = ("max", "sum")
+COMBINES = ("set", "add", "sub")
+"""How `widen` puts its value into the accumulator: overwrite, add to, subtract from."""
 ROUNDINGS = ("single", "double", "half_even")
 """Requantization rounding, by code: TOSA's SINGLE_ROUND and DOUBLE_ROUND (code 1 was the
 `double_round` bit, so older binaries decode alike) and qdialect's HALF_EVEN_ROUND."""
@@ -267,7 +269,10 @@ OPCODES: tuple[Opcode, ...] = (
         "widen",
         0x24,
         "compute",
-        "acc[acc + i] = (int8 row in[in + i] - zp) << shift, for elementwise ops in int32.",
+        "v = (int8 row in[in + i] - zp) << shift, then, when `scaled`, "
+        "v[c] = apply_scale_32(v[c] + bias[c], M[c], shift[c]) by the records at `params` "
+        "(as for `scale`); acc[acc + i] = v, or acc[acc + i] + v, or acc[acc + i] - v "
+        "(`combine`): one operand of an elementwise op, in int32, in one pass.",
         (
             _buf("source buffer (input or output)"),
             _row("in", "first source row"),
@@ -275,6 +280,10 @@ OPCODES: tuple[Opcode, ...] = (
             Field("rows", 12, "rows"),
             Field("zp", 8, "zero point subtracted", signed=True),
             Field("shift", 5, "left shift after centring"),
+            Field("scaled", 1, "1: apply the records at `params` to the widened value"),
+            _row("params", "first per-channel record (when `scaled`)"),
+            _rounding(),
+            Field("combine", 2, "how the value enters the accumulator", names=COMBINES),
         ),
     ),
     Opcode(

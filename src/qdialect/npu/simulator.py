@@ -27,7 +27,7 @@ import numpy as np
 from qdialect import numerics
 from qdialect.npu.encoding import Binary, Instruction
 from qdialect.npu.footprint import ACCESS, engine_of
-from qdialect.npu.isa import ALU_OPS, POOL_OPS, QUEUES, ROUNDINGS
+from qdialect.npu.isa import ALU_OPS, COMBINES, POOL_OPS, QUEUES, ROUNDINGS
 from qdialect.npu.machine import BUFFERS, Machine
 
 ENGINES = ("load", "compute", "store")
@@ -336,9 +336,16 @@ class Simulator:
         if m == "widen":
             buf = BUFFERS[v["buf"]]
             x = self._read_rows(buf, v["in"], v["rows"], "compute", what, np.int8).astype(np.int64)
-            self._write_rows(
-                "accumulator", v["acc"], _wrap32((x - v["zp"]) << v["shift"]), "compute", what
-            )
+            value = (x - v["zp"]) << v["shift"]
+            if v["scaled"]:
+                value = self._scale(_wrap32(value).astype(np.int64), v, what).astype(np.int64)
+            combine = COMBINES[v["combine"]]
+            if combine != "set":
+                acc = self._read_rows(
+                    "accumulator", v["acc"], v["rows"], "compute", what, np.int32
+                ).astype(np.int64)
+                value = acc + value if combine == "add" else acc - value
+            self._write_rows("accumulator", v["acc"], _wrap32(value), "compute", what)
             return v["rows"]
         if m == "lut":
             buf = BUFFERS[v["buf"]]

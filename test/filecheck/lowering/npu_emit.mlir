@@ -11,6 +11,7 @@
 // RUN: grep -v '^#' %t/code.asm > %t/code.plain
 // RUN: grep -v '^#' %t/asm.s > %t/asm.plain
 // RUN: diff %t/code.plain %t/asm.plain
+// RUN: qopt %S/Inputs/npu-residual-sub.mlir -p 'tosa-to-npu{machine=small dump=code}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUB
 
 // CHECK: // -----// tosa-to-npu stage: code //----- //
 // CHECK-NEXT: # layer 0: pool
@@ -39,3 +40,10 @@
 // CHECK: widen buf=input in=0 acc=0 rows={{[0-9]+}} zp=-5 shift=0
 // CHECK: requant {{.*}} zp=2 lo=0 hi=100
 // CHECK: halt
+
+// Each operand of the residual sub is one `widen` pass: centred, shifted, its i32 -> i32
+// rescale applied by its records; the second subtracts itself from the first.
+// SUB: # layer 0: vector
+// SUB: widen buf=input in=0 acc=0 rows=64 zp=-3 shift=20 scaled=1 params=0 round=single combine=set
+// SUB-NEXT: widen buf=input in=128 acc=0 rows=64 zp=7 shift=20 scaled=1 params=4 round=double combine=sub
+// SUB-NEXT: requant acc=0 out=0 rows=64 params=8 zp=0 lo=-128 hi=127 round=single

@@ -8,6 +8,8 @@ digests (test_tosa_to_npu_golden.py) compile these same cases.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from xdsl.dialects.func import FuncOp
@@ -29,6 +31,8 @@ from qdialect.npu.machine import load_machine
 from qdialect.npu.simulator import Simulator, check_synchronization
 from qdialect.transforms.legalize_to_tosa import LegalizeToTosa
 from unit.transforms import test_legalize_to_tosa as legalize_cases
+
+INPUTS = Path(__file__).parents[2] / "filecheck" / "lowering" / "Inputs"
 
 
 def dense(a: np.ndarray) -> str:
@@ -343,6 +347,19 @@ def test_intermediates_kept_on_chip_are_exact_and_skip_dram(name: str) -> None:
     # MobileNetV2: expand and depthwise outputs, and the projection feeding the add.
     kept = 2 * 8 * 8 * 8 if name == "resnet_block" else 2 * 8 * 8 * 24 + 8 * 8 * 8
     assert written[False] - written[True] == kept
+
+
+@pytest.mark.parametrize("machine", ["default", "small"])
+def test_elementwise_operands_scaled_in_their_widen_are_exact(machine: str) -> None:
+    """A sub whose operands each have an i32 -> i32 rescale (one SINGLE_ROUND, one
+    DOUBLE_ROUND): each operand's `widen` applies its rescale and the second subtracts
+    itself; the result equals the interpreter's on inputs that reach every rounding."""
+    src = (INPUTS / "npu-residual-sub.mlir").read_text()
+    rng = np.random.default_rng(5)
+    a, b = (rng.integers(-128, 128, (1, 4, 4, 16)).astype(np.int8) for _ in range(2))
+    got, want = compile_and_run(src, machine, a, b)
+    assert np.array_equal(got, np.asarray(want).view(np.int8))
+    assert len(np.unique(got)) > 20
 
 
 @pytest.mark.parametrize("machine", ["default", "small"])

@@ -43,6 +43,10 @@ def run(machine, text: str, inputs: dict[int, np.ndarray], seed: int = 0):
     return sim, stats
 
 
+NO_SCALE = " scaled=0 params=0 round=single combine=set"
+"""`widen` fields of a plain widen: no records applied, the accumulator overwritten."""
+
+
 def params_records(bias, mult, shift, cols: int) -> np.ndarray:
     records = np.zeros((cols, 16), np.uint8)
     records[:, 0:4] = np.asarray(bias, np.int32).view(np.uint8).reshape(cols, 4)
@@ -154,6 +158,43 @@ def test_half_even_requant_rounds_ties_to_even() -> None:
     assert got["single"].tolist() == [-1, 0, 1, 2]
 
 
+@pytest.mark.parametrize("combine", ["add", "sub"])
+def test_scaled_widen_is_an_elementwise_operand_in_one_pass(combine: str) -> None:
+    """Two `widen`s with records: TOSA's add (sub) of two rescaled i8 tensors, each
+    operand (x - zp) << shift then rescaled, the second added to (taken from) the first."""
+    n, rows = SMALL.mac_cols, 5
+    rng = np.random.default_rng(11)
+    a = rng.integers(-128, 128, (rows, n)).astype(np.int8)
+    b = rng.integers(-128, 128, (rows, n)).astype(np.int8)
+    (ma, sa), (mb, sb) = numerics.quantize_multiplier(0.37), numerics.quantize_multiplier(0.81)
+    text = program(
+        load("input", 0, 0x000, rows, n, n),
+        load("input", rows, 0x100, rows, n, n),
+        load("params", 0, 0x200, n, 16, 16),
+        load("params", n, 0x300, n, 16, 16),
+        "signal queue=ld2cp",
+        "wait queue=ld2cp",
+        f"widen buf=input in=0 acc=0 rows={rows} zp=3 shift=20 scaled=1 params=0 "
+        "round=single combine=set",
+        f"widen buf=input in={rows} acc=0 rows={rows} zp=-7 shift=20 scaled=1 params={n} "
+        f"round=double combine={combine}",
+        f"widen buf=input in=0 acc={rows} rows={rows} zp=3 shift=0" + NO_SCALE,
+        "signal queue=cp2st",
+        "wait queue=cp2st",
+        store("accumulator", 0, 0x400, 2 * rows, 4 * n, 4 * n),
+    )
+    records_a = params_records(np.zeros(n), [ma] * n, [sa] * n, n)
+    records_b = params_records(np.full(n, 9), [mb] * n, [sb] * n, n)
+    sim, stats = run(SMALL, text, {0: a, 0x100: b, 0x200: records_a, 0x300: records_b})
+    got = np.frombuffer(sim.read_dram(0x400, 2 * rows * n * 4), np.int32).reshape(2 * rows, n)
+    left = scale32((a.astype(np.int64) - 3) << 20, ma, sa, "single")
+    right = scale32(((b.astype(np.int64) + 7) << 20) + 9, mb, sb, "double")
+    want = left + right if combine == "add" else left - right
+    np.testing.assert_array_equal(got[:rows], want)
+    np.testing.assert_array_equal(got[rows:], a.astype(np.int64) - 3)  # a plain widen
+    assert stats.busy["compute"] == 3 * rows + 2  # a row a cycle each, a wait, a signal
+
+
 def test_depthwise_tile_from_widen_mul_and_add() -> None:
     """A 3-tap depthwise convolution along rows: acc = sum_t (x[i+t] - zp) * w[t], per channel."""
     n, rows, taps, zp = 4, 6, 3, 5
@@ -168,10 +209,10 @@ def test_depthwise_tile_from_widen_mul_and_add() -> None:
     ]
     for t in range(taps):
         lines += [
-            f"widen buf=input in={t} acc=100 rows={rows} zp={zp} shift=0",
+            f"widen buf=input in={t} acc=100 rows={rows} zp={zp} shift=0" + NO_SCALE,
             # broadcast weight row t over `rows` accumulator rows, one row at a time
             *(
-                f"widen buf=input in={64 + t} acc={200 + i} rows=1 zp=0 shift=0"
+                f"widen buf=input in={64 + t} acc={200 + i} rows=1 zp=0 shift=0" + NO_SCALE
                 for i in range(rows)
             ),
             f"alu op=mul dst=100 src=200 rows={rows} use_imm=0 imm=0",
