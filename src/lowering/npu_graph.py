@@ -840,7 +840,58 @@ def layers_of(func: FuncOp) -> list[Layer]:
         raise OpError(
             op, f"{PASS_NAME}: an i8 -> i32 rescale must feed tosa.add, sub, mul or reduce_sum"
         )
-    return walk.layers
+    returned = func.body.block.last_op
+    results = {alias(v) for v in returned.operands} if isinstance(returned, ReturnOp) else set()
+    return compose_moves(walk.layers, results)
+
+
+def _compose(outer: MoveLayer, k: int, inner: MoveLayer) -> MoveLayer | None:
+    """`outer` reading `inner`'s inputs instead of its input `k` (`inner`'s result): one
+    gather for two; None when their pad values would clash."""
+    mask = (1 << SOURCE_BITS) - 1
+    code = outer.code.astype(np.int64)
+    from_inner = (code >= 0) & ((code >> SOURCE_BITS) == k)
+    through = inner.code[code[from_inner] & mask]
+    if np.any(through < 0) and np.any(code < 0) and inner.pad != outer.pad:
+        return None
+    inputs = [v for i, v in enumerate(outer.inputs) if i != k]
+    renumber = np.array([i - (i > k) for i in range(len(outer.inputs))], np.int64)
+    for v in inner.inputs:
+        if v not in inputs:
+            inputs.append(v)
+    inner_renumber = np.array([inputs.index(v) for v in inner.inputs], np.int64)
+    new = np.where(code < 0, -1, (renumber[code >> SOURCE_BITS] << SOURCE_BITS) | (code & mask))
+    new[from_inner] = np.where(
+        through < 0,
+        -1,
+        (inner_renumber[np.maximum(through, 0) >> SOURCE_BITS] << SOURCE_BITS) | (through & mask),
+    )
+    pad = inner.pad if np.any(through < 0) else outer.pad
+    return MoveLayer(tuple(inputs), outer.out, new, pad)
+
+
+def compose_moves(layers: list[Layer], results: set[SSAValue]) -> list[Layer]:
+    """Fold each move that reads another move's result into one gather from that move's
+    inputs (pad -> slices -> concat is one DMA layer), and drop the moves then read by
+    no layer and returned by none: their bytes would go to DRAM and back for nothing."""
+    moves = {layer.out: layer for layer in layers if isinstance(layer, MoveLayer)}
+    out: list[Layer] = []
+    for layer in layers:
+        while isinstance(layer, MoveLayer):
+            k = next((i for i, v in enumerate(layer.inputs) if v in moves), None)
+            composed = None if k is None else _compose(layer, k, moves[layer.inputs[k]])
+            if composed is None:
+                break
+            layer = composed
+        if isinstance(layer, MoveLayer):
+            moves[layer.out] = layer
+        out.append(layer)
+    while True:
+        read = {v for layer in out for v in sources(layer)} | results
+        kept = [la for la in out if not isinstance(la, MoveLayer) or la.out in read]
+        if len(kept) == len(out):
+            return kept
+        out = kept
 
 
 @dataclass(frozen=True)

@@ -396,9 +396,13 @@ def move_blocks(code: np.ndarray, width: int) -> list[_Block]:
     """Cut a byte gather into 2-D DMA blocks: runs contiguous in both tensors (at most
     `width` bytes, a buffer row), then runs of equal length and equal strides.
 
-    Greedy from the front: a block's first two pieces fix its strides and it takes the
-    next pieces while they keep them (up to the DMA's row and stride limits). Computed
-    on arrays: a transpose is a gather of single bytes, millions for one layer."""
+    Blocks copy independently, so the pieces may be taken in any order; two are tried
+    and the one giving fewer blocks kept. Source by source in output order: a long run
+    (a pixel of 512 channels) is one block of consecutive rows. Source by source, the
+    k-th row-sized piece of every run together: a concat along the last axis, or a run
+    of three rows per pixel (48 channels), is then one strided block over all pixels
+    instead of a block a pixel. Computed on arrays: a transpose is a gather of single
+    bytes, millions for one layer."""
     if code.size == 0:
         return []
     code = code.astype(np.int64, copy=False)
@@ -410,16 +414,28 @@ def move_blocks(code: np.ndarray, width: int) -> list[_Block]:
     # Split runs longer than a row into row-sized pieces.
     count = -(-(ends - starts) // width)
     first = np.repeat(starts, count)
-    dst = first + (np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)) * width
+    piece = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    dst = first + piece * width
     length = np.minimum(width, np.repeat(ends, count) - dst)
     c = code[dst]
     source = np.where(c < 0, -1, c >> SOURCE_BITS)
+    orders = (np.lexsort((dst, source)), np.lexsort((dst, length, piece, source)))
+    tries = [_greedy_blocks(dst[o], length[o], c[o], source[o]) for o in orders]
+    return min(tries, key=len)
+
+
+def _greedy_blocks(
+    dst: np.ndarray, length: np.ndarray, c: np.ndarray, source: np.ndarray
+) -> list[_Block]:
+    """Blocks from pieces in the order given, greedy from the front: a block's first two
+    pieces fix its strides and it takes the next pieces while they keep them (up to the
+    DMA's row and stride limits)."""
     src = c & ((1 << SOURCE_BITS) - 1)
     # pair k joins piece k + 1 to piece k when they could share a block, with its strides.
     ds, ss = np.diff(dst), np.diff(src)
     padded = source[:-1] < 0
     pair_ok = (length[1:] == length[:-1]) & (source[1:] == source[:-1]) & (ds <= MAX_STRIDE)
-    pair_ok &= padded | ((ss >= 0) & (ss <= MAX_STRIDE))
+    pair_ok &= (ds >= 0) & (padded | ((ss >= 0) & (ss <= MAX_STRIDE)))
     ss = np.where(padded, 0, ss)  # a pad block has no source stride
     # Maximal runs of pairs that are joinable with equal strides: run_end[k] is the end
     # (exclusive) of the run holding pair k.
@@ -439,8 +455,8 @@ def move_blocks(code: np.ndarray, width: int) -> list[_Block]:
         if i < n - 1 and ok_l[i]:
             rows = min(end_l[i] - i + 1, MAX_DMA_ROWS)
         dst_stride, src_stride = (ds_l[i], ss_l[i]) if rows > 1 else (len_l[i], len_l[i])
-        source = None if source_l[i] < 0 else source_l[i]
-        blocks.append(_Block(source, src_l[i], src_stride, dst_l[i], dst_stride, rows, len_l[i]))
+        origin = None if source_l[i] < 0 else source_l[i]
+        blocks.append(_Block(origin, src_l[i], src_stride, dst_l[i], dst_stride, rows, len_l[i]))
         i += rows
     return blocks
 

@@ -34,7 +34,7 @@
 // CHECK: lut buf=input in=0 out=0 rows=4 table=0
 // CHECK: # layer 2: move
 // A padding-only load (rows=0) for the pad value, then the data: DMA only.
-// CHECK: load buf=input row=0 dram=0 rows=0 row_bytes=0 stride=0 pad=-5 pad_top=1
+// CHECK: load buf=input row=0 dram=0 rows=0 row_bytes=0 stride=0 pad=-5 pad_top=2
 // CHECK: store buf=input
 // CHECK: # layer 3: vector
 // CHECK: widen buf=input in=0 acc=0 rows={{[0-9]+}} zp=-5 shift=0
