@@ -58,6 +58,7 @@ from qdialect.lowering.npu_graph import (
 from qdialect.lowering.npu_plan import plan_program
 from qdialect.npu.machine import Machine, MachineError, load_machine
 from qdialect.transforms import tosa_space_to_depth
+from qdialect.transforms.tosa_fold_kernel_columns import TosaFoldKernelColumns
 
 PASS_NAME = "npu-partition"
 TARGET_ATTR = "qdialect.target"
@@ -469,6 +470,11 @@ class NpuPartition(ModulePass):
     """Run `tosa-space-to-depth` first: stride-2 stems read from the input as stride-1
     convolutions of 2x2 pixel blocks (the host lays out the input)."""
 
+    fold_kernel_columns: bool = True
+    """Run `tosa-fold-kernel-columns` next, for this machine: convolutions whose kernel
+    columns waste the array (few channels, narrow padded rows) read their input's
+    columns as channels."""
+
     dump: bool = False
     """Print the decisions and the regions on stderr."""
 
@@ -487,6 +493,8 @@ class NpuPartition(ModulePass):
             raise OpError(entry, f"{PASS_NAME}: '@{self.entry}' must have one block")
         if self.space_to_depth:
             tosa_space_to_depth.TosaSpaceToDepth().apply(ctx, op)
+        if self.fold_kernel_columns:
+            TosaFoldKernelColumns(machine=self.machine).apply(ctx, op)
         block = entry.body.block
         ops = [o for o in block.ops if not isinstance(o, ReturnOp)]
         regions, decisions = partition(

@@ -38,7 +38,7 @@ from xdsl.passes import ModulePass
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
-from qdialect.ir.constants import constant_array
+from qdialect.ir.constants import constant_array, erase_if_unused
 from qdialect.lowering.npu_graph import MODEL_WINDOW
 
 PASS_NAME = "tosa-space-to-depth"
@@ -145,7 +145,9 @@ def rewrite(op: tosa.Conv2DOp) -> None:
         new.location = op.location
         block.insert_op_before(new, op)
     op.output.replace_all_uses_with(conv.output)
+    old_weight = op.weight
     block.erase_op(op)
+    erase_if_unused(old_weight)
 
 
 @dataclass(frozen=True)

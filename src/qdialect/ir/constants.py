@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import (
     ShapedType,
     Signedness,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.traits import ConstantLike
 
 
@@ -64,3 +64,19 @@ def dense_values(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     if isinstance(element, Float32Type | Float64Type):
         return np.frombuffer(raw, f"<f{element.compile_time_size}")
     return np.asarray(attr.get_values()).reshape(-1)
+
+
+def erase_if_unused(value: SSAValue) -> None:
+    """Erase the constant op that made `value` (or a reshape of one...) once nothing
+    reads it, and so on up its operands: a rewrite that replaces a constant (weights
+    laid out anew) leaves no dead constant behind for the host to run."""
+    op = value.owner
+    if not isinstance(op, Operation) or any(r.uses for r in op.results) or op.regions:
+        return
+    if op.parent_block() is None or not op.has_trait(ConstantLike):
+        return
+    operands = list(op.operands)
+    op.detach()
+    op.erase()
+    for v in operands:
+        erase_if_unused(v)
