@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -42,7 +41,7 @@ from xdsl.passes import ModulePass
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
-from qdialect.ir.constants import constant_array, erase_if_unused
+from qdialect.ir.constants import constant_array, erase_if_unused, integer_attr
 from qdialect.ir.errors import OpError
 from qdialect.lowering.npu_graph import MODEL_WINDOW
 from qdialect.npu.machine import Machine, MachineError, load_machine
@@ -210,8 +209,7 @@ def rewrite(op: tosa.Conv2DOp, g: Geometry) -> None:
     w_elem = ht.element_type(op.weight.type)
     assert isinstance(w_elem, IntegerType)
     folded = weight.reshape(g.n, g.kh, 1, g.kw * g.c)  # OHWI: (j, c) is already j * C + c
-    w_type = TensorType(w_elem, list(folded.shape))
-    wc = tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(w_type, folded.reshape(-1).tolist()))
+    wc = tosa.ConstOp(integer_attr(folded, w_elem))
     props = dict(op.properties)
     props["pad"] = DenseArrayBase.from_list(i64, [g.pad[0], g.pad[1], 0, 0])
     props["stride"] = DenseArrayBase.from_list(i64, [g.stride[0], 1])

@@ -26,7 +26,6 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    DenseIntOrFPElementsAttr,
     IntegerType,
     ModuleOp,
     TensorType,
@@ -38,7 +37,7 @@ from xdsl.passes import ModulePass
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
-from qdialect.ir.constants import constant_array, erase_if_unused
+from qdialect.ir.constants import constant_array, erase_if_unused, integer_attr
 from qdialect.lowering.npu_graph import MODEL_WINDOW
 
 PASS_NAME = "tosa-space-to-depth"
@@ -120,8 +119,7 @@ def rewrite(op: tosa.Conv2DOp) -> None:
     )
     w_elem = ht.element_type(op.weight.type)
     assert isinstance(w_elem, IntegerType)
-    w_type = TensorType(w_elem, list(new_w.shape))
-    wc = tosa.ConstOp(DenseIntOrFPElementsAttr.from_list(w_type, new_w.reshape(-1).tolist()))
+    wc = tosa.ConstOp(integer_attr(new_w, w_elem))
     props = dict(op.properties)
     props["pad"] = DenseArrayBase.from_list(i64, [top2, bottom2, left2, right2])
     props["stride"] = DenseArrayBase.from_list(i64, [1, 1])

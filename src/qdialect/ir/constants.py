@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
@@ -17,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ShapedType,
     Signedness,
+    TensorType,
 )
 from xdsl.ir import Operation, SSAValue
 from xdsl.traits import ConstantLike
@@ -80,3 +82,16 @@ def erase_if_unused(value: SSAValue) -> None:
     op.erase()
     for v in operands:
         erase_if_unused(v)
+
+
+def integer_attr(values: np.ndarray, element_type: IntegerType) -> DenseIntOrFPElementsAttr:
+    """A dense integer tensor attribute of `values` (their shape), from their bytes:
+    building it element by element costs seconds for a layer's weights."""
+    width = element_type.width.data
+    if width not in (8, 16, 32, 64):
+        raise ValueError(f"no byte layout for i{width} constants")
+    info = np.iinfo(f"int{width}")
+    if values.size and (values.min() < info.min or values.max() > info.max):
+        raise ValueError(f"constant values outside the range of i{width}")
+    data = np.ascontiguousarray(values, dtype=f"<i{width // 8}").tobytes()
+    return DenseIntOrFPElementsAttr(TensorType(element_type, list(values.shape)), BytesAttr(data))
