@@ -203,6 +203,42 @@ class FloatOps(ImporterLike):
         y = self.e.reduce(x, self.e.const(lowest, x.elem), spatial, "maximum")
         self.values[target] = self.e.reshape(y, [*x.shape[:2]] + [1] * len(spatial))
 
+    def _float_global_average_pool(self, node) -> None:
+        """The mean over the spatial axes of float32 data: their float32 sum (a
+        `stablehlo.reduce`, whose order of additions is the evaluator's) divided by the
+        count."""
+        x = self._float_operand(node, 0)
+        if len(x.shape) < 3:
+            raise ONNXImportError(f"node '{node.name}': needs N x C x spatial data")
+        spatial = list(range(2, len(x.shape)))
+        total = self.e.reduce(x, self.e.const(np.float32(0), "f32"), spatial, "add")
+        count = math.prod(x.shape[2:])
+        mean = self.e.binary("divide", total, self.e.splat(np.float32(count), total.shape, "f32"))
+        self.values[node.output[0]] = self.e.reshape(mean, [*x.shape[:2]] + [1] * len(spatial))
+
+    def _float_average_pool(self, node) -> None:
+        """2-D average pooling of float32 data: each window's float32 sum (a
+        `reduce_window` over the zero-padded input) divided by the kernel size, or by the
+        taps inside the image when `count_include_pad` is 0 (ONNX's default)."""
+        x = self._float_operand(node, 0)
+        kernel, strides, pads, (oh, ow), channels_last = self._pool_geometry(node, x)
+        xc = x if not channels_last else self.e.transpose(x, [0, 3, 1, 2])
+        h, w = xc.shape[2:]
+        total = self.e.reduce_window(
+            xc, self.e.const(np.float32(0), "f32"), [1, 1, *kernel], [1, 1, *strides],
+            [1, 1, 1, 1], [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])], "add",
+        )  # fmt: skip
+        counts = np.full((oh, ow), kernel[0] * kernel[1], np.float32)
+        if not self._attrs(node).get("count_include_pad", 0):
+            ys = np.arange(oh) * strides[0] - pads[0]
+            xs = np.arange(ow) * strides[1] - pads[1]
+            rows = np.minimum(ys + kernel[0], h) - np.maximum(ys, 0)
+            cols = np.minimum(xs + kernel[1], w) - np.maximum(xs, 0)
+            counts = np.outer(rows, cols).astype(np.float32)
+        count = self.e.broadcast(self.e.const(counts, "f32"), total.shape, [2, 3])
+        y = self.e.binary("divide", total, count)
+        self.values[node.output[0]] = y if not channels_last else self.e.transpose(y, [0, 2, 3, 1])
+
     def _op_Cast(self, node) -> None:
         """Cast between float32, 32/64-bit integers and bool (float to integer rounds toward
         zero, as C casts do)."""

@@ -20,8 +20,9 @@ Relu, MaxPool, Reshape, Flatten, Squeeze, Unsqueeze, Identity; and the QDQ group
 ONNX Runtime fuses into those kernels (DequantizeLinear -> Conv / MatMul / Gemm / Add /
 Mul / GlobalAveragePool -> [Relu] -> QuantizeLinear, Sigmoid / HardSwish / HardSigmoid
 between Q/DQ as 256-entry tables, Q/DQ around shape ops), imported as the fused
-kernel computes them. Float graph inputs and outputs stay float. Anything else is an
-`ONNXImportError` naming the node and its op type.
+kernel computes them. Float graph inputs and outputs stay float, and a float model (no
+Q/DQ) imports as float StableHLO, ONNX Runtime's float32 ops one by one. Anything else
+is an `ONNXImportError` naming the node and its op type.
 
 Modules: this one walks the graph and writes Q/DQ, convolutions and matmuls;
 `onnx_ort_kernels` holds ONNX Runtime's fused kernels, `onnx_float_ops` the float ops,

@@ -430,6 +430,9 @@ class OrtKernels(ImporterLike):
         )  # fmt: skip
 
     def _op_AveragePool(self, node) -> None:
+        if node.input[0] not in self.dq:
+            self._float_average_pool(node)
+            return
         *operands, target = self._unary_group(node)
         self.values[target] = self._qaverage_pool(node, *operands)
 
@@ -540,6 +543,9 @@ class OrtKernels(ImporterLike):
         )
 
     def _op_GlobalAveragePool(self, node) -> None:
+        if node.input[0] not in self.dq:
+            self._float_global_average_pool(node)
+            return
         *operands, target = self._unary_group(node)
         self.values[target] = self._qglobal_average_pool(node, *operands)
 
