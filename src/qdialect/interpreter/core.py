@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TupleType, UnregisteredOp
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.interpreter import values as v
@@ -92,6 +92,9 @@ class Interpreter:
     _liveness: dict = field(default_factory=dict)
     _scopes: list[dict] = field(default_factory=list)  # environments of the blocks being run
     process: Any = None  # the collectives' ProcessContext under interpreter.run_parallel
+    on_result: Callable[[SSAValue, np.ndarray], None] | None = None
+    """Called with every op result as it is computed (a calibrator's observers): unlike
+    `dump`, nothing is kept, so a large model streams through."""
 
     def __post_init__(self) -> None:
         self._functions = {f.sym_name.data: f for f in self.module.walk() if isinstance(f, FuncOp)}
@@ -176,6 +179,8 @@ class Interpreter:
                 env[result] = value
                 if self.dump is not None:
                     self._record(result, value)
+                if self.on_result is not None:
+                    self.on_result(result, value)
             for value in frees[index]:  # past its last use: let numpy free it
                 env.pop(value, None)
         raise InterpreterError("block has no terminator")

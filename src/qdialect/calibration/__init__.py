@@ -1,0 +1,1 @@
+"""Calibration: float programs run over sample data, each tensor's statistics recorded."""
