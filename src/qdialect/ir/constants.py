@@ -95,3 +95,12 @@ def integer_attr(values: np.ndarray, element_type: IntegerType) -> DenseIntOrFPE
         raise ValueError(f"constant values outside the range of i{width}")
     data = np.ascontiguousarray(values, dtype=f"<i{width // 8}").tobytes()
     return DenseIntOrFPElementsAttr(TensorType(element_type, list(values.shape)), BytesAttr(data))
+
+
+def float_attr(
+    values: np.ndarray, element_type: Float32Type | Float64Type
+) -> DenseIntOrFPElementsAttr:
+    """A dense float tensor attribute of `values` (their shape), from their bytes."""
+    dtype = "<f4" if isinstance(element_type, Float32Type) else "<f8"
+    data = np.ascontiguousarray(values, dtype=dtype).tobytes()
+    return DenseIntOrFPElementsAttr(TensorType(element_type, list(values.shape)), BytesAttr(data))

@@ -38,7 +38,6 @@ from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import UserError, parse_chunk, read_text, split_chunks, verify_module
 from qdialect.tools.diagnostics import Diagnostic
 
-
 USAGE = __doc__ or ""
 
 
