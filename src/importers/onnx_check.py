@@ -238,3 +238,16 @@ def int32_bias(node: NodeProto, bias: np.ndarray, channels: int | None = None) -
             f"{node_label(node)}: a bias of shape {list(bias.shape)} for {channels} channels"
         )
     return bias.astype(np.int64)
+
+
+def average_counts(size, kernel, strides, pads, out, include_pad: bool) -> np.ndarray:
+    """AveragePool's divisor per output position (float32, [OH, OW]): the kernel size
+    with `count_include_pad`, else the taps that fall inside the image."""
+    oh, ow = out
+    if include_pad:
+        return np.full((oh, ow), kernel[0] * kernel[1], np.float32)
+    ys = np.arange(oh) * strides[0] - pads[0]
+    xs = np.arange(ow) * strides[1] - pads[1]
+    rows = np.minimum(ys + kernel[0], size[0]) - np.maximum(ys, 0)
+    cols = np.minimum(xs + kernel[1], size[1]) - np.maximum(xs, 0)
+    return np.outer(rows, cols).astype(np.float32)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from qdialect.importers import onnx_check
 from qdialect.importers.emitter import Value
 from qdialect.importers.onnx_common import MAX_ELEMENTS, RANGE, ONNXImportError
 
@@ -228,13 +229,8 @@ class FloatOps(ImporterLike):
             xc, self.e.const(np.float32(0), "f32"), [1, 1, *kernel], [1, 1, *strides],
             [1, 1, 1, 1], [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])], "add",
         )  # fmt: skip
-        counts = np.full((oh, ow), kernel[0] * kernel[1], np.float32)
-        if not self._attrs(node).get("count_include_pad", 0):
-            ys = np.arange(oh) * strides[0] - pads[0]
-            xs = np.arange(ow) * strides[1] - pads[1]
-            rows = np.minimum(ys + kernel[0], h) - np.maximum(ys, 0)
-            cols = np.minimum(xs + kernel[1], w) - np.maximum(xs, 0)
-            counts = np.outer(rows, cols).astype(np.float32)
+        include_pad = bool(self._attrs(node).get("count_include_pad", 0))
+        counts = onnx_check.average_counts((h, w), kernel, strides, pads, (oh, ow), include_pad)
         count = self.e.broadcast(self.e.const(counts, "f32"), total.shape, [2, 3])
         y = self.e.binary("divide", total, count)
         self.values[node.output[0]] = y if not channels_last else self.e.transpose(y, [0, 2, 3, 1])

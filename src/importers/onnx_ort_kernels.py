@@ -492,13 +492,8 @@ class OrtKernels(ImporterLike):
                     [1, 1, strides[0], strides[1]],
                 )  # fmt: skip
                 total = tap if total is None else self.e.binary("add", total, tap)
-        counts = np.full((oh, ow), kernel[0] * kernel[1], np.float32)
-        if not self._attrs(node).get("count_include_pad", 0):
-            ys = np.arange(oh) * strides[0] - pads[0]
-            xs = np.arange(ow) * strides[1] - pads[1]
-            rows = np.minimum(ys + kernel[0], h) - np.maximum(ys, 0)
-            cols = np.minimum(xs + kernel[1], w) - np.maximum(xs, 0)
-            counts = np.outer(rows, cols).astype(np.float32)
+        include_pad = bool(self._attrs(node).get("count_include_pad", 0))
+        counts = onnx_check.average_counts((h, w), kernel, strides, pads, (oh, ow), include_pad)
         count = self.e.broadcast(self.e.const(counts, "f32"), shape, [2, 3])
         y = self.e.binary("divide", total, count)
         y = self.e.binary("divide", y, self.e.splat(np.float32(s_y.reshape(-1)[0]), shape, "f32"))

@@ -41,8 +41,9 @@ from xdsl.passes import ModulePass
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
-from qdialect.ir.constants import constant_array, erase_if_unused, integer_attr
+from qdialect.ir.constants import constant_array, integer_attr
 from qdialect.ir.errors import OpError
+from qdialect.ir.rewrite import replace_op
 from qdialect.lowering.npu_graph import MODEL_WINDOW
 from qdialect.npu.machine import Machine, MachineError, load_machine
 
@@ -200,8 +201,6 @@ def model_window(op: tosa.Conv2DOp, g: Geometry) -> DenseArrayBase:
 
 def rewrite(op: tosa.Conv2DOp, g: Geometry) -> None:
     """Replace `op` by the folded input and a KH x 1 convolution over it."""
-    block = op.parent_block()
-    assert block is not None
     weight = constant_array(op.weight)
     assert weight is not None
     new: list[Operation] = []
@@ -220,14 +219,7 @@ def rewrite(op: tosa.Conv2DOp, g: Geometry) -> None:
         properties=props,
         attributes={**op.attributes, MODEL_WINDOW: model_window(op, g)},
     )
-    new += [wc, conv]
-    for operation in new:
-        operation.location = op.location
-        block.insert_op_before(operation, op)
-    op.output.replace_all_uses_with(conv.output)
-    old_weight = op.weight
-    block.erase_op(op)
-    erase_if_unused(old_weight)
+    replace_op(op, [*new, wc, conv], conv.output)
 
 
 @dataclass(frozen=True)

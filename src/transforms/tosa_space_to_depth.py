@@ -37,7 +37,8 @@ from xdsl.passes import ModulePass
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
-from qdialect.ir.constants import constant_array, erase_if_unused, integer_attr
+from qdialect.ir.constants import constant_array, integer_attr
+from qdialect.ir.rewrite import replace_op
 from qdialect.lowering.npu_graph import MODEL_WINDOW
 
 PASS_NAME = "tosa-space-to-depth"
@@ -82,8 +83,6 @@ def space_to_depth_weights(weight: np.ndarray, shift: tuple[int, int], fill: int
 
 def rewrite(op: tosa.Conv2DOp) -> None:
     """Replace `op` (eligible) by reshape -> transpose -> reshape -> stride-1 conv2d."""
-    block = op.parent_block()
-    assert block is not None
     shape = ht.shape_of(op.input.type)
     assert shape is not None
     _, h, w, c = shape
@@ -138,14 +137,7 @@ def rewrite(op: tosa.Conv2DOp) -> None:
             ),
         },
     )
-    ops = [s6, r6, t6, s4, r4, wc, conv]
-    for new in ops:
-        new.location = op.location
-        block.insert_op_before(new, op)
-    op.output.replace_all_uses_with(conv.output)
-    old_weight = op.weight
-    block.erase_op(op)
-    erase_if_unused(old_weight)
+    replace_op(op, [s6, r6, t6, s4, r4, wc, conv], conv.output)
 
 
 @dataclass(frozen=True)
