@@ -108,6 +108,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return TosaSpaceToDepth
 
+    def get_fold_pad() -> type[ModulePass]:
+        from qdialect.transforms.fold_pad import FoldPad
+
+        return FoldPad
+
     def get_fold_constants() -> type[ModulePass]:
         from qdialect.transforms.fold_constants import FoldConstants
 
@@ -142,6 +147,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tosa-fold-kernel-columns": get_tosa_fold_kernel_columns,
         "stablehlo-fold-batch-norm": get_fold_batch_norm,
         "stablehlo-fold-constants": get_fold_constants,
+        "stablehlo-fold-pad": get_fold_pad,
         "tosa-attach-target": get_tosa_attach_target,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
