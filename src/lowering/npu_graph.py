@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
-from xdsl.dialects.builtin import IntegerType
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType, i64
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
 
@@ -488,6 +488,12 @@ def _check_i8_batch1(op: Operation, x: SSAValue) -> tuple[int, ...]:
     if shape is None or ht.element_type(x.type) != I8 or shape[0] != 1:
         raise OpError(op, f"{PASS_NAME}: '{op.name}' must take an i8 input of batch 1")
     return shape
+
+
+def model_window_attr(g: Window) -> DenseArrayBase:
+    """The MODEL_WINDOW array of a window, the one spelling `_model_window` reads back."""
+    values = (g.h, g.w, g.c, g.kh, g.kw, *g.stride, *g.dilation, *g.pad, g.oh, g.ow)
+    return DenseArrayBase.from_list(i64, [int(v) for v in values])
 
 
 def _model_window(v: tuple[int, ...]) -> Window:

@@ -44,7 +44,7 @@ from qdialect.dialects import tosa
 from qdialect.ir.constants import constant_array, integer_attr
 from qdialect.ir.errors import OpError
 from qdialect.ir.rewrite import replace_op
-from qdialect.lowering.npu_graph import MODEL_WINDOW
+from qdialect.lowering.npu_graph import MODEL_WINDOW, Window, model_window_attr
 from qdialect.npu.machine import Machine, MachineError, load_machine
 
 PASS_NAME = "tosa-fold-kernel-columns"
@@ -70,6 +70,12 @@ class Geometry:
     pad: tuple[int, int, int, int]  # top, bottom, left, right
     oh: int
     ow: int
+
+    @property
+    def window(self) -> Window:
+        """The same geometry as the lowering's record (without the output channels)."""
+        return Window(self.h, self.w, self.c, self.kh, self.kw, self.stride, self.dilation,
+                      self.pad, self.oh, self.ow)  # fmt: skip
 
     @property
     def im2col_bytes(self) -> int:
@@ -193,10 +199,7 @@ def _folded_input(op: tosa.Conv2DOp, g: Geometry, new: list[Operation]) -> SSAVa
 def model_window(op: tosa.Conv2DOp, g: Geometry) -> DenseArrayBase:
     """The window the model wrote: the one an earlier rewrite recorded, else this one."""
     existing = op.attributes.get(MODEL_WINDOW)
-    if isinstance(existing, DenseArrayBase):
-        return existing
-    values = (g.h, g.w, g.c, g.kh, g.kw, *g.stride, *g.dilation, *g.pad, g.oh, g.ow)
-    return DenseArrayBase.from_list(i64, [int(v) for v in values])
+    return existing if isinstance(existing, DenseArrayBase) else model_window_attr(g.window)
 
 
 def rewrite(op: tosa.Conv2DOp, g: Geometry) -> None:

@@ -39,7 +39,7 @@ from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
 from qdialect.ir.constants import constant_array, integer_attr
 from qdialect.ir.rewrite import replace_op
-from qdialect.lowering.npu_graph import MODEL_WINDOW
+from qdialect.lowering.npu_graph import MODEL_WINDOW, Window, model_window_attr
 
 PASS_NAME = "tosa-space-to-depth"
 
@@ -122,19 +122,16 @@ def rewrite(op: tosa.Conv2DOp) -> None:
     props = dict(op.properties)
     props["pad"] = DenseArrayBase.from_list(i64, [top2, bottom2, left2, right2])
     props["stride"] = DenseArrayBase.from_list(i64, [1, 1])
+    kh, kw = int(weight.shape[1]), int(weight.shape[2])
+    pt, pb, pl, pr = op.array("pad")
+    model = Window(h, w, c, kh, kw, (2, 2), (1, 1), (pt, pb, pl, pr), out[1], out[2])
     conv = tosa.Conv2DOp.create(
         operands=[r4.results[0], wc.results[0], op.bias, op.input_zp, op.weight_zp],
         result_types=[op.output.type],
         properties=props,
         attributes={
             **op.attributes,
-            MODEL_WINDOW: DenseArrayBase.from_list(
-                i64,
-                [
-                    int(v)
-                    for v in (h, w, c, *weight.shape[1:3], 2, 2, 1, 1, *op.array("pad"), *out[1:3])
-                ],
-            ),
+            MODEL_WINDOW: model_window_attr(model),
         },
     )
     replace_op(op, [s6, r6, t6, s4, r4, wc, conv], conv.output)
