@@ -78,16 +78,41 @@ def _per_tensor_i8(t: Attribute) -> UniformQuantizedType | None:
     return q
 
 
-def _const_array(v: SSAValue) -> np.ndarray | None:
-    """Constant values of `v`, looking through the storage bitcasts this pass makes."""
+def _broadcast_operand(v: SSAValue) -> tuple[SSAValue, list[int]] | None:
+    """(operand, its dimensions in order) of a `broadcast_in_dim` that only adds or
+    stretches axes (the dimensions increasing: TOSA's implicit broadcast can read it)."""
+    owner = v.owner
+    if not isinstance(owner, sh.BroadcastInDimOp):
+        return None
+    dims = [int(d) for d in dense_values(owner.broadcast_dimensions)]
+    return (owner.operand, dims) if dims == sorted(dims) else None
+
+
+def _unsqueezed(values: np.ndarray, dims: list[int], rank: int) -> np.ndarray:
+    """`values` (a broadcast's operand) with size-1 axes where the broadcast adds them."""
+    shape = [1] * rank
+    for d, n in zip(dims, values.shape, strict=True):
+        shape[d] = n
+    return values.reshape(shape)
+
+
+def _const_array(v: SSAValue, integer: bool = True) -> np.ndarray | None:
+    """Constant values of `v`, looking through the storage bitcasts this pass makes and
+    broadcasts of constants."""
     owner = v.owner
     if isinstance(owner, sh.BitcastConvertOp):
-        return _const_array(owner.operand)
-    return constant_array(v)
+        return _const_array(owner.operand, integer)
+    if (b := _broadcast_operand(v)) is not None:
+        inner = _const_array(b[0], integer)
+        shape = ht.shape_of(v.type)
+        if inner is None or shape is None:
+            return None
+        return np.broadcast_to(_unsqueezed(inner, b[1], len(shape)), shape)
+    return constant_array(v, integer=integer)
 
 
 def _float_const(v: SSAValue) -> np.ndarray | None:
-    array = constant_array(v, integer=False)
+    array = _const_array(v, integer=False)
     return None if array is None else array.astype(np.float64)
 
 
@@ -106,6 +131,49 @@ def _in_bounds_counts(spatial, window, strides, pad) -> np.ndarray:
     rows = axis_counts(spatial[0], window[0], strides[0], pad[0], pad[1])
     cols = axis_counts(spatial[1], window[1], strides[1], pad[2], pad[3])
     return np.outer(rows, cols)
+
+
+@dataclass(frozen=True)
+class _PoolGeometry:
+    """A 2-D pooling window over a 4-D value, in NHWC terms (`to_nhwc` permutes the
+    value there: NHWC or NCHW, told apart by which axis the window leaves alone)."""
+
+    to_nhwc: list[int]
+    spatial: list[int]
+    window: list[int]
+    strides: list[int]
+    pad: list[int]  # [top, bottom, left, right]
+    exact_pad: list[int]  # ... as TOSA needs it (tosa.exact_window_pad)
+    trims: list[int]
+
+
+def _pool_geometry(op: sh.ReduceWindowOp) -> _PoolGeometry | None:
+    shape = ht.shape_of(op.inputs[0].type)
+    if shape is None or len(shape) != 4:
+        return None
+    window = list(dense_values(op.window_dimensions))
+    strides = list(dense_values(op.window_strides)) or [1] * 4
+    pad = [int(p) for p in op.padding.get_values()] if op.padding is not None else [0] * 8
+    dilations = (*dense_values(op.base_dilations), *dense_values(op.window_dilations))
+    if any(v != 1 for v in dilations) or any(p < 0 for p in pad):
+        return None
+
+    def untouched(axis: int) -> bool:
+        return window[axis] == 1 and strides[axis] == 1 and pad[2 * axis : 2 * axis + 2] == [0, 0]
+
+    if not untouched(0):
+        return None
+    perm = [0, 1, 2, 3] if untouched(3) else [0, 2, 3, 1] if untouched(1) else None
+    if perm is None:
+        return None
+    spatial = [shape[a] for a in perm[1:3]]
+    win = [window[a] for a in perm[1:3]]
+    st = [strides[a] for a in perm[1:3]]
+    p = [pad[2 * a + k] for a in perm[1:3] for k in (0, 1)]
+    if p[0] >= win[0] or p[1] >= win[0] or p[2] >= win[1] or p[3] >= win[1]:
+        return None  # a window entirely in padding has no TOSA form
+    exact, trims = tosa.exact_window_pad(spatial, win, st, p)
+    return _PoolGeometry(perm, spatial, win, st, p, list(exact), list(trims))
 
 
 def _ratios(numerators, denominators) -> list[float]:
@@ -227,6 +295,7 @@ class _Converter:
             (sh.ConvolutionOp, self.convolution),
             (sh.DotGeneralOp, self.dot_general),
             (sh.UniformQuantizeOp, self.float_island),
+            (sh.UniformQuantizeOp, self.float_max_pool),
             (sh.UniformQuantizeOp, self.requantize),
             (sh.ClampOp, self.clamp),
             (sh.MaximumOp, self.relu),
@@ -434,33 +503,16 @@ class _Converter:
         return True
 
     def avg_pool(self, op, x_q, q_in, q_out, reduction: sh.ReduceWindowOp, divisor) -> bool:
-        shape = ht.shape_of(x_q.type)
-        window = list(dense_values(reduction.window_dimensions))
-        strides = list(dense_values(reduction.window_strides)) or [1] * 4
-        pad = (
-            [int(p) for p in reduction.padding.get_values()]
-            if reduction.padding is not None
-            else [0] * 8
-        )
-        dilations = (
-            *dense_values(reduction.base_dilations),
-            *dense_values(reduction.window_dilations),
-        )
-        if shape is None or len(shape) != 4 or any(v != 1 for v in dilations):
+        g = _pool_geometry(reduction)
+        if g is None:
             return False
-        if window[0] != 1 or window[3] != 1 or strides[0] != 1 or strides[3] != 1:
-            return False
-        if any(pad[i] for i in (0, 1, 6, 7)) or any(p < 0 for p in pad):
-            return False
-        if pad[2] >= window[1] or pad[3] >= window[1] or pad[4] >= window[2] or pad[5] >= window[2]:
-            return False
-        exact, trims = tosa.exact_window_pad(shape[1:3], window[1:3], strides[1:3], pad[2:6])
-        out_shape = ht.shape_of(op.result.type)
-        counts = _in_bounds_counts(shape[1:3], window[1:3], strides[1:3], pad[2:6])
+        nhwc_out = [ht.shape_of(op.result.type)[p] for p in g.to_nhwc]
+        counts = _in_bounds_counts(g.spatial, g.window, g.strides, g.pad)
         if not np.array_equal(
-            np.broadcast_to(divisor, out_shape),
-            np.broadcast_to(counts[None, :, :, None], out_shape),
-        ):
+            np.broadcast_to(np.transpose(np.broadcast_to(divisor, ht.shape_of(op.result.type)),
+                                         g.to_nhwc), nhwc_out),
+            np.broadcast_to(counts[None, :, :, None], nhwc_out),
+        ):  # fmt: skip
             return False  # not the in-bounds count TOSA divides by
         ratio = q_in.scales[0] / q_out.scales[0]
         if ratio > 1.0:
@@ -468,7 +520,7 @@ class _Converter:
             # would magnify that rounding past one output unit. (TFLite requires equal
             # scales for average pooling.)
             return False
-        x = self.trim_spatial(self.storage(x_q), trims)
+        x = self.trim_spatial(self.transpose(self.storage(x_q), g.to_nhwc), g.trims)
         zp_in = q_in.zero_points[0]
         same_scale = ratio == 1.0
         pooled_zp = q_out.zero_points[0] if same_scale else zp_in  # keeps the mean in range
@@ -479,10 +531,10 @@ class _Converter:
                 self.const([zp_in], IntegerType(8), [1]),
                 self.const([pooled_zp], IntegerType(8), [1]),
             ],
-            TensorType(IntegerType(8), out_shape),
-            kernel=DenseArrayBase.from_list(i64, window[1:3]),
-            stride=DenseArrayBase.from_list(i64, strides[1:3]),
-            pad=DenseArrayBase.from_list(i64, exact),
+            TensorType(IntegerType(8), nhwc_out),
+            kernel=DenseArrayBase.from_list(i64, g.window),
+            stride=DenseArrayBase.from_list(i64, g.strides),
+            pad=DenseArrayBase.from_list(i64, g.exact_pad),
             acc_type=i32,
         )
         if not same_scale:
@@ -493,7 +545,7 @@ class _Converter:
                 q_out.zero_points[0],
                 IntegerType(8),
             )
-        self.publish(pooled)
+        self.publish(self.transpose(pooled, np.argsort(g.to_nhwc)))
         return True
 
     def requantize(self, op: sh.UniformQuantizeOp) -> bool:
@@ -540,8 +592,10 @@ class _Converter:
         if q is None or lo_v.type != hi_v.type or ht.quant_type(lo_v.type) != q:
             return False
         lo, hi = _const_array(lo_v), _const_array(hi_v)
-        if lo is None or hi is None or lo.size != 1 or hi.size != 1 or op.result.type != x.type:
+        if lo is None or hi is None or op.result.type != x.type:
             return False
+        if lo.size == 0 or np.any(lo != lo.reshape(-1)[0]) or np.any(hi != hi.reshape(-1)[0]):
+            return False  # bounds that vary per element: no tosa.clamp
         self._clamp_storage(self.storage(x), int(lo.reshape(-1)[0]), int(hi.reshape(-1)[0]))
         return True
 
@@ -559,14 +613,29 @@ class _Converter:
         return True
 
     def accumulator_add(self, op: sh.AddOp) -> bool:
+        """A bias (or any value) added to an i32 accumulator of the same type: exact
+        integer addition. A broadcast constant (the per-channel bias) stays a vector that
+        TOSA's add broadcasts."""
         q = ht.quant_type(op.result.type)
-        if q is None or q.storage_width != 32 or q.is_per_axis:
+        if q is None or q.storage_width != 32 or len(set(q.zero_points)) != 1:
             return False
         if op.lhs.type != op.result.type or op.rhs.type != op.result.type:
             return False
-        a, b = self.storage(op.lhs), self.storage(op.rhs)
-        self.publish(self.tosa_op(tosa.AddOp, [a, b], a.type))
+        a, b = (self.accumulator_operand(v) for v in (op.lhs, op.rhs))
+        shape = ht.shape_of(op.result.type)
+        self.publish(self.tosa_op(tosa.AddOp, [a, b], TensorType(i32, shape)))
         return True
+
+    def accumulator_operand(self, v: SSAValue) -> SSAValue:
+        """The storage of `v`; of a broadcast constant, its values with size-1 axes."""
+        b = _broadcast_operand(v)
+        shape = ht.shape_of(v.type)
+        if b is not None and shape is not None:
+            values = _const_array(b[0])
+            if values is not None:
+                small = _unsqueezed(values, b[1], len(shape))
+                return self.const(small, i32, small.shape)
+        return self.storage(v)
 
     def table(self, op: Operation) -> bool:
         from qdialect.interpreter import Interpreter
@@ -582,56 +651,60 @@ class _Converter:
         return True
 
     def max_pool(self, op: sh.ReduceWindowOp) -> bool:
+        """reduce_window max on quantized values, its init the storage minimum."""
         if len(op.inputs) != 1:
             return False
         x_v, init_v = op.inputs[0], op.init_values[0]
         q = _per_tensor_i8(x_v.type)
-        shape = ht.shape_of(x_v.type)
-        if (
-            q is None
-            or shape is None
-            or len(shape) != 4
-            or op.results[0].type.element_type != x_v.type.element_type
-        ):
-            return False
-        body = list(op.body.block.ops)
-        if len(body) != 2 or not isinstance(body[0], sh.MaximumOp):
+        if q is None or op.results[0].type.element_type != x_v.type.element_type:
             return False
         init = _const_array(init_v)
         if init is None or int(init.reshape(-1)[0]) != q.storage_min:
             return False  # any other init value is a max the pooling op does not take
-        window = list(dense_values(op.window_dimensions))
-        strides = list(dense_values(op.window_strides)) or [1] * 4
-        if any(dense_values(op.base_dilations)) and any(
-            v != 1 for v in dense_values(op.base_dilations)
+        return self.emit_max_pool(op, x_v)
+
+    def float_max_pool(self, op: sh.UniformQuantizeOp) -> bool:
+        """quantize(reduce_window max(dequantize(x), init)) into x's own type, the init at
+        most the smallest value x can hold (-inf, as importers write it): the integer
+        maximum of the storage, since dequantization is monotonic."""
+        pool = op.operand.owner
+        if not isinstance(pool, sh.ReduceWindowOp) or len(pool.inputs) != 1:
+            return False
+        body = list(pool.body.block.ops)
+        dq = pool.inputs[0].owner
+        if len(body) != 2 or not isinstance(body[0], sh.MaximumOp):
+            return False
+        if not isinstance(dq, sh.UniformDequantizeOp) or dq.operand.type.element_type != (
+            op.result.type.element_type
         ):
             return False
-        if any(v != 1 for v in dense_values(op.window_dilations)):
+        q = _per_tensor_i8(dq.operand.type)
+        init = _float_const(pool.init_values[0])
+        if q is None or init is None:
             return False
-        pad = [int(p) for p in op.padding.get_values()] if op.padding is not None else [0] * 8
-        if window[0] != 1 or window[3] != 1 or strides[0] != 1 or strides[3] != 1:
+        lowest = (q.storage_min - q.zero_points[0]) * q.scales[0]
+        if float(init.reshape(-1)[0]) > lowest:
             return False
-        if any(pad[i] for i in (0, 1, 6, 7)) or any(p < 0 for p in pad):
+        return self.emit_max_pool(pool, dq.operand)
+
+    def emit_max_pool(self, pool: sh.ReduceWindowOp, x_q: SSAValue) -> bool:
+        """tosa.max_pool2d of `x_q`'s storage by `pool`'s window, replacing the op being
+        converted (the pool, or the quantize after a float one)."""
+        g = _pool_geometry(pool)
+        if g is None:
             return False
-        if pad[2] >= window[1] or pad[3] >= window[1] or pad[4] >= window[2] or pad[5] >= window[2]:
-            return False  # a window entirely in padding would give the init value
-        shape = ht.shape_of(x_v.type)
-        if shape is None:
-            return False
-        exact, trims = tosa.exact_window_pad(shape[1:3], window[1:3], strides[1:3], pad[2:6])
-        pad = [*pad[:2], *exact, *pad[6:]]
-        x = self.trim_spatial(self.storage(x_v), trims)
-        out = TensorType(IntegerType(8), ht.shape_of(op.results[0].type))
-        self.publish(
-            self.tosa_op(
-                tosa.MaxPool2dOp,
-                [x],
-                out,
-                kernel=DenseArrayBase.from_list(i64, window[1:3]),
-                stride=DenseArrayBase.from_list(i64, strides[1:3]),
-                pad=DenseArrayBase.from_list(i64, pad[2:6]),
-            )
+        shape = ht.shape_of(pool.results[0].type)
+        x = self.trim_spatial(self.transpose(self.storage(x_q), g.to_nhwc), g.trims)
+        out = TensorType(IntegerType(8), [shape[p] for p in g.to_nhwc])
+        pooled = self.tosa_op(
+            tosa.MaxPool2dOp,
+            [x],
+            out,
+            kernel=DenseArrayBase.from_list(i64, g.window),
+            stride=DenseArrayBase.from_list(i64, g.strides),
+            pad=DenseArrayBase.from_list(i64, g.exact_pad),
         )
+        self.publish(self.transpose(pooled, np.argsort(g.to_nhwc)))
         return True
 
     def data_movement(self, op: Operation) -> bool:

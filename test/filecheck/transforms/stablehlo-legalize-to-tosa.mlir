@@ -83,3 +83,83 @@ func.func @keep(%x: tensor<1x4x4x1x!a>, %f: tensor<4xf32>) -> (tensor<1x2x2x1x!a
   %t = stablehlo.tanh %f : tensor<4xf32>
   func.return %p, %t : tensor<1x2x2x1x!a>, tensor<4xf32>
 }
+
+// -----
+
+// The quantize pass's bias: a per-channel i32 vector broadcast along the channel axis
+// and added to a convolution's i32 accumulator of the same type stays a vector (with
+// size-1 axes) that tosa.add broadcasts; the accumulator needs no rescale (its scale
+// is s_x * s_w exactly), the requantization to i8 is one per-channel rescale.
+!x = !quant.uniform<i8:f32, 0.02:-5>
+!w = !quant.uniform<i8<-127:127>:f32:3, {0.01,0.005}>
+!acc = !quant.uniform<i32:f32:3, {2.0e-4,1.0e-4}>
+!bias = !quant.uniform<i32:f32:0, {2.0e-4,1.0e-4}>
+!y = !quant.uniform<i8:f32, 0.05:3>
+// CHECK-LABEL: func.func @conv_bias
+// CHECK: %[[ACC:.*]] = tosa.conv2d
+// CHECK-NOT: tosa.rescale
+// CHECK: %[[B:.*]] = tosa.const values(dense<{{\[\[\[\[}}100, -7]]]]> : tensor<1x1x1x2xi32>)
+// CHECK: %[[SUM:.*]] = tosa.add %[[ACC]], %[[B]] : (tensor<1x3x3x2xi32>, tensor<1x1x1x2xi32>) -> tensor<1x3x3x2xi32>
+// CHECK: tosa.rescale %[[SUM]]
+// CHECK-NOT: stablehlo.broadcast_in_dim
+func.func @conv_bias(%x: tensor<1x3x3x1x!x>) -> tensor<1x3x3x2x!y> {
+  %w = stablehlo.constant() <{value = dense<[[[[3, -4]]]]> : tensor<1x1x1x2xi8>}> : () -> tensor<1x1x1x2x!w>
+  %acc = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x3x1x!x>, tensor<1x1x1x2x!w>) -> tensor<1x3x3x2x!acc>
+  %b = stablehlo.constant() <{value = dense<[100, -7]> : tensor<2xi32>}> : () -> tensor<2x!bias>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<2x!bias>) -> tensor<1x3x3x2x!acc>
+  %s = stablehlo.add %acc, %bb : tensor<1x3x3x2x!acc>
+  %y = stablehlo.uniform_quantize %s : (tensor<1x3x3x2x!acc>) -> tensor<1x3x3x2x!y>
+  func.return %y : tensor<1x3x3x2x!y>
+}
+
+// -----
+
+// Float max pooling between a dequantize and a quantize into the same type (how the
+// quantize pass leaves it) is tosa.max_pool2d on the storage: dequantization is
+// monotonic and the -inf init is below every value. NCHW pools run in NHWC between
+// transposes; a clamp by broadcast splat bounds (ReLU6 as importers write it) is a
+// tosa.clamp.
+!a = !quant.uniform<i8:f32, 0.05:-3>
+// CHECK-LABEL: func.func @float_max_pool_nchw
+// CHECK: %[[T:.*]] = tosa.transpose %{{.*}} perms([0, 2, 3, 1]) : (tensor<1x2x4x4xi8>) -> tensor<1x4x4x2xi8>
+// CHECK: %[[P:.*]] = tosa.max_pool2d %[[T]] kernel([2, 2]) stride([2, 2]) pad([0, 0, 0, 0]) : (tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8>
+// CHECK: %[[B:.*]] = tosa.transpose %[[P]] perms([0, 3, 1, 2])
+// CHECK: tosa.clamp %[[B]] min_val(-3 : i8) max_val(117 : i8)
+// CHECK-NOT: stablehlo.reduce_window
+// CHECK-NOT: stablehlo.clamp
+func.func @float_max_pool_nchw(%x: tensor<1x2x4x4x!a>) -> tensor<1x2x2x2x!a> {
+  %d = stablehlo.uniform_dequantize %x : (tensor<1x2x4x4x!a>) -> tensor<1x2x4x4xf32>
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %p = "stablehlo.reduce_window"(%d, %init) <{window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %q = stablehlo.uniform_quantize %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2x!a>
+  %lo = stablehlo.constant() <{value = dense<-3> : tensor<i8>}> : () -> tensor<!a>
+  %hi = stablehlo.constant() <{value = dense<117> : tensor<i8>}> : () -> tensor<!a>
+  %lob = stablehlo.broadcast_in_dim %lo, dims = [] : (tensor<!a>) -> tensor<1x2x2x2x!a>
+  %hib = stablehlo.broadcast_in_dim %hi, dims = [] : (tensor<!a>) -> tensor<1x2x2x2x!a>
+  %r = stablehlo.clamp %lob, %q, %hib : tensor<1x2x2x2x!a>
+  func.return %r : tensor<1x2x2x2x!a>
+}
+
+// -----
+
+// Must not fire: a float max pool whose init (-1.0) is above the smallest value the
+// input can hold ((-128 + 3) * 0.05 = -6.25) computes max(init, window) instead.
+!a = !quant.uniform<i8:f32, 0.05:-3>
+// CHECK-LABEL: func.func @float_max_pool_high_init
+// CHECK-NOT: tosa.max_pool2d
+// CHECK: stablehlo.reduce_window
+func.func @float_max_pool_high_init(%x: tensor<1x4x4x2x!a>) -> tensor<1x2x2x2x!a> {
+  %d = stablehlo.uniform_dequantize %x : (tensor<1x4x4x2x!a>) -> tensor<1x4x4x2xf32>
+  %init = stablehlo.constant dense<-1.0> : tensor<f32>
+  %p = "stablehlo.reduce_window"(%d, %init) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %q = stablehlo.uniform_quantize %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2x!a>
+  func.return %q : tensor<1x2x2x2x!a>
+}
