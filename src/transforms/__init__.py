@@ -118,6 +118,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FoldConstants
 
+    def get_quantize() -> type[ModulePass]:
+        from qdialect.transforms.quantize import Quantize
+
+        return Quantize
+
     def get_fold_batch_norm() -> type[ModulePass]:
         from qdialect.transforms.fold_batch_norm import FoldBatchNorm
 
@@ -146,6 +151,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tosa-space-to-depth": get_tosa_space_to_depth,
         "tosa-fold-kernel-columns": get_tosa_fold_kernel_columns,
         "stablehlo-fold-batch-norm": get_fold_batch_norm,
+        "stablehlo-quantize": get_quantize,
         "stablehlo-fold-constants": get_fold_constants,
         "stablehlo-fold-pad": get_fold_pad,
         "tosa-attach-target": get_tosa_attach_target,

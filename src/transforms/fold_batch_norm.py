@@ -52,7 +52,7 @@ from qdialect.ir.constants import constant_array, erase_if_unused, float_attr
 PASS_NAME = "stablehlo-fold-batch-norm"
 
 
-def _features(op: Operation) -> tuple[int, int] | None:
+def layer_features(op: Operation) -> tuple[int, int] | None:
     """(output feature dimension of the result, output feature dimension of the
     constant weights) of a foldable layer, else None."""
     if isinstance(op, sh.ConvolutionOp):
@@ -77,7 +77,7 @@ def _features(op: Operation) -> tuple[int, int] | None:
     return None
 
 
-def _per_channel(v: SSAValue, f: int, n: int) -> np.ndarray | None:
+def per_channel_constant(v: SSAValue, f: int, n: int) -> np.ndarray | None:
     """The n per-channel values of a constant operand that varies only along
     dimension f, else None."""
     owner = v.owner
@@ -108,7 +108,7 @@ def _chain(layer: Operation, f: int, n: int) -> tuple[list[Operation], np.ndarra
         if not isinstance(user, sh.AddOp | sh.MultiplyOp) or user.results[0].type != value.type:
             break
         other = user.operands[1 - uses[0].index]
-        per = _per_channel(other, f, n)
+        per = per_channel_constant(other, f, n)
         if per is None:
             break
         if isinstance(user, sh.AddOp):
@@ -122,7 +122,7 @@ def _chain(layer: Operation, f: int, n: int) -> tuple[list[Operation], np.ndarra
 
 def fold(layer: Operation) -> bool:
     """Fold the chain after `layer` into it; whether anything changed."""
-    features = _features(layer)
+    features = layer_features(layer)
     elem = ht.element_type(layer.results[0].type)
     if features is None or not isinstance(elem, Float32Type | Float64Type):
         return False

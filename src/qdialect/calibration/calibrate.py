@@ -129,7 +129,7 @@ class Calibration:
                 raise CalibrationError(
                     f"the calibration file does not match @{func.sym_name.data}: tensor {key} "
                     f"was {info['op']} {info['shape']}"
-                    + ("" if value is None else f", here {_describe(value)['op']}")
+                    + ("" if value is None else ", here {op} {shape}".format(**_describe(value)))
                     + " (calibrate the program this pass runs on)"
                 )
         return keys

@@ -49,6 +49,8 @@ class QuantParams:
             shape = [1] * x.ndim
             shape[self.axis] = -1
             scale, zp = scale.reshape(shape), zp.reshape(shape)
+        else:
+            scale, zp = scale[0], zp[0]
         q = np.round(np.asarray(x, np.float64) / scale) + zp
         return np.clip(q, self.qmin, self.qmax).astype(np.int64)
 
@@ -58,6 +60,8 @@ class QuantParams:
             shape = [1] * q.ndim
             shape[self.axis] = -1
             scale, zp = scale.reshape(shape), zp.reshape(shape)
+        else:
+            scale, zp = scale[0], zp[0]
         return (np.asarray(q, np.int64) - zp) * scale
 
 
