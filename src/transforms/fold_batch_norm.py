@@ -79,7 +79,7 @@ def layer_features(op: Operation) -> tuple[int, int] | None:
 
 def per_channel_constant(v: SSAValue, f: int, n: int) -> np.ndarray | None:
     """The n per-channel values of a constant operand that varies only along
-    dimension f, else None."""
+    dimension f (a scalar, a splat, a broadcast vector or a full constant), else None."""
     owner = v.owner
     if isinstance(owner, sh.BroadcastInDimOp):
         a = constant_array(owner.operand, integer=False)
@@ -92,8 +92,16 @@ def per_channel_constant(v: SSAValue, f: int, n: int) -> np.ndarray | None:
             return a.astype(np.float64)
         return None
     a = constant_array(v, integer=False)
-    if a is not None and a.size and np.all(a == a.reshape(-1)[0]):
+    if a is None or not a.size:
+        return None
+    if np.all(a == a.reshape(-1)[0]):
         return np.full(n, float(a.reshape(-1)[0]))
+    if a.ndim > f and a.shape[f] == n:  # a broadcast folded into a full constant
+        line = a[tuple(slice(None) if d == f else 0 for d in range(a.ndim))]
+        shape = [1] * a.ndim
+        shape[f] = n
+        if np.array_equal(a, np.broadcast_to(line.reshape(shape), a.shape)):
+            return line.astype(np.float64)
     return None
 
 
