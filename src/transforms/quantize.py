@@ -59,6 +59,7 @@ from xdsl.traits import ConstantLike
 from qdialect.calibration.calibrate import Calibration, CalibrationError
 from qdialect.calibration.observers import METHODS, TensorStats
 from qdialect.calibration.params import FORMULAS, SCHEMES, QuantParams, from_range, per_channel
+from qdialect.calibration.qtable import QTable
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects.hlo_syntax import dense_values
@@ -152,13 +153,22 @@ class Plan:
     layers: list[Layer] = field(default_factory=list)
     quantized: list[Operation] = field(default_factory=list)  # ops whose constants quantize
     shared: set[Operation] = field(default_factory=set)  # ... in their output's type
+    wide: set[SSAValue] = field(default_factory=set)  # values whose type must be 16-bit
+    units: list[Operation] = field(default_factory=list)  # every op quantized, in order
 
 
-def plan(func: FuncOp) -> Plan:
-    """Find the layers, the quantized ops and the values that become quantization points."""
+def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
+    """Find the layers, the quantized ops and the values that become quantization points;
+    `precision` (a resolved `QTable`) keeps ops in float or widens them to 16 bits."""
     p = Plan()
     points: set[SSAValue] = set()
     absorbed: set[Operation] = set()
+    precision = precision or {}
+
+    def widen(op: Operation, *values: SSAValue) -> None:
+        p.units.append(op)
+        if precision.get(op) == "i16":
+            p.wide.update(v for v in values if _is_activation(v))
 
     def point(*values: SSAValue) -> None:
         for v in values:
@@ -170,6 +180,8 @@ def plan(func: FuncOp) -> Plan:
         if op in absorbed or not op.results or not all(_is_float(r) for r in op.results):
             continue
         features = layer_features(op)
+        if features is None and precision.get(op) == "float":
+            continue
         if features is not None and _is_activation(op.operands[0]):
             f, kf = features
             n = (ht.shape_of(op.results[0].type) or [0])[f]
@@ -180,9 +192,14 @@ def plan(func: FuncOp) -> Plan:
                 if per_channel_constant(other, f, n) is not None:
                     bias = user
                     absorbed.add(user)
+            if "float" in (precision.get(op), bias and precision.get(bias)):
+                continue  # the layer (and its bias add, absorbed) stays float
             layer = Layer(op, bias, other if bias else None, f, kf)
             p.layers.append(layer)
             point(op.operands[0], layer.output)
+            widen(op, op.operands[0], layer.output)
+            if bias is not None and precision.get(bias) == "i16":  # named by the layer's output
+                p.wide.update((op.operands[0], layer.output))
         elif isinstance(op, sh.ReduceOp | sh.ReduceWindowOp) and len(op.results) == 1:
             body, x, init = _body_op(op), op.operands[0], op.operands[1]
             if not _is_activation(x) or not is_constant(init):
@@ -191,17 +208,24 @@ def plan(func: FuncOp) -> Plan:
                 out = op.results[0]
                 user = _single_user(out)
                 if isinstance(user, sh.DivideOp) and user.lhs is out and is_constant(user.rhs):
+                    if precision.get(user) == "float":  # the mean named by its result
+                        continue
                     absorbed.add(user)
                     out = user.results[0]
+                    if precision.get(user) == "i16":
+                        p.wide.update((x, out))
                 point(x, out)
+                widen(op, x, out)
             elif body is sh.MaximumOp and isinstance(op, sh.ReduceWindowOp):
                 point(x, op.results[0])
                 p.classes.union(x, op.results[0])
+                widen(op, x, op.results[0])
         elif isinstance(op, _ELEMENTWISE):
             data = [v for v in op.operands if _is_activation(v)]
             if not data or not all(_is_activation(v) or is_constant(v) for v in op.operands):
                 continue
             point(*data, op.results[0])
+            widen(op, *data, op.results[0])
             p.quantized.append(op)
             if (
                 isinstance(op, _RELU_LIKE)
@@ -216,6 +240,7 @@ def plan(func: FuncOp) -> Plan:
             if not data or not all(_is_activation(v) or is_constant(v) for v in op.operands):
                 continue
             point(*data, op.results[0])
+            widen(op, *data, op.results[0])
             for v in data:
                 p.classes.union(v, op.results[0])
             if isinstance(op, sh.PadOp):
@@ -242,11 +267,11 @@ class Options:
     activation_bits: int = 8
     weight_bits: int = 8
 
-    def range_of(self, stats: TensorStats) -> tuple[float, float]:
-        """The calibrated range of one tensor by this method and scheme."""
+    def range_of(self, stats: TensorStats, bits: int) -> tuple[float, float]:
+        """The calibrated range of one tensor by this method and scheme, for `bits`."""
         symmetric = self.scheme == "symmetric"
         return stats.range(self.method, symmetric=symmetric, percentile=self.percentile,
-                           bits=self.activation_bits)  # fmt: skip
+                           bits=bits)  # fmt: skip
 
     def __post_init__(self) -> None:
         def bad(msg: str) -> None:
@@ -297,19 +322,18 @@ class _Emitter:
         self.block: Block = func.body.block
         keys = cal.check_against(func)
         self.types: dict[SSAValue, UniformQuantizedType] = {}
-        storage = options.activation_bits
         for root, members in p.classes.members():
+            bits = 16 if p.wide.intersection(members) else options.activation_bits
             stats = [cal.stats.get(keys[v]) for v in members if v in keys]
-            ranges = [options.range_of(s) for s in stats if s is not None and s.count]
+            ranges = [options.range_of(s, bits) for s in stats if s is not None and s.count]
             if not ranges:
                 raise CalibrationError(
                     f"{PASS_NAME}: no calibrated range for {_describe(root)} "
                     "(calibrate the program this pass runs on)"
                 )
             lo, hi = min(r[0] for r in ranges), max(r[1] for r in ranges)
-            params = from_range(lo, hi, bits=options.activation_bits, scheme=options.scheme,
-                                formula=options.formula)  # fmt: skip
-            t = quant_type(params, storage)
+            params = from_range(lo, hi, bits=bits, scheme=options.scheme, formula=options.formula)
+            t = quant_type(params, bits)
             for v in members:
                 self.types[v] = t
 
@@ -387,21 +411,20 @@ class _Emitter:
         for i, c in enumerate(op.operands):
             if not is_constant(c) or not _is_float(c):
                 continue
+            out = self.types[op.results[0]]
+            bits = out.storage_width
             if op in self.plan.shared:
-                shared = self.types[op.results[0]]
-                params = QuantParams(np.array([shared.scales[0]]),
-                                     np.array([shared.zero_points[0]]),
-                                     self.options.activation_bits,
-                                     shared.storage_min, shared.storage_max)  # fmt: skip
+                params = QuantParams(np.array([out.scales[0]]), np.array([out.zero_points[0]]),
+                                     bits, out.storage_min, out.storage_max)  # fmt: skip
             else:
                 values = constant_array(
                     c.owner.operand if isinstance(c.owner, sh.BroadcastInDimOp) else c,
                     integer=False,
                 )
                 assert values is not None
-                params = from_range(values.min(), values.max(), bits=self.options.activation_bits,
+                params = from_range(values.min(), values.max(), bits=bits,
                                     scheme=self.options.scheme, formula=self.options.formula)  # fmt: skip
-            op.operands[i] = self.quantized_constant(c, params, self.options.activation_bits, op)
+            op.operands[i] = self.quantized_constant(c, params, bits, op)
             _erase_constant(c)
 
     def layer(self, layer: Layer) -> SSAValue | None:
@@ -417,7 +440,10 @@ class _Emitter:
         else:
             w_params = from_range(w.min(), w.max(), bits=o.weight_bits, formula=o.formula,
                                   narrow=True)  # fmt: skip
-        op.operands[1] = self.quantized_constant(w_value, w_params, 8, op)
+        # StableHLO's quantized convolution and dot take one storage type for both
+        # operands: beside 16-bit activations, 8-bit weights are stored in i16.
+        storage = self.types[op.operands[0]].storage_width
+        op.operands[1] = self.quantized_constant(w_value, w_params, storage, op)
         _erase_constant(w_value)
         if layer.bias is None:
             return None
@@ -490,6 +516,7 @@ class Quantize(ModulePass):
     weights: str = "per-channel"
     activation_bits: int = 8
     weight_bits: int = 8
+    qtable: str = ""
     function: str = "main"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -504,14 +531,17 @@ class Quantize(ModulePass):
                               self.weight_bits)  # fmt: skip
             if not funcs or not funcs[0].body.blocks:
                 raise ValueError(f"no function @{self.function} to quantize")
-            quantize_function(funcs[0], Calibration.load(Path(self.calibration)), options)
+            table = QTable.load(Path(self.qtable)) if self.qtable else None
+            quantize_function(funcs[0], Calibration.load(Path(self.calibration)), options, table)
         except ValueError as err:  # bad options or calibration file (CalibrationError)
             message = str(err)
             prefix = "" if message.startswith(PASS_NAME) else f"{PASS_NAME}: "
             raise OpError(op, prefix + message) from None
 
 
-def quantize_function(func: FuncOp, cal: Calibration, options: Options) -> None:
-    """Rewrite `func` (calibrated as `cal`) into its QDQ form."""
-    p = plan(func)
-    _Emitter(func, p, cal, options).run()
+def quantize_function(func: FuncOp, cal: Calibration, options: Options,
+                      qtable: QTable | None = None) -> None:  # fmt: skip
+    """Rewrite `func` (calibrated as `cal`) into its QDQ form, per-op precisions from
+    `qtable`."""
+    emitter = _Emitter(func, plan(func, qtable.resolve(func) if qtable else None), cal, options)
+    emitter.run()

@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from qdialect.calibration.calibrate import Calibration, CalibrationError
+from qdialect.calibration.qtable import QTable
 from qdialect.context import make_context
 from qdialect.transforms import get_all_passes
 from qdialect.transforms.quantize import Options, quantize_function
@@ -56,13 +57,14 @@ def optimize_float(module: ModuleOp) -> None:
 
 
 def quantized(module: ModuleOp, cal: Calibration, options: Options | None = None, *,
-              function: str = "main") -> ModuleOp:  # fmt: skip
-    """`module` in QDQ form (`stablehlo-quantize`): a new module."""
+              qtable: QTable | None = None, function: str = "main") -> ModuleOp:  # fmt: skip
+    """`module` in QDQ form (`stablehlo-quantize`), per-op precisions from `qtable`: a new
+    module."""
     out = module.clone()
     funcs = [f for f in out.walk() if isinstance(f, FuncOp) and f.sym_name.data == function]
     if not funcs:
         raise CalibrationError(f"no function @{function} to quantize")
-    quantize_function(funcs[0], cal, options or Options())
+    quantize_function(funcs[0], cal, options or Options(), qtable)
     return out
 
 

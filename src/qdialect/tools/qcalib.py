@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.dialects.builtin import NameLoc
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, NameLoc
 from xdsl.dialects.func import FuncOp
 
 from qdialect.calibration.calibrate import (
@@ -35,7 +37,14 @@ from qdialect.dialects import hlo_types as ht
 from qdialect.interpreter import InterpreterError, OpFailure
 from qdialect.interpreter.values import dtype_of
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
-from qdialect.tools.common import UserError, parse_chunk, read_text, split_chunks, verify_module
+from qdialect.tools.common import (
+    Locator,
+    UserError,
+    parse_chunk,
+    read_text,
+    split_chunks,
+    verify_module,
+)
 from qdialect.tools.diagnostics import Diagnostic
 
 USAGE = __doc__ or ""
@@ -57,21 +66,35 @@ def build_arg_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _main(args: argparse.Namespace) -> int:
-    file = "<stdin>" if args.input_file == "-" else args.input_file
-    chunks = split_chunks(read_text(args.input_file), False)
+@dataclass
+class Program:
+    """A verified float program read from the command line, and its function."""
+
+    module: ModuleOp
+    func: FuncOp
+    locator: Locator
+    file: str
+
+
+def read_program(path: str, function: str) -> Program | Diagnostic:
+    """Parse and verify `path` ('-' = stdin); the diagnostic to print if it is invalid."""
+    file = "<stdin>" if path == "-" else path
+    chunks = split_chunks(read_text(path), False)
     parsed = parse_chunk(make_context(), chunks[0], file)
     if isinstance(parsed, Diagnostic):
-        parsed.emit(sys.stderr)
-        return 1
+        return parsed
     module, locator = parsed
     if (diag := verify_module(module, locator, file)) is not None:
-        diag.emit(sys.stderr)
-        return 1
+        return diag
     funcs = {f.sym_name.data: f for f in module.walk() if isinstance(f, FuncOp)}
-    func = funcs.get(args.function)
+    func = funcs.get(function)
     if func is None or not func.body.blocks:
-        raise UserError(f"no function @{args.function} in '{file}'")
+        raise UserError(f"no function @{function} in '{file}'")
+    return Program(module, func, locator, file)
+
+
+def batches_for(func: FuncOp, data: Path) -> tuple[int, Iterator[list[np.ndarray]]]:
+    """`read_batches` for `func`'s arguments (by name, or arg0, arg1, ...)."""
     block = func.body.block
     names = [
         a.location.desc.data if isinstance(a.location, NameLoc) else f"arg{k}"
@@ -79,7 +102,16 @@ def _main(args: argparse.Namespace) -> int:
     ]
     shapes = [tuple(ht.shape_of(a.type) or ()) for a in block.args]
     dtypes = [dtype_of(a.type) for a in block.args]
-    total, batches = read_batches(Path(args.data), names, shapes, dtypes)
+    return read_batches(data, names, shapes, dtypes)
+
+
+def _main(args: argparse.Namespace) -> int:
+    program = read_program(args.input_file, args.function)
+    if isinstance(program, Diagnostic):
+        program.emit(sys.stderr)
+        return 1
+    module, locator, file = program.module, program.locator, program.file
+    total, batches = batches_for(program.func, Path(args.data))
     progress = None if args.quiet else progress_bar(total)
     try:
         cal = calibrate(module, batches, args.function, progress)

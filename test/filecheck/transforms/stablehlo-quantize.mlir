@@ -3,6 +3,11 @@
 // RUN: qopt %s -p 'stablehlo-quantize{calibration="%t.json"}' | FileCheck %s
 // RUN: qopt %s -p 'stablehlo-quantize{calibration="%t.json"},stablehlo-legalize-qdq-to-quantized-op' | FileCheck %s --check-prefix=INT
 // RUN: qopt %s -p 'stablehlo-quantize{calibration="%t.json" formula=cambricon weights=per-tensor}' | FileCheck %s --check-prefix=POW2
+// RUN: echo "1:0 i16  # the convolution" > %t.qtable
+// RUN: echo "9:0 float" >> %t.qtable
+// RUN: qopt %s -p 'stablehlo-quantize{calibration="%t.json" qtable="%t.qtable"},stablehlo-legalize-qdq-to-quantized-op' | FileCheck %s --check-prefix=QTABLE
+// RUN: echo "4:0 i12" > %t.bad-qtable
+// RUN: not qopt %s -p 'stablehlo-quantize{calibration="%t.json" qtable="%t.bad-qtable"}' 2>&1 | FileCheck %s --check-prefix=BADQTABLE
 // RUN: not qopt %s -p 'stablehlo-quantize' 2>&1 | FileCheck %s --check-prefix=NOCAL
 // RUN: not qopt %s -p 'stablehlo-quantize{calibration="%t.json" method=median}' 2>&1 | FileCheck %s --check-prefix=METHOD
 // RUN: not qopt %s -p 'stablehlo-quantize{calibration="%t.json" scheme=affine formula=cambricon}' 2>&1 | FileCheck %s --check-prefix=AFFINE
@@ -54,6 +59,19 @@
 // per tensor: |w| <= 1.27 -> 2^(0 - 6) as well (weights are symmetric on 8 bits).
 // POW2: stablehlo.uniform_quantize %x : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2x!quant.uniform<i8:f32, 1.562500e-02>>
 // POW2: stablehlo.constant() <{value = dense<{{\[\[\[\[}}32, -81, 16], [8, 32, -1]]]]> : tensor<1x1x2x3xi8>}> : () -> tensor<1x1x2x3x!quant.uniform<i8<-127:127>:f32, 1.562500e-02>>
+
+// A qtable: the convolution (key 1:0) on 16 bits — its input, its output and the ReLU
+// sharing that type, its 8-bit weights stored in i16 (StableHLO's convolution takes one
+// storage type) — and the max pool (9:0) left in float.
+// QTABLE: %[[X:.*]] = stablehlo.uniform_quantize %x : {{.*}} -> tensor<1x4x4x2x!quant.uniform<i16:f32,
+// QTABLE: stablehlo.constant() <{value = {{.*}} : tensor<1x1x2x3xi16>}> : () -> tensor<1x1x2x3x!quant.uniform<i16<-127:127>:f32:3,
+// QTABLE: stablehlo.convolution(%[[X]], {{.*}} -> tensor<1x4x4x3x!quant.uniform<i32:f32:3,
+// QTABLE: %[[Y:.*]] = stablehlo.maximum {{.*}} : tensor<1x4x4x3x!quant.uniform<i16:f32,
+// QTABLE: %[[D:.*]] = stablehlo.uniform_dequantize %[[Y]]
+// QTABLE: %[[P:.*]] = "stablehlo.reduce_window"(%[[D]]
+// QTABLE-NOT: uniform_quantize
+// QTABLE: return %[[P]] : tensor<1x2x2x3xf32>
+// BADQTABLE: error: stablehlo-quantize: {{.*}}bad-qtable:1: expected '<tensor> <precision>' with precision one of i8, i16, float, got '4:0 i12'
 
 // NOCAL: error: stablehlo-quantize: needs calibration=FILE (a qcalib output)
 // METHOD: error: stablehlo-quantize: unknown method 'median' (one of minmax, moving_average, percentile, entropy, mse)

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from qdialect.calibration.calibrate import Calibration, calibrate, tensor_keys
+from qdialect.calibration.qtable import QTable
 from qdialect.calibration.workflow import integer, optimize_float, quantized
 from qdialect.context import make_context
 from qdialect.dialects import hlo_types as ht
@@ -188,12 +189,13 @@ def test_simulated_quantization_is_the_integer_program(options: Options) -> None
     types = [t for t in types if t is not None]
     widths = {t.storage_width for t in types}
     assert options.activation_bits in widths and widths <= {8, 32, options.activation_bits}
-    weights = [ht.quant_type(op.output.type) for op in program.walk()
-               if isinstance(op, sh.ConstantOp) and ht.quant_type(op.output.type) is not None
-               and ht.quant_type(op.output.type).storage_width == 8]  # fmt: skip
     limit = (1 << (options.weight_bits - 1)) - 1
-    conv_weights = [t for t in weights if t.storage_min == -limit]
-    assert len(conv_weights) == 2 and all(t.storage_max == limit for t in conv_weights)
+    conv_weights = [t for op in program.walk() if isinstance(op, sh.ConvolutionOp)
+                    if (t := ht.quant_type(op.rhs.type)) is not None]  # fmt: skip
+    assert len(conv_weights) == 2
+    assert all((t.storage_min, t.storage_max) == (-limit, limit) for t in conv_weights)
+    # StableHLO takes one storage type for both operands: i16 beside 16-bit activations.
+    assert all(t.storage_width == options.activation_bits for t in conv_weights)
     assert all(t.is_per_axis == options.per_channel for t in conv_weights)
     if options.formula == "cambricon":
         scales = [s for t in types for s in t.scales if t.storage_width != 32]
@@ -246,3 +248,28 @@ def test_float_zoo_network_quantized_to_the_npu(name: str, floor: float) -> None
     assert all(np.array_equal(g, w) for g, w in zip(bundled.got, bundled.want, strict=True))
     assert bundled.npu_functions()
     assert not {"tosa.conv2d", "tosa.depthwise_conv2d", "tosa.matmul"} & set(bundled.host_ops())
+
+
+def test_qtable_widens_an_op_and_keeps_another_in_float() -> None:
+    module, cal, x = calibrated_residual(np.random.default_rng(4))
+    func = next(f for f in module.walk() if isinstance(f, FuncOp))
+    keys = {v.name_hint: k for v, k in tensor_keys(func).items()}
+    table = QTable({keys["c2"]: "i16", keys["mean"]: "float"})
+    program = integer(quantized(module, cal, qtable=table))
+    convs = [op for op in program.walk() if isinstance(op, sh.ConvolutionOp)]
+    widths = [ht.quant_type(op.lhs.type).storage_width for op in convs]  # type: ignore[union-attr]
+    assert widths == [8, 16]  # c2 reads r1, widened with it (r1's other readers too)
+    cat = next(op for op in program.walk() if isinstance(op, sh.ConcatenateOp))
+    assert ht.quant_type(cat.results[0].type).storage_width == 16  # type: ignore[union-attr]
+    divide = next(op for op in program.walk() if isinstance(op, sh.DivideOp))
+    assert not ht.is_quantized(divide.results[0].type)
+    assert not any(isinstance(op, sh.UniformQuantizeOp) and op.operand is divide.results[0]
+                   for op in program.walk())  # fmt: skip
+    simulated = run(quantized(module, cal, qtable=table), x)[0]
+    assert np.array_equal(simulated, run(program, x)[0])
+
+
+def test_qtable_naming_no_op_is_refused() -> None:
+    module, cal, _ = calibrated_residual(np.random.default_rng(4))
+    with pytest.raises(ValueError, match="no op result '99:0'"):
+        quantized(module, cal, qtable=QTable({"99:0": "i16"}))
