@@ -220,13 +220,17 @@ def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
                 point(x, op.results[0])
                 p.classes.union(x, op.results[0])
                 widen(op, x, op.results[0])
-        elif isinstance(op, _ELEMENTWISE):
+        elif isinstance(op, _ELEMENTWISE + _MOVES):
             data = [v for v in op.operands if _is_activation(v)]
             if not data or not all(_is_activation(v) or is_constant(v) for v in op.operands):
                 continue
             point(*data, op.results[0])
             widen(op, *data, op.results[0])
-            p.quantized.append(op)
+            if isinstance(op, _MOVES):
+                for v in data:
+                    p.classes.union(v, op.results[0])
+            else:
+                p.quantized.append(op)
             if (
                 isinstance(op, _RELU_LIKE)
                 and len(data) == 1
@@ -235,14 +239,6 @@ def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
             ):
                 p.classes.union(data[0], op.results[0])
                 p.shared.add(op)
-        elif isinstance(op, _MOVES):
-            data = [v for v in op.operands if _is_activation(v)]
-            if not data or not all(_is_activation(v) or is_constant(v) for v in op.operands):
-                continue
-            point(*data, op.results[0])
-            widen(op, *data, op.results[0])
-            for v in data:
-                p.classes.union(v, op.results[0])
             if isinstance(op, sh.PadOp):
                 p.quantized.append(op)
                 p.shared.add(op)

@@ -54,41 +54,19 @@ ORT_METHODS = ("MinMax", "Percentile", "Entropy")
 
 
 def ort_quantized(model: bytes, calibration: Sequence[np.ndarray], method: str = "MinMax", *,
-                  per_channel: bool = True, reduce_range: bool = False) -> bytes:  # fmt: skip
+                  reduce_range: bool = False, preprocess: bool = True) -> bytes:  # fmt: skip
     """`model` (one input) quantized by ONNX Runtime's `quantize_static` as its users run
-    it (QDQ, int8 activations and weights), calibrated by `method` on `calibration`
-    (arrays of the input's shape). `reduce_range` (7-bit weights) is ONNX Runtime's advice for x86 CPUs without
-    VNNI, whose u8 x s8 kernels can saturate 16-bit intermediate sums. Needs onnxruntime
-    (the oracle extra)."""
-    import tempfile
-
+    it (QDQ, int8 activations and per-channel weights), calibrated by `method` on
+    `calibration` (arrays of the input's shape), after `quant_pre_process` (which folds
+    BatchNormalization into the convolutions, as ours does; without it ONNX Runtime
+    leaves each convolution's output unquantized, a partly float program)."""
     import onnx
-    from onnxruntime.quantization import (
-        CalibrationDataReader,
-        CalibrationMethod,
-        QuantFormat,
-        QuantType,
-        quantize_static,
-    )
+
+    from qdialect.models.onnx_zoo import ort_quantize_static
 
     name = onnx.load_from_string(model).graph.input[0].name
-
-    class Reader(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.inputs = iter(calibration)
-
-        def get_next(self) -> dict[str, np.ndarray] | None:  # pyright: ignore[reportIncompatibleMethodOverride]  # None ends the data, as ORT's readers do
-            x = next(self.inputs, None)
-            return None if x is None else {name: x}
-
-    with tempfile.TemporaryDirectory() as folder:
-        source, target = Path(folder) / "float.onnx", Path(folder) / "quantized.onnx"
-        source.write_bytes(model)
-        quantize_static(str(source), str(target), Reader(), quant_format=QuantFormat.QDQ,
-                        per_channel=per_channel, activation_type=QuantType.QInt8,
-                        weight_type=QuantType.QInt8, reduce_range=reduce_range,
-                        calibrate_method=getattr(CalibrationMethod, method))  # fmt: skip
-        return target.read_bytes()
+    return ort_quantize_static(model, [{name: x} for x in calibration], method=method,
+                               reduce_range=reduce_range, preprocess=preprocess)  # fmt: skip
 
 
 def ort_logits(model: bytes, images: np.ndarray, *, optimize: bool = True) -> np.ndarray:
