@@ -20,13 +20,14 @@ What is quantized (docs/quantization.md has the rules and the reasons):
   operand gets its own per-tensor parameters, except the bounds of a ReLU-like op
   (maximum, minimum, clamp by constants), which share their input's type when that
   input has no other reader — the producer then requantizes straight to the ReLU's
-  range, as TFLite fuses activations;
+  range (the ReLU's calibrated range, not its input's), as TFLite fuses activations;
 * sums and means (`reduce` / `reduce_window` add, optionally divided by a constant)
   and max pooling: input and output quantized, the reduction itself left in float
   between them (an exact integer sum to `stablehlo-legalize-to-tosa`);
 * data movement (reshape, transpose, slice, pad, concatenate, broadcast_in_dim) and
   max pooling share one type between their operands and result, so they stay integer
-  copies; the shared range is the union of the members' ranges (no member clipped).
+  copies; the shared range is the union of the members' ranges (no member clipped,
+  but for a ReLU's input, which only the ReLU reads).
 
 Everything else stays float; a float op reading a quantized value reads its
 dequantization. Activation parameters come from each tensor's calibrated range by
@@ -155,6 +156,7 @@ class Plan:
     shared: set[Operation] = field(default_factory=set)  # ... in their output's type
     wide: set[SSAValue] = field(default_factory=set)  # values whose type must be 16-bit
     units: list[Operation] = field(default_factory=list)  # every op quantized, in order
+    clipped: set[SSAValue] = field(default_factory=set)  # ReLU inputs: range not their own
 
 
 def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
@@ -239,6 +241,7 @@ def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
             ):
                 p.classes.union(data[0], op.results[0])
                 p.shared.add(op)
+                p.clipped.add(data[0])  # its only reader clips it: the ReLU's range rules
             if isinstance(op, sh.PadOp):
                 p.quantized.append(op)
                 p.shared.add(op)
@@ -320,7 +323,8 @@ class _Emitter:
         self.types: dict[SSAValue, UniformQuantizedType] = {}
         for root, members in p.classes.members():
             bits = 16 if p.wide.intersection(members) else options.activation_bits
-            stats = [cal.stats.get(keys[v]) for v in members if v in keys]
+            ruling = [v for v in members if v not in p.clipped] or members
+            stats = [cal.stats.get(keys[v]) for v in ruling if v in keys]
             ranges = [options.range_of(s, bits) for s in stats if s is not None and s.count]
             if not ranges:
                 raise CalibrationError(

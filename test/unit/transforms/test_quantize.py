@@ -94,10 +94,9 @@ def test_conv_bias_relu_is_the_integer_arithmetic_of_the_formulas() -> None:
         for j in range(3):
             acc += np.einsum("hwc,co->hwo", padded[i : i + 5, j : j + 5], w_q[i, j])
     acc += b_q
-    # Output: the bias add's and the ReLU's ranges, one class (symmetric).
-    ranges = [s.range("minmax") for name in ("stablehlo.add", "stablehlo.maximum")
-              for s in stats_of(cal, module, name)]  # fmt: skip
-    s_y = F32(max(hi for _, hi in ranges) / 127)
+    # Output: one type for the bias add and the ReLU, the ReLU's range (symmetric).
+    (relu,) = stats_of(cal, module, "stablehlo.maximum")
+    s_y = F32(relu.range("minmax")[1] / 127)
     y = quantize_ref(acc.astype(F32) * s_acc.astype(F32), s_y, 0, -128, 127)
     want = (np.maximum(y, 0).astype(F32) * s_y)[None]
     assert np.array_equal(got, want)
@@ -218,7 +217,7 @@ def sqnr(reference: np.ndarray, got: np.ndarray) -> float:
     return float(10 * np.log10((ref**2).sum() / max(noise, 1e-30)))
 
 
-@pytest.mark.parametrize("name, floor", [("squeezenet1_1", 25.0), ("mobilenet_v2", 18.0)])
+@pytest.mark.parametrize("name, floor", [("squeezenet1_1", 30.0), ("mobilenet_v2", 24.0)])
 def test_float_zoo_network_quantized_to_the_npu(name: str, floor: float) -> None:
     """A float ONNX network from what users start with to the NPU: import, float
     optimizations, calibration on four standard-normal batches, quantization (minmax,
