@@ -4,7 +4,8 @@ Quantized values become their storage integers (`stablehlo.bitcast_convert`
 at the edges of what is converted, removed again between converted ops), and
 
 * `convolution` (2-D, any layout: transposes to NHWC/OHWI are inserted;
-  `feature_group_count` equal to the input channels -> `depthwise_conv2d`)
+  `feature_group_count` equal to the input channels -> `depthwise_conv2d`; other
+  groups -> one `conv2d` per group on its slice of the channels, concatenated)
   becomes a TOSA convolution accumulating in i32 with the zero points as
   operands, then a per-channel `tosa.rescale` by `s_x * s_w[c] / s_out`;
 * `dot_general` of a matrix by a matrix -> `tosa.matmul` between reshapes,
@@ -19,8 +20,9 @@ at the edges of what is converted, removed again between converted ops), and
 * `tanh`, `logistic`, `exponential` on i8 -> `tosa.table`, the 256 entries
   computed at compile time by evaluating the spec's dequantize -> op ->
   quantize on every input value (so the table is exact by construction);
-* `reduce_window` max over the spatial dimensions of NHWC with an init value
-  at the storage minimum -> `tosa.max_pool2d`;
+* `reduce_window` max over the spatial dimensions (NHWC or NCHW) with an init value
+  at the storage minimum, or in float between a dequantize and a quantize into the
+  same type (init at most the smallest value) -> `tosa.max_pool2d`;
 * `reshape`, `transpose`, `concatenate` (one quantized type), `pad` (constant
   value, no interior padding), `slice` (unit strides) -> their TOSA forms.
 
@@ -246,6 +248,17 @@ class _Converter:
             TensorType(ht.element_type(x.type), size),
         )
 
+    def channel_slice(self, x: SSAValue, start: int, size: int, axis: int = 3) -> SSAValue:
+        """`size` entries of `x` from `start` along `axis` (a tosa.slice)."""
+        shape = list(ht.shape_of(x.type) or ())
+        begin, sizes = [0] * len(shape), list(shape)
+        begin[axis], sizes[axis] = start, size
+        return self.tosa_op(
+            tosa.SliceOp,
+            [x, self.shape_operand(begin), self.shape_operand(sizes)],
+            TensorType(ht.element_type(x.type), sizes),
+        )
+
     def tosa_op(self, cls, operands, result_type, **props) -> SSAValue:
         return self.emit(
             cls.create(operands=operands, result_types=[result_type], properties=props)
@@ -278,10 +291,17 @@ class _Converter:
         )
 
     def requantize_accumulator(
-        self, acc: SSAValue, qx: UniformQuantizedType, qw: UniformQuantizedType, q_out
-    ) -> SSAValue:
-        """i32 accumulator with scale s_x * s_w[c] -> the result's storage."""
-        ratios = _ratios([qx.scales[0] * sw for sw in qw.scales], q_out.scales)
+        self, acc: SSAValue, qx: UniformQuantizedType, qw: UniformQuantizedType, q_out,
+        rows: slice | None = None,
+    ) -> SSAValue:  # fmt: skip
+        """i32 accumulator with scale s_x * s_w[c] -> the result's storage (of output
+        channels `rows` only, when given: one group of a grouped convolution)."""
+
+        def part(scales) -> list[float]:
+            scales = list(scales)
+            return scales if rows is None or len(scales) == 1 else scales[rows]
+
+        ratios = _ratios([qx.scales[0] * sw for sw in part(qw.scales)], part(q_out.scales))
         out = IntegerType(q_out.storage_width)
         if out == i32 and ratios == [1.0] and q_out.zero_points[0] == 0:
             return acc
@@ -393,9 +413,38 @@ class _Converter:
             kh, kw = (w_shape[i] for i in d.kernel_spatial_dimensions)
             w = self.reshape(hwio, [kh, kw, channels, out_channels // channels])
             acc = self.tosa_op(tosa.DepthwiseConv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
+        elif w_shape[d.kernel_input_feature_dimension] * groups == channels:
+            # TOSA has no grouped convolution: each group is a conv2d on its slice of
+            # the input channels, requantized with its own channels' scales; the
+            # groups' results are concatenated along channels (the order groups give).
+            ohwi = self.transpose(
+                w,
+                [
+                    d.kernel_output_feature_dimension,
+                    *d.kernel_spatial_dimensions,
+                    d.kernel_input_feature_dimension,
+                ],
+            )
+            per_in, per_out = channels // groups, out_channels // groups
+            parts = []
+            for g in range(groups):
+                xg = self.channel_slice(x, g * per_in, per_in)
+                wg = self.channel_slice(ohwi, g * per_out, per_out, axis=0)
+                bg = self.const(np.zeros(per_out, np.int64), i32, [per_out])
+                acc_g = self.tosa_op(tosa.Conv2DOp, [xg, wg, bg, zp_x, zp_w],
+                                     TensorType(i32, [*nhwc_out[:3], per_out]), **props)  # fmt: skip
+                rows = slice(g * per_out, (g + 1) * per_out)
+                parts.append(self.requantize_accumulator(acc_g, qx, qw, q_out, rows))
+            y = self.tosa_op(
+                tosa.ConcatOp,
+                parts,
+                TensorType(IntegerType(q_out.storage_width), nhwc_out),
+                axis=IntegerAttr(3, i32),
+            )
         else:
             return False
-        y = self.requantize_accumulator(acc, qx, qw, q_out)
+        if groups == 1 or groups == channels:
+            y = self.requantize_accumulator(acc, qx, qw, q_out)
         inverse = np.argsort(
             [d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension]
         )

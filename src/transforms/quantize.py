@@ -23,7 +23,8 @@ What is quantized (docs/quantization.md has the rules and the reasons):
   range (the ReLU's calibrated range, not its input's), as TFLite fuses activations;
 * sums and means (`reduce` / `reduce_window` add, optionally divided by a constant)
   and max pooling: input and output quantized, the reduction itself left in float
-  between them (an exact integer sum to `stablehlo-legalize-to-tosa`);
+  between them (an exact integer sum to `stablehlo-legalize-to-tosa`); average and max
+  pooling keep their input's type;
 * data movement (reshape, transpose, slice, pad, concatenate, broadcast_in_dim) and
   max pooling share one type between their operands and result, so they stay integer
   copies; the shared range is the union of the members' ranges (no member clipped,
@@ -218,6 +219,11 @@ def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
                         p.wide.update((x, out))
                 point(x, out)
                 widen(op, x, out)
+                if isinstance(op, sh.ReduceWindowOp) and out is not op.results[0]:
+                    # Average pooling keeps its input's type (TFLite's rule): a mean
+                    # lies within its window's range, and TOSA's avg_pool2d rounds the
+                    # mean in input units, so a finer output scale would magnify that.
+                    p.classes.union(x, out)
             elif body is sh.MaximumOp and isinstance(op, sh.ReduceWindowOp):
                 point(x, op.results[0])
                 p.classes.union(x, op.results[0])

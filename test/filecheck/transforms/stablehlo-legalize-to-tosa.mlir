@@ -163,3 +163,26 @@ func.func @float_max_pool_high_init(%x: tensor<1x4x4x2x!a>) -> tensor<1x2x2x2x!a
   %q = stablehlo.uniform_quantize %p : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2x!a>
   func.return %q : tensor<1x2x2x2x!a>
 }
+
+// -----
+
+// A grouped convolution (2 groups, neither plain nor depthwise): each group is a
+// tosa.conv2d on its slice of the input channels, requantized with its own channels'
+// scales, and the groups' results are concatenated along channels.
+!x = !quant.uniform<i8:f32, 0.02:-5>
+!w = !quant.uniform<i8<-127:127>:f32:3, {0.01,0.005,0.02,0.04}>
+!y = !quant.uniform<i8:f32, 0.05:3>
+// CHECK-LABEL: func.func @grouped
+// CHECK-DAG: %[[X0:.*]] = tosa.slice %{{.*}} : (tensor<1x3x3x4xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x3x3x2xi8>
+// CHECK-DAG: %[[W0:.*]] = tosa.slice %{{.*}} : (tensor<4x1x1x2xi8>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<2x1x1x2xi8>
+// CHECK: %[[C0:.*]] = tosa.conv2d %[[X0]], %[[W0]]
+// CHECK: %[[R0:.*]] = tosa.rescale %[[C0]]
+// CHECK: %[[C1:.*]] = tosa.conv2d
+// CHECK: %[[R1:.*]] = tosa.rescale %[[C1]]
+// CHECK: tosa.concat %[[R0]], %[[R1]] axis(3) : (tensor<1x3x3x2xi8>, tensor<1x3x3x2xi8>) -> tensor<1x3x3x4xi8>
+// CHECK-NOT: stablehlo.convolution
+func.func @grouped(%x: tensor<1x3x3x4x!x>) -> tensor<1x3x3x4x!y> {
+  %w = stablehlo.constant() <{value = dense<[[[[3, -4, 5, 6], [7, 8, -9, 10]]]]> : tensor<1x1x2x4xi8>}> : () -> tensor<1x1x2x4x!w>
+  %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x3x3x4x!x>, tensor<1x1x2x4x!w>) -> tensor<1x3x3x4x!y>
+  func.return %y : tensor<1x3x3x4x!y>
+}

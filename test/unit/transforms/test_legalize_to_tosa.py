@@ -1,6 +1,6 @@
 """`stablehlo-legalize-to-tosa` on random quantized layers, against the spec's semantics.
 
-Each program is one layer (conv, depthwise conv, dot, add, multiply, max
+Each program is one layer (conv, depthwise and grouped conv, dot, add, multiply, max
 pooling, ReLU/ReLU6, tanh/logistic/exp, data movement) fed by function
 arguments with random quantization parameters. The reference is the
 interpreter on the StableHLO program (the spec's dequantize -> op ->
@@ -48,10 +48,16 @@ def layer(kind: str, rng: np.random.Generator) -> tuple[str, list[np.ndarray], s
 
     act, out = qt(scale(), zp()), qt(scale() * 4, zp())
     x = rng.integers(-128, 128, (1, 8, 8, 4)).astype(np.int8)
-    if kind in ("conv", "conv_nchw", "depthwise"):
+    if kind in ("conv", "conv_nchw", "depthwise", "grouped"):
         depthwise = kind == "depthwise"
         cout = 8
-        w_shape = (3, 3, 1, cout) if depthwise else (3, 3, 4, cout)
+        w_shape = (
+            (3, 3, 1, cout)
+            if depthwise
+            else (3, 3, 2, cout)
+            if kind == "grouped"
+            else (3, 3, 4, cout)
+        )
         w = rng.integers(-127, 128, w_shape).astype(np.int8)
         w_scales = [scale() / 10 for _ in range(cout)]
         wq = per_axis(w_scales, 3)
@@ -60,7 +66,7 @@ def layer(kind: str, rng: np.random.Generator) -> tuple[str, list[np.ndarray], s
         stride = int(rng.integers(1, 3))
         pt, pb, pl, pr = (int(p) for p in rng.integers(0, 3, 4))  # asymmetric on purpose
         oh, ow = (8 + pt + pb - 3) // stride + 1, (8 + pl + pr - 3) // stride + 1
-        groups = 4 if depthwise else 1
+        groups = 4 if depthwise else 2 if kind == "grouped" else 1
         xt, dims, out_shape = (
             "1x8x8x4",
             "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]",
@@ -233,6 +239,7 @@ KINDS = [
     "conv",
     "conv_nchw",
     "depthwise",
+    "grouped",
     "dot",
     "batched_dot",
     "add",
