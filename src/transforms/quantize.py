@@ -20,7 +20,8 @@ What is quantized (docs/quantization.md has the rules and the reasons):
   operand gets its own per-tensor parameters, except the bounds of a ReLU-like op
   (maximum, minimum, clamp by constants), which share their input's type when that
   input has no other reader — the producer then requantizes straight to the ReLU's
-  range (the ReLU's calibrated range, not its input's), as TFLite fuses activations;
+  range — its input's calibrated range cut to the ReLU's bounds — as TFLite fuses
+  activations;
 * sums and means (`reduce` / `reduce_window` add, optionally divided by a constant)
   and max pooling: input and output quantized, the reduction itself left in float
   between them (an exact integer sum to `stablehlo-legalize-to-tosa`); average and max
@@ -157,7 +158,9 @@ class Plan:
     shared: set[Operation] = field(default_factory=set)  # ... in their output's type
     wide: set[SSAValue] = field(default_factory=set)  # values whose type must be 16-bit
     units: list[Operation] = field(default_factory=list)  # every op quantized, in order
-    clipped: set[SSAValue] = field(default_factory=set)  # ReLU inputs: range not their own
+    # A fused ReLU's result -> (its input, its bounds): the type they share takes the
+    # input's calibrated range (by the method) cut to the bounds.
+    relu_of: dict[SSAValue, tuple[SSAValue, tuple[float, float]]] = field(default_factory=dict)
 
 
 def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
@@ -247,7 +250,7 @@ def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
             ):
                 p.classes.union(data[0], op.results[0])
                 p.shared.add(op)
-                p.clipped.add(data[0])  # its only reader clips it: the ReLU's range rules
+                p.relu_of[op.results[0]] = (data[0], _bounds(op))
             if isinstance(op, sh.PadOp):
                 p.quantized.append(op)
                 p.shared.add(op)
@@ -272,9 +275,12 @@ class Options:
     activation_bits: int = 8
     weight_bits: int = 8
 
-    def range_of(self, stats: TensorStats, bits: int) -> tuple[float, float]:
-        """The calibrated range of one tensor by this method and scheme, for `bits`."""
-        symmetric = self.scheme == "symmetric"
+    def range_of(self, stats: TensorStats, bits: int, *, cut: bool = False) -> tuple[float, float]:
+        """The calibrated range of one tensor by this method and scheme, for `bits`;
+        `cut`: of a ReLU's input, whose two sides are kept apart until the ReLU's bounds
+        cut them (a symmetric range of the input would let its negative side, which the
+        ReLU discards, set the scale)."""
+        symmetric = self.scheme == "symmetric" and not cut
         return stats.range(self.method, symmetric=symmetric, percentile=self.percentile,
                            bits=bits)  # fmt: skip
 
@@ -329,9 +335,15 @@ class _Emitter:
         self.types: dict[SSAValue, UniformQuantizedType] = {}
         for root, members in p.classes.members():
             bits = 16 if p.wide.intersection(members) else options.activation_bits
-            ruling = [v for v in members if v not in p.clipped] or members
-            stats = [cal.stats.get(keys[v]) for v in ruling if v in keys]
-            ranges = [options.range_of(s, bits) for s in stats if s is not None and s.count]
+            inputs = {x for x, _ in (p.relu_of.get(v, (None, None)) for v in members)}
+            ranges = []
+            for v in members:
+                x, (lo, hi) = p.relu_of.get(v, (v, (-np.inf, np.inf)))
+                stats = cal.stats.get(keys.get(x, ""))
+                if v in inputs or stats is None or not stats.count:
+                    continue  # a ReLU's input: its range counts cut, through the ReLU
+                r_lo, r_hi = options.range_of(stats, bits, cut=x is not v)
+                ranges.append((max(r_lo, lo), min(r_hi, hi)))
             if not ranges:
                 raise CalibrationError(
                     f"{PASS_NAME}: no calibrated range for {_describe(root)} "
@@ -498,6 +510,27 @@ def _erase_constant(c: SSAValue) -> None:
         erase_if_unused(inner)
     else:
         erase_if_unused(c)
+
+
+def _bounds(op: Operation) -> tuple[float, float]:
+    """The interval a ReLU-like op (maximum, minimum or clamp by splat constants) clips
+    to; unbounded on a side whose constant varies per element."""
+
+    def splat(v: SSAValue, default: float) -> float:
+        inner = v.owner.operand if isinstance(v.owner, sh.BroadcastInDimOp) else v
+        a = constant_array(inner, integer=False)
+        return (
+            float(a.reshape(-1)[0])
+            if a is not None and a.size and np.all(a == a.flat[0])
+            else default
+        )
+
+    if isinstance(op, sh.ClampOp):
+        return splat(op.operands[0], -np.inf), splat(op.operands[2], np.inf)
+    bound = next(v for v in op.operands if is_constant(v))
+    if isinstance(op, sh.MaximumOp):
+        return splat(bound, -np.inf), np.inf
+    return -np.inf, splat(bound, np.inf)
 
 
 def _describe(v: SSAValue) -> str:
