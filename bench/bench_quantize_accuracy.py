@@ -3,7 +3,8 @@
 Ours: the float ONNX model imported (`stablehlo`), the float optimizations, one
 calibration pass, then per method and scheme `stablehlo-quantize` and the integer
 programs — quantized StableHLO (equal to the simulated QDQ program, bit for bit) and
-integer TOSA (what the NPU runs; its rescales round in fixed point). ONNX Runtime:
+integer TOSA (what the NPU runs; its rescales round in fixed point), and integer TOSA
+after bias correction on the calibration inputs. ONNX Runtime:
 `quantize_static` (QDQ, int8, per-channel weights, after `quant_pre_process` as its
 docs advise) per method, run by its CPU session with its fused int8 kernels, with its
 `reduce_range` advice for CPUs without VNNI, and with graph optimizations off (each
@@ -32,6 +33,7 @@ import time
 
 import numpy as np
 
+from qdialect.calibration.bias_correction import correct_biases
 from qdialect.calibration.calibrate import calibrate
 from qdialect.calibration.observers import METHODS
 from qdialect.calibration.workflow import integer, optimize_float, quantized
@@ -100,13 +102,15 @@ def main() -> None:
         print(
             f"float: ours {score(float_out, None):.4f}, ONNX Runtime {score(ort_float, None):.4f}"
         )
-    print(f"{'ours':24} {'scheme':10} {'StableHLO int':>14} {'TOSA int':>10}")
+    print(f"{'ours':24} {'scheme':10} {'StableHLO int':>14} {'TOSA int':>10} {'+ bias corr.':>13}")
     for method in METHODS:
         for scheme in ("symmetric", "affine"):
             qdq = quantized(module, cal, Options(method=method, scheme=scheme))
             hlo = score(run_ours(integer(qdq), eval_inputs), float_out)
             tosa = score(run_ours(integer(qdq, target="tosa"), eval_inputs), float_out)
-            print(f"{method:24} {scheme:10} {hlo:14.4f} {tosa:10.4f}")
+            correct_biases(module, qdq, [[x] for x in cal_inputs])
+            fixed = score(run_ours(integer(qdq, target="tosa"), eval_inputs), float_out)
+            print(f"{method:24} {scheme:10} {hlo:14.4f} {tosa:10.4f} {fixed:13.4f}")
     print(f"{'ONNX Runtime':24} {'int8 kernels':>14} {'reduce_range':>13} {'QDQ in float':>13} "
           f"{'no pre-process':>15}")  # fmt: skip
     for method in digits.ORT_METHODS:

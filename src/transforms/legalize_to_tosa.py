@@ -671,7 +671,7 @@ class _Converter:
         if op.lhs.type != op.result.type or op.rhs.type != op.result.type:
             return False
         a, b = (self.accumulator_operand(v) for v in (op.lhs, op.rhs))
-        shape = ht.shape_of(op.result.type)
+        shape = list(ht.shape_of(op.result.type) or ())
         self.publish(self.tosa_op(tosa.AddOp, [a, b], TensorType(i32, shape)))
         return True
 
@@ -723,9 +723,9 @@ class _Converter:
         dq = pool.inputs[0].owner
         if len(body) != 2 or not isinstance(body[0], sh.MaximumOp):
             return False
-        if not isinstance(dq, sh.UniformDequantizeOp) or dq.operand.type.element_type != (
-            op.result.type.element_type
-        ):
+        if not isinstance(dq, sh.UniformDequantizeOp) or ht.element_type(
+            dq.operand.type
+        ) != ht.element_type(op.result.type):
             return False
         q = _per_tensor_i8(dq.operand.type)
         init = _float_const(pool.init_values[0])
@@ -742,7 +742,7 @@ class _Converter:
         g = _pool_geometry(pool)
         if g is None:
             return False
-        shape = ht.shape_of(pool.results[0].type)
+        shape = list(ht.shape_of(pool.results[0].type) or ())
         x = self.trim_spatial(self.transpose(self.storage(x_q), g.to_nhwc), g.trims)
         out = TensorType(IntegerType(8), [shape[p] for p in g.to_nhwc])
         pooled = self.tosa_op(

@@ -59,7 +59,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike
 
-from qdialect.calibration.calibrate import Calibration, CalibrationError
+from qdialect.calibration.calibrate import Calibration, CalibrationError, function_batches
 from qdialect.calibration.observers import METHODS, TensorStats
 from qdialect.calibration.params import FORMULAS, SCHEMES, QuantParams, from_range, per_channel
 from qdialect.calibration.qtable import QTable
@@ -543,7 +543,8 @@ def _describe(v: SSAValue) -> str:
 @dataclass(frozen=True)
 class Quantize(ModulePass):
     """Quantize a calibrated float program into QDQ form (activations by calibrated
-    ranges, weights per channel, biases in i32)."""
+    ranges, weights per channel, biases in i32); `bias-correction=DATA.npz` then removes
+    each layer's mean weight-quantization error, measured on that data."""
 
     name = PASS_NAME
 
@@ -556,6 +557,7 @@ class Quantize(ModulePass):
     activation_bits: int = 8
     weight_bits: int = 8
     qtable: str = ""
+    bias_correction: str = ""
     function: str = "main"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -571,7 +573,13 @@ class Quantize(ModulePass):
             if not funcs or not funcs[0].body.blocks:
                 raise ValueError(f"no function @{self.function} to quantize")
             table = QTable.load(Path(self.qtable)) if self.qtable else None
+            float_program = op.clone() if self.bias_correction else None
             quantize_function(funcs[0], Calibration.load(Path(self.calibration)), options, table)
+            if float_program is not None:
+                from qdialect.calibration.bias_correction import correct_biases
+
+                _, batches = function_batches(funcs[0], Path(self.bias_correction))
+                correct_biases(float_program, op, list(batches), self.function)
         except ValueError as err:  # bad options or calibration file (CalibrationError)
             message = str(err)
             prefix = "" if message.startswith(PASS_NAME) else f"{PASS_NAME}: "

@@ -231,6 +231,20 @@ def read_batches(source: Path, names: list[str], shapes: list[tuple[int, ...]],
     return sum(counts), generate()
 
 
+def function_batches(func: FuncOp, data: Path) -> tuple[int, Iterator[list[np.ndarray]]]:
+    """`read_batches` for `func`'s arguments (found by name, or as arg0, arg1, ...)."""
+    from qdialect.interpreter.values import dtype_of
+
+    block = func.body.block
+    names = [
+        a.location.desc.data if isinstance(a.location, NameLoc) else f"arg{k}"
+        for k, a in enumerate(block.args)
+    ]
+    shapes = [tuple(ht.shape_of(a.type) or ()) for a in block.args]
+    dtypes = [dtype_of(a.type) for a in block.args]
+    return read_batches(Path(data), names, shapes, dtypes)
+
+
 def progress_bar(total: int, stream: TextIO = sys.stderr) -> Callable[[int], None]:
     """A one-line text bar on `stream`: `[#####.....] 5/10 batches`."""
 

@@ -4,6 +4,7 @@ the order docs/quantization.md gives:
     optimize_float(module)                       # fold BN, constants, pads; CSE, DCE
     cal = calibrate(module, batches)             # qdialect.calibration.calibrate
     qdq = quantized(module, cal, Options(method="entropy"))   # simulated quantization
+    correct_biases(module, qdq, batches)         # optional: qdialect.calibration.bias_correction
     program = integer(qdq, target="tosa")        # what the NPU back end compiles
 
 Each step returns a new module (the input is left as it was), so one float program and

@@ -17,25 +17,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-from xdsl.dialects.builtin import ModuleOp, NameLoc
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from qdialect.calibration.calibrate import (
     CalibrationError,
     calibrate,
+    function_batches,
     progress_bar,
-    read_batches,
 )
 from qdialect.calibration.observers import METHODS
 from qdialect.context import make_context
-from qdialect.dialects import hlo_types as ht
 from qdialect.interpreter import InterpreterError, OpFailure
-from qdialect.interpreter.values import dtype_of
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import (
     Locator,
@@ -93,25 +90,13 @@ def read_program(path: str, function: str) -> Program | Diagnostic:
     return Program(module, func, locator, file)
 
 
-def batches_for(func: FuncOp, data: Path) -> tuple[int, Iterator[list[np.ndarray]]]:
-    """`read_batches` for `func`'s arguments (by name, or arg0, arg1, ...)."""
-    block = func.body.block
-    names = [
-        a.location.desc.data if isinstance(a.location, NameLoc) else f"arg{k}"
-        for k, a in enumerate(block.args)
-    ]
-    shapes = [tuple(ht.shape_of(a.type) or ()) for a in block.args]
-    dtypes = [dtype_of(a.type) for a in block.args]
-    return read_batches(data, names, shapes, dtypes)
-
-
 def _main(args: argparse.Namespace) -> int:
     program = read_program(args.input_file, args.function)
     if isinstance(program, Diagnostic):
         program.emit(sys.stderr)
         return 1
     module, locator, file = program.module, program.locator, program.file
-    total, batches = batches_for(program.func, Path(args.data))
+    total, batches = function_batches(program.func, Path(args.data))
     progress = None if args.quiet else progress_bar(total)
     try:
         cal = calibrate(module, batches, args.function, progress)

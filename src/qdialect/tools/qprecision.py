@@ -23,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from qdialect.calibration.calibrate import Calibration, CalibrationError
+from qdialect.calibration.calibrate import Calibration, CalibrationError, function_batches
 from qdialect.calibration.mixed import search
 from qdialect.calibration.observers import METHODS
 from qdialect.calibration.params import FORMULAS, SCHEMES
@@ -31,7 +31,7 @@ from qdialect.interpreter import InterpreterError
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import UserError
 from qdialect.tools.diagnostics import Diagnostic
-from qdialect.tools.qcalib import batches_for, read_program
+from qdialect.tools.qcalib import read_program
 from qdialect.transforms.quantize import Options
 
 USAGE = __doc__ or ""
@@ -74,7 +74,7 @@ def _main(args: argparse.Namespace) -> int:
                           args.weights == "per-channel")  # fmt: skip
     except ValueError as err:
         raise UserError(str(err)) from None
-    _, batches = batches_for(program.func, Path(args.data))
+    _, batches = function_batches(program.func, Path(args.data))
     inputs = list(batches)
     metric, target = (("sqnr", args.target_sqnr) if args.target_sqnr is not None
                       else ("top1", args.target_top1))  # fmt: skip
