@@ -118,6 +118,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FoldConstants
 
+    def get_bind_arguments() -> type[ModulePass]:
+        from qdialect.transforms.bind_arguments import BindArguments
+
+        return BindArguments
+
     def get_quantize() -> type[ModulePass]:
         from qdialect.transforms.quantize import Quantize
 
@@ -152,6 +157,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "tosa-fold-kernel-columns": get_tosa_fold_kernel_columns,
         "stablehlo-fold-batch-norm": get_fold_batch_norm,
         "stablehlo-quantize": get_quantize,
+        "stablehlo-bind-arguments": get_bind_arguments,
         "stablehlo-fold-constants": get_fold_constants,
         "stablehlo-fold-pad": get_fold_pad,
         "tosa-attach-target": get_tosa_attach_target,
