@@ -178,6 +178,33 @@ def _pool_geometry(op: sh.ReduceWindowOp) -> _PoolGeometry | None:
     return _PoolGeometry(perm, spatial, win, st, p, list(exact), list(trims))
 
 
+def _bias_and_requantize(
+    conv: sh.ConvolutionOp, feature: int
+) -> tuple[np.ndarray, sh.UniformQuantizeOp] | None:
+    """(the i32 bias vector, the requantization) when `conv`'s result is read only by an
+    add of a constant varying along `feature` (of the result's type), itself read only
+    by a `uniform_quantize` to 8 bits (per tensor or along `feature`)."""
+    uses = list(conv.result.uses)
+    if len(uses) != 1 or not isinstance(add := uses[0].operation, sh.AddOp):
+        return None
+    other = add.operands[1 - uses[0].index]
+    b = _broadcast_operand(other)
+    if add.result.type != conv.result.type or other.type != conv.result.type or b is None:
+        return None
+    values = _const_array(b[0])
+    if values is None or values.ndim != 1 or b[1] != [feature]:
+        return None
+    after = list(add.result.uses)
+    if len(after) != 1 or not isinstance(q := after[0].operation, sh.UniformQuantizeOp):
+        return None
+    qf = ht.quant_type(q.result.type)
+    if qf is None or qf.storage_width != 8 or len(set(qf.zero_points)) != 1:
+        return None
+    if qf.is_per_axis and qf.axis != feature:
+        return None
+    return values, q
+
+
 def _ratios(numerators, denominators) -> list[float]:
     """numerator / denominator per channel (one list may be per-tensor); one entry if all agree."""
     n = max(len(numerators), len(denominators))
@@ -224,16 +251,18 @@ class _Converter:
         t = TensorType(IntegerType(q.storage_width), ht.shape_of(v.type))
         return self.emit(sh.BitcastConvertOp.create(operands=[v], result_types=[t]))
 
-    def publish(self, storage: SSAValue) -> None:
-        """Replace the op's (quantized) result by `storage`, seen through a bitcast."""
-        assert self.op is not None
-        result = self.op.results[0]
+    def publish(self, storage: SSAValue, target: Operation | None = None) -> None:
+        """Replace the op's (or `target`'s) quantized result by `storage`, seen through a
+        bitcast, and erase it."""
+        target = target or self.op
+        assert target is not None
+        result = target.results[0]
         if ht.is_quantized(result.type):
             storage = self.emit(
                 sh.BitcastConvertOp.create(operands=[storage], result_types=[result.type])
             )
         result.replace_all_uses_with(storage)
-        Rewriter.erase_op(self.op)
+        Rewriter.erase_op(target)
 
     def trim_spatial(self, x: SSAValue, trims: list[int]) -> SSAValue:
         """Slice `trims[i]` trailing rows off spatial axis i of an NHWC value (rows no
@@ -425,22 +454,38 @@ class _Converter:
                     d.kernel_input_feature_dimension,
                 ],
             )
+            # A bias added to the i32 result and one requantization after it join each
+            # group (conv2d's bias operand, the group's rescale), so the groups reach
+            # the NPU as ordinary layers and only int8 results are concatenated.
+            epilogue = _bias_and_requantize(op, d.output_feature_dimension)
+            bias, target = (epilogue[0], epilogue[1]) if epilogue else (None, None)
+            q_final = ht.quant_type(target.result.type) if target is not None else q_out
+            assert q_final is not None
             per_in, per_out = channels // groups, out_channels // groups
             parts = []
             for g in range(groups):
+                rows = slice(g * per_out, (g + 1) * per_out)
                 xg = self.channel_slice(x, g * per_in, per_in)
                 wg = self.channel_slice(ohwi, g * per_out, per_out, axis=0)
-                bg = self.const(np.zeros(per_out, np.int64), i32, [per_out])
+                b_rows = bias[rows] if bias is not None else np.zeros(per_out, np.int64)
+                bg = self.const(b_rows, i32, [per_out])
                 acc_g = self.tosa_op(tosa.Conv2DOp, [xg, wg, bg, zp_x, zp_w],
                                      TensorType(i32, [*nhwc_out[:3], per_out]), **props)  # fmt: skip
-                rows = slice(g * per_out, (g + 1) * per_out)
-                parts.append(self.requantize_accumulator(acc_g, qx, qw, q_out, rows))
+                parts.append(self.requantize_accumulator(acc_g, qx, qw, q_final, rows))
             y = self.tosa_op(
                 tosa.ConcatOp,
                 parts,
-                TensorType(IntegerType(q_out.storage_width), nhwc_out),
+                TensorType(IntegerType(q_final.storage_width), nhwc_out),
                 axis=IntegerAttr(3, i32),
             )
+            if target is not None:
+                inverse = np.argsort([d.output_batch_dimension, *d.output_spatial_dimensions,
+                                      d.output_feature_dimension])  # fmt: skip
+                add = next(iter(op.result.uses)).operation
+                self.publish(self.transpose(y, inverse), target=target)
+                Rewriter.erase_op(add)
+                Rewriter.erase_op(op)
+                return True
         else:
             return False
         if groups == 1 or groups == channels:
@@ -844,7 +889,8 @@ class LegalizeToTosa(RescaleRoundingPass):
         converter = _Converter(double)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:
             for inner in list(func.body.block.ops):  # not inside reduction bodies
-                converter.convert(inner)
+                if inner.parent is not None:  # not erased with an earlier op it joined
+                    converter.convert(inner)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([LegalizeQuantizedElementwise(double)]),
             apply_recursively=False,

@@ -186,3 +186,34 @@ func.func @grouped(%x: tensor<1x3x3x4x!x>) -> tensor<1x3x3x4x!y> {
   %y = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x3x3x4x!x>, tensor<1x1x2x4x!w>) -> tensor<1x3x3x4x!y>
   func.return %y : tensor<1x3x3x4x!y>
 }
+
+// -----
+
+// A grouped convolution into its i32 accumulator, a per-channel bias added there and
+// one requantization (the quantize pass's form): the bias joins each group's conv2d
+// (its bias operand) and the requantization each group's rescale, so only int8
+// results are concatenated.
+!x = !quant.uniform<i8:f32, 0.02:-5>
+!w = !quant.uniform<i8<-127:127>:f32:3, {0.01,0.005,0.02,0.04}>
+!acc = !quant.uniform<i32:f32:3, {2.0e-4,1.0e-4,4.0e-4,8.0e-4}>
+!bias = !quant.uniform<i32:f32:0, {2.0e-4,1.0e-4,4.0e-4,8.0e-4}>
+!y = !quant.uniform<i8:f32, 0.05:3>
+// CHECK-LABEL: func.func @grouped_bias
+// CHECK: %[[B0:.*]] = tosa.const values(dense<[11, -12]> : tensor<2xi32>)
+// CHECK: %[[C0:.*]] = tosa.conv2d %{{.*}}, %{{.*}}, %[[B0]], {{.*}} -> tensor<1x3x3x2xi32>
+// CHECK: %[[R0:.*]] = tosa.rescale %[[C0]]
+// CHECK: %[[B1:.*]] = tosa.const values(dense<[13, 14]> : tensor<2xi32>)
+// CHECK: %[[C1:.*]] = tosa.conv2d %{{.*}}, %{{.*}}, %[[B1]], {{.*}} -> tensor<1x3x3x2xi32>
+// CHECK: %[[R1:.*]] = tosa.rescale %[[C1]]
+// CHECK: tosa.concat %[[R0]], %[[R1]] axis(3) : (tensor<1x3x3x2xi8>, tensor<1x3x3x2xi8>) -> tensor<1x3x3x4xi8>
+// CHECK-NOT: tosa.add
+// CHECK-NOT: stablehlo.add
+func.func @grouped_bias(%x: tensor<1x3x3x4x!x>) -> tensor<1x3x3x4x!y> {
+  %w = stablehlo.constant() <{value = dense<[[[[3, -4, 5, 6], [7, 8, -9, 10]]]]> : tensor<1x1x2x4xi8>}> : () -> tensor<1x1x2x4x!w>
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]]} {batch_group_count = 1 : i64, feature_group_count = 2 : i64} : (tensor<1x3x3x4x!x>, tensor<1x1x2x4x!w>) -> tensor<1x3x3x4x!acc>
+  %b = stablehlo.constant() <{value = dense<[11, -12, 13, 14]> : tensor<4xi32>}> : () -> tensor<4x!bias>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<4x!bias>) -> tensor<1x3x3x4x!acc>
+  %s = stablehlo.add %c, %bb : tensor<1x3x3x4x!acc>
+  %y = stablehlo.uniform_quantize %s : (tensor<1x3x3x4x!acc>) -> tensor<1x3x3x4x!y>
+  func.return %y : tensor<1x3x3x4x!y>
+}

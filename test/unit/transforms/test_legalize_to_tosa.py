@@ -327,3 +327,31 @@ def test_weight_zero_point_is_a_tosa_operand_or_the_convolution_stays() -> None:
             assert "-128" in str(zp.owner)
         got = Interpreter(module).call("main", [x, w])[0]
         assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
+
+
+def test_grouped_convolution_with_bias_and_requantization_within_one_unit() -> None:
+    """The bias and the requantization after a grouped convolution join each group."""
+    rng = np.random.default_rng(7)
+    w = rng.integers(-127, 128, (3, 3, 4, 8)).astype(np.int8)
+    w_scales = [float(np.float32(s)) for s in rng.uniform(0.002, 0.02, 8)]
+    bias = rng.integers(-3000, 3000, 8)
+    s_x = 0.03
+    acc = [s_x * s for s in w_scales]
+    src = f"""func.func @main(%x: tensor<1x6x6x8x{qt(s_x, 4)}>) -> tensor<1x6x6x8x{qt(0.2, -7)}> {{
+  %w = {qconst(w, per_axis(w_scales, 3))}
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]]}} {{batch_group_count = 1 : i64, feature_group_count = 2 : i64}} : (tensor<1x6x6x8x{qt(s_x, 4)}>, tensor<3x3x4x8x{per_axis(w_scales, 3)}>) -> tensor<1x6x6x8x{per_axis(acc, 3, "i32")}>
+  %b = stablehlo.constant() <{{value = dense<{bias.tolist()}> : tensor<8xi32>}}> : () -> tensor<8x{per_axis(acc, 0, "i32")}>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<8x{per_axis(acc, 0, "i32")}>) -> tensor<1x6x6x8x{per_axis(acc, 3, "i32")}>
+  %s = stablehlo.add %c, %bb : tensor<1x6x6x8x{per_axis(acc, 3, "i32")}>
+  %y = stablehlo.uniform_quantize %s : (tensor<1x6x6x8x{per_axis(acc, 3, "i32")}>) -> tensor<1x6x6x8x{qt(0.2, -7)}>
+  func.return %y : tensor<1x6x6x8x{qt(0.2, -7)}>
+}}"""
+    module = QParser(make_context(), src).parse_module()
+    x = rng.integers(-128, 128, (1, 6, 6, 8)).astype(np.int8)
+    want = Interpreter(module).call("main", [x])[0]
+    LegalizeToTosa().apply(make_context(), module)
+    module.verify()
+    names = {op.name for op in module.walk()}
+    assert "stablehlo.add" not in names and "tosa.add" not in names
+    got = Interpreter(module).call("main", [x])[0]
+    assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max() <= 1
