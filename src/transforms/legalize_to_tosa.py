@@ -178,31 +178,37 @@ def _pool_geometry(op: sh.ReduceWindowOp) -> _PoolGeometry | None:
     return _PoolGeometry(perm, spatial, win, st, p, list(exact), list(trims))
 
 
-def _bias_and_requantize(
+def _group_epilogue(
     conv: sh.ConvolutionOp, feature: int
-) -> tuple[np.ndarray, sh.UniformQuantizeOp] | None:
-    """(the i32 bias vector, the requantization) when `conv`'s result is read only by an
-    add of a constant varying along `feature` (of the result's type), itself read only
-    by a `uniform_quantize` to 8 bits (per tensor or along `feature`)."""
+) -> tuple[np.ndarray | None, sh.UniformQuantizeOp, list[Operation]] | None:
+    """(the i32 bias vector or None, the requantization, the ops between) when `conv`'s
+    i32 result is read only by a `uniform_quantize` to 8 bits (per tensor or along
+    `feature`), directly or through an add of a constant varying along `feature`."""
+    q_acc = ht.quant_type(conv.result.type)
     uses = list(conv.result.uses)
-    if len(uses) != 1 or not isinstance(add := uses[0].operation, sh.AddOp):
+    if q_acc is None or q_acc.storage_width != 32 or len(uses) != 1:
         return None
-    other = add.operands[1 - uses[0].index]
-    b = _broadcast_operand(other)
-    if add.result.type != conv.result.type or other.type != conv.result.type or b is None:
+    user, bias, between = uses[0].operation, None, []
+    if isinstance(user, sh.AddOp):
+        other = user.operands[1 - uses[0].index]
+        b = _broadcast_operand(other)
+        if user.result.type != conv.result.type or other.type != conv.result.type or b is None:
+            return None
+        bias = _const_array(b[0])
+        if bias is None or bias.ndim != 1 or b[1] != [feature]:
+            return None
+        after = list(user.result.uses)
+        if len(after) != 1:
+            return None
+        between, user = [user], after[0].operation
+    if not isinstance(user, sh.UniformQuantizeOp):
         return None
-    values = _const_array(b[0])
-    if values is None or values.ndim != 1 or b[1] != [feature]:
-        return None
-    after = list(add.result.uses)
-    if len(after) != 1 or not isinstance(q := after[0].operation, sh.UniformQuantizeOp):
-        return None
-    qf = ht.quant_type(q.result.type)
+    qf = ht.quant_type(user.result.type)
     if qf is None or qf.storage_width != 8 or len(set(qf.zero_points)) != 1:
         return None
     if qf.is_per_axis and qf.axis != feature:
         return None
-    return values, q
+    return bias, user, between
 
 
 def _ratios(numerators, denominators) -> list[float]:
@@ -430,6 +436,7 @@ class _Converter:
                 ],
             )
             acc = self.tosa_op(tosa.Conv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
+            y = self.requantize_accumulator(acc, qx, qw, q_out)
         elif groups == channels and w_shape[d.kernel_input_feature_dimension] == 1:
             hwio = self.transpose(
                 w,
@@ -442,31 +449,35 @@ class _Converter:
             kh, kw = (w_shape[i] for i in d.kernel_spatial_dimensions)
             w = self.reshape(hwio, [kh, kw, channels, out_channels // channels])
             acc = self.tosa_op(tosa.DepthwiseConv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
+            y = self.requantize_accumulator(acc, qx, qw, q_out)
         elif w_shape[d.kernel_input_feature_dimension] * groups == channels:
             # TOSA has no grouped convolution: each group is a conv2d on its slice of
             # the input channels, requantized with its own channels' scales; the
             # groups' results are concatenated along channels (the order groups give).
-            ohwi = self.transpose(
-                w,
-                [
-                    d.kernel_output_feature_dimension,
-                    *d.kernel_spatial_dimensions,
-                    d.kernel_input_feature_dimension,
-                ],
-            )
-            # A bias added to the i32 result and one requantization after it join each
-            # group (conv2d's bias operand, the group's rescale), so the groups reach
-            # the NPU as ordinary layers and only int8 results are concatenated.
-            epilogue = _bias_and_requantize(op, d.output_feature_dimension)
-            bias, target = (epilogue[0], epilogue[1]) if epilogue else (None, None)
+            to_ohwi = [
+                d.kernel_output_feature_dimension,
+                *d.kernel_spatial_dimensions,
+                d.kernel_input_feature_dimension,
+            ]
+            weights = _const_array(op.rhs)
+            ohwi = self.transpose(w, to_ohwi) if weights is None else w
+            # The requantization of the i32 result, and a bias added before it, join
+            # each group (the group's rescale, conv2d's bias operand), so the groups
+            # reach the NPU as ordinary layers and only int8 results are concatenated.
+            epilogue = _group_epilogue(op, d.output_feature_dimension)
+            bias, target, between = epilogue if epilogue else (None, None, [])
             q_final = ht.quant_type(target.result.type) if target is not None else q_out
-            assert q_final is not None
+            assert q_final is not None and qx is not None
             per_in, per_out = channels // groups, out_channels // groups
             parts = []
             for g in range(groups):
                 rows = slice(g * per_out, (g + 1) * per_out)
                 xg = self.channel_slice(x, g * per_in, per_in)
-                wg = self.channel_slice(ohwi, g * per_out, per_out, axis=0)
+                if weights is not None:  # constant weights stay constants (the NPU needs them)
+                    wg_values = np.transpose(weights, to_ohwi)[rows]
+                    wg = self.const(wg_values, IntegerType(8), wg_values.shape)
+                else:
+                    wg = self.channel_slice(ohwi, g * per_out, per_out, axis=0)
                 b_rows = bias[rows] if bias is not None else np.zeros(per_out, np.int64)
                 bg = self.const(b_rows, i32, [per_out])
                 acc_g = self.tosa_op(tosa.Conv2DOp, [xg, wg, bg, zp_x, zp_w],
@@ -481,15 +492,12 @@ class _Converter:
             if target is not None:
                 inverse = np.argsort([d.output_batch_dimension, *d.output_spatial_dimensions,
                                       d.output_feature_dimension])  # fmt: skip
-                add = next(iter(op.result.uses)).operation
                 self.publish(self.transpose(y, inverse), target=target)
-                Rewriter.erase_op(add)
-                Rewriter.erase_op(op)
+                for joined in [*between, op]:
+                    Rewriter.erase_op(joined)
                 return True
         else:
             return False
-        if groups == 1 or groups == channels:
-            y = self.requantize_accumulator(acc, qx, qw, q_out)
         inverse = np.argsort(
             [d.output_batch_dimension, *d.output_spatial_dimensions, d.output_feature_dimension]
         )
