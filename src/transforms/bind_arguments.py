@@ -31,20 +31,13 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
 
+from qdialect.calibration.calibrate import argument_names
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.ir.constants import float_attr, integer_attr
 from qdialect.ir.errors import OpError
 
 PASS_NAME = "stablehlo-bind-arguments"
-
-
-def argument_names(func: FuncOp) -> list[str]:
-    """Each argument's name: its location's, else `argK`."""
-    return [
-        a.location.desc.data if isinstance(a.location, NameLoc) else f"arg{k}"
-        for k, a in enumerate(func.body.block.args)
-    ]
 
 
 def _attr(array: np.ndarray, t: TensorType):

@@ -16,7 +16,8 @@ What is quantized (docs/quantization.md has the rules and the reasons):
            -> q(i32 at s_x*s_w) -> q(i8 activation type) -> dq
 
 * the elementwise ops the integer program has (add, subtract, multiply, maximum,
-  minimum, clamp, negate, tanh, logistic): operands and result quantized; a constant
+  minimum, clamp, negate, tanh, logistic), when something that can read a quantized
+  value reads their result: operands and result quantized; a constant
   operand gets its own per-tensor parameters, except the bounds of a ReLU-like op
   (maximum, minimum, clamp by constants), which share their input's type when that
   input has no other reader — the producer then requantizes straight to the ReLU's
@@ -54,7 +55,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i64,
 )
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import ConstantLike
@@ -78,6 +79,9 @@ _ELEMENTWISE = (sh.AddOp, sh.SubtractOp, sh.MultiplyOp, sh.MaximumOp, sh.Minimum
 _RELU_LIKE = (sh.MaximumOp, sh.MinimumOp, sh.ClampOp)
 _MOVES = (sh.ReshapeOp, sh.TransposeOp, sh.SliceOp, sh.PadOp, sh.ConcatenateOp,
           sh.BroadcastInDimOp)  # fmt: skip
+# Ops that read a quantized value as such (the others read its dequantization).
+_READS_QUANTIZED = (*_ELEMENTWISE, *_MOVES, sh.ConvolutionOp, sh.DotGeneralOp, sh.ReduceOp,
+                    sh.ReduceWindowOp, sh.DivideOp, ReturnOp)  # fmt: skip
 I32_MIN, I32_MAX = -(1 << 31), (1 << 31) - 1
 
 
@@ -87,6 +91,11 @@ def is_constant(v: SSAValue) -> bool:
     if isinstance(owner, sh.BroadcastInDimOp):
         return is_constant(owner.operand)
     return isinstance(owner, Operation) and owner.has_trait(ConstantLike)
+
+
+def _unbroadcast(v: SSAValue) -> SSAValue:
+    """The operand of the broadcast defining `v`, or `v` itself."""
+    return v.owner.operand if isinstance(v.owner, sh.BroadcastInDimOp) else v
 
 
 def _is_float(v: SSAValue) -> bool:
@@ -235,6 +244,10 @@ def plan(func: FuncOp, precision: dict[Operation, str] | None = None) -> Plan:
             data = [v for v in op.operands if _is_activation(v)]
             if not data or not all(_is_activation(v) or is_constant(v) for v in op.operands):
                 continue
+            if isinstance(op, _ELEMENTWISE) and not any(
+                isinstance(u.operation, _READS_QUANTIZED) for u in op.results[0].uses
+            ):
+                continue  # only float ops read it (softmax's x - max(x) before exp): stays float
             point(*data, op.results[0])
             widen(op, *data, op.results[0])
             if isinstance(op, _MOVES):
@@ -398,8 +411,7 @@ class _Emitter:
         """dq(constant of `c`'s values quantized by `params`), a broadcast kept a broadcast
         (of the quantized operand), inserted before `anchor`."""
         owner = c.owner
-        inner = owner.operand if isinstance(owner, sh.BroadcastInDimOp) else c
-        values = constant_array(inner, integer=False)
+        values = constant_array(_unbroadcast(c), integer=False)
         assert values is not None
         storage = params.quantize(values)
         q = quant_type(params, width)
@@ -435,10 +447,7 @@ class _Emitter:
                 params = QuantParams(np.array([out.scales[0]]), np.array([out.zero_points[0]]),
                                      bits, out.storage_min, out.storage_max)  # fmt: skip
             else:
-                values = constant_array(
-                    c.owner.operand if isinstance(c.owner, sh.BroadcastInDimOp) else c,
-                    integer=False,
-                )
+                values = constant_array(_unbroadcast(c), integer=False)
                 assert values is not None
                 params = from_range(values.min(), values.max(), bits=bits,
                                     scheme=self.options.scheme, formula=self.options.formula)  # fmt: skip
@@ -517,8 +526,7 @@ def _bounds(op: Operation) -> tuple[float, float]:
     to; unbounded on a side whose constant varies per element."""
 
     def splat(v: SSAValue, default: float) -> float:
-        inner = v.owner.operand if isinstance(v.owner, sh.BroadcastInDimOp) else v
-        a = constant_array(inner, integer=False)
+        a = constant_array(_unbroadcast(v), integer=False)
         return (
             float(a.reshape(-1)[0])
             if a is not None and a.size and np.all(a == a.flat[0])

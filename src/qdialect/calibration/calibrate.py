@@ -111,10 +111,15 @@ class Calibration:
                 f"'{path}' is calibration format version {data.get('version')}; "
                 f"this qdialect reads version {VERSION}"
             )
-        out = cls(str(data["function"]), batches=int(data["batches"]))
-        for key, record in data["tensors"].items():
-            out.info[key] = {k: record[k] for k in ("op", "shape", "name")}
-            out.stats[key] = TensorStats.from_json(record)
+        try:
+            out = cls(str(data["function"]), batches=int(data["batches"]))
+            for key, record in data["tensors"].items():
+                out.info[key] = {k: record[k] for k in ("op", "shape", "name")}
+                out.stats[key] = TensorStats.from_json(record)
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise CalibrationError(
+                f"'{path}' is a damaged calibration file ({type(err).__name__}: {err})"
+            ) from None
         return out
 
     def check_against(self, func: FuncOp) -> dict[SSAValue, str]:
@@ -231,15 +236,20 @@ def read_batches(source: Path, names: list[str], shapes: list[tuple[int, ...]],
     return sum(counts), generate()
 
 
+def argument_names(func: FuncOp) -> list[str]:
+    """Each argument's name: its location's (the model's input name), else `argK`."""
+    return [
+        a.location.desc.data if isinstance(a.location, NameLoc) else f"arg{k}"
+        for k, a in enumerate(func.body.block.args)
+    ]
+
+
 def function_batches(func: FuncOp, data: Path) -> tuple[int, Iterator[list[np.ndarray]]]:
     """`read_batches` for `func`'s arguments (found by name, or as arg0, arg1, ...)."""
     from qdialect.interpreter.values import dtype_of
 
     block = func.body.block
-    names = [
-        a.location.desc.data if isinstance(a.location, NameLoc) else f"arg{k}"
-        for k, a in enumerate(block.args)
-    ]
+    names = argument_names(func)
     shapes = [tuple(ht.shape_of(a.type) or ()) for a in block.args]
     dtypes = [dtype_of(a.type) for a in block.args]
     return read_batches(Path(data), names, shapes, dtypes)

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qdialect import numerics
+
 SCHEMES = ("symmetric", "affine")
 FORMULAS = ("google", "cambricon")
 
@@ -43,26 +45,15 @@ class QuantParams:
     axis: int | None = None
 
     def quantize(self, x: np.ndarray) -> np.ndarray:
-        """round(x / scale) + zero point, half to even, saturated (the spec's formula)."""
-        scale, zp = self.scale, self.zero_point
-        if self.axis is not None:
-            shape = [1] * x.ndim
-            shape[self.axis] = -1
-            scale, zp = scale.reshape(shape), zp.reshape(shape)
-        else:
-            scale, zp = scale[0], zp[0]
-        q = np.round(np.asarray(x, np.float64) / scale) + zp
-        return np.clip(q, self.qmin, self.qmax).astype(np.int64)
+        """StableHLO's uniform_quantize (`numerics.quantize`: x / scale + zero point in
+        float32, clamped, rounded half to even), as int64."""
+        q = numerics.quantize(x, self.scale, self.zero_point, self.qmin, self.qmax,
+                              storage_bits=32, signed=True, axis=self.axis)  # fmt: skip
+        return q.astype(np.int64)
 
     def dequantize(self, q: np.ndarray) -> np.ndarray:
-        scale, zp = self.scale, self.zero_point
-        if self.axis is not None:
-            shape = [1] * q.ndim
-            shape[self.axis] = -1
-            scale, zp = scale.reshape(shape), zp.reshape(shape)
-        else:
-            scale, zp = scale[0], zp[0]
-        return (np.asarray(q, np.int64) - zp) * scale
+        """StableHLO's uniform_dequantize (`numerics.dequantize`, float32)."""
+        return numerics.dequantize(q, self.scale, self.zero_point, axis=self.axis)
 
 
 def from_range(lo, hi, *, bits: int = 8, scheme: str = "symmetric", formula: str = "google",

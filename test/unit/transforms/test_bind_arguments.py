@@ -8,10 +8,10 @@ from pathlib import Path
 
 import numpy as np
 
-from qdialect.calibration.calibrate import calibrate
+from qdialect.calibration.calibrate import argument_names, calibrate
 from qdialect.calibration.workflow import integer, optimize_float, quantized
 from qdialect.interpreter import Interpreter
-from qdialect.transforms.bind_arguments import argument_names, bind
+from qdialect.transforms.bind_arguments import bind
 
 from .test_quantize import parse, sqnr
 

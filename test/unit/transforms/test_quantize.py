@@ -272,3 +272,24 @@ def test_qtable_naming_no_op_is_refused() -> None:
     module, cal, _ = calibrated_residual(np.random.default_rng(4))
     with pytest.raises(ValueError, match="no op result '99:0'"):
         quantized(module, cal, qtable=QTable({"99:0": "i16"}))
+
+
+SOFTMAX_HEAD = """
+func.func @main(%x: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %lo = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %m = stablehlo.reduce(%x init: %lo) applies stablehlo.maximum across dimensions = [1] : (tensor<1x4xf32>, tensor<f32>) -> tensor<1xf32>
+  %mb = stablehlo.broadcast_in_dim %m, dims = [0] : (tensor<1xf32>) -> tensor<1x4xf32>
+  %s = stablehlo.subtract %x, %mb : tensor<1x4xf32>
+  %e = stablehlo.READER %s : tensor<1x4xf32>
+  func.return %e : tensor<1x4xf32>
+}"""
+
+
+def test_an_elementwise_op_only_float_ops_read_stays_float() -> None:
+    """Softmax's x - max(x) feeds exp, which stays float: quantizing it would only add
+    rounding (and, with all logits equal, a zero-width range next to a wide one)."""
+    for reader, quantized_sub in (("exponential", False), ("negate", True)):
+        module = parse(SOFTMAX_HEAD.replace("READER", reader))
+        func = next(f for f in module.walk() if isinstance(f, FuncOp))
+        sub = next(op for op in func.body.block.ops if isinstance(op, sh.SubtractOp))
+        assert (sub in plan(func).units) is quantized_sub
