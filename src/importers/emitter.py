@@ -18,6 +18,7 @@ Values are `Value`s: the SSA value with its shape and element-type name ("i8", "
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -307,10 +308,15 @@ class Emitter:
         dilations: Sequence[int],
         groups: int = 1,
         lhs_dilation: Sequence[int] | None = None,
+        layout: str = "NCHW",
     ) -> Value:
-        """NCHW x OIHW -> NCHW (ONNX's layout); `lhs_dilation` spreads the input (a
-        transposed convolution)."""
-        dims = ConvDims(0, 1, (2, 3), 1, 0, (2, 3), 0, 1, (2, 3))
+        """NCHW x OIHW -> NCHW (ONNX's layout), or with `layout="NHWC"` NHWC x HWIO -> NHWC
+        (TFLite's data layout, JAX's); `lhs_dilation` spreads the input (a transposed
+        convolution)."""
+        if layout == "NHWC":
+            dims = ConvDims(0, 3, (1, 2), 2, 3, (0, 1), 0, 3, (1, 2))
+        else:
+            dims = ConvDims(0, 1, (2, 3), 1, 0, (2, 3), 0, 1, (2, 3))
         props = {
             "dimension_numbers": ConvDimensionNumbersAttr(dims),
             "window_strides": i64_array(strides),
@@ -330,6 +336,45 @@ class Emitter:
                        tuple(contracting[1]))  # fmt: skip
         return self.op(hlo.DotGeneralOp, [a, b], shape, a.elem,
                        {"dot_dimension_numbers": DotDimensionNumbersAttr(dims)})  # fmt: skip
+
+    _ERF_P = 0.3275911
+    _ERF_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
+
+    def erf(self, x: Value) -> Value:
+        """erf of float32 values as StableHLO arithmetic (StableHLO has no erf op; XLA also
+        lowers CHLO's erf to a polynomial): Abramowitz and Stegun 7.1.26, within 1.5e-7.
+        ONNX Runtime's and LiteRT's kernels are other polynomials (docs/onnx.md gives the
+        measured difference)."""
+
+        def c(v: float) -> Value:
+            return self.splat(np.float32(v), x.shape, "f32")
+
+        ax = self.unary("abs", x)
+        t = self.binary("divide", c(1.0),
+                        self.binary("add", c(1.0), self.binary("multiply", c(self._ERF_P), ax)))  # fmt: skip
+        poly = c(self._ERF_A[-1])
+        for a in reversed(self._ERF_A[:-1]):
+            poly = self.binary("add", self.binary("multiply", poly, t), c(a))
+        poly = self.binary("multiply", poly, t)
+        decay = self.unary("exponential", self.unary("negate", self.binary("multiply", ax, ax)))
+        magnitude = self.binary("subtract", c(1.0), self.binary("multiply", poly, decay))
+        return self.binary("multiply", self.unary("sign", x), magnitude)
+
+    def gelu(self, x: Value, approximate: bool) -> Value:
+        """GELU of float32 values: x/2 (1 + erf(x / sqrt 2)), or when `approximate`
+        x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+
+        def c(v: float) -> Value:
+            return self.splat(np.float32(v), x.shape, "f32")
+
+        if approximate:
+            cube = self.binary("multiply", self.binary("multiply", x, x), x)
+            inner = self.binary("add", x, self.binary("multiply", c(0.044715), cube))
+            core = self.unary("tanh", self.binary("multiply", c(math.sqrt(2 / math.pi)), inner))
+        else:
+            core = self.erf(self.binary("multiply", x, c(1 / math.sqrt(2))))
+        half = self.binary("multiply", x, c(0.5))
+        return self.binary("multiply", half, self.binary("add", c(1.0), core))
 
     def _scalar_body(self, name: str, elem: str) -> Region:
         """`^bb0(%a, %b): %r = stablehlo.<name> %a, %b; stablehlo.return %r`."""

@@ -41,7 +41,6 @@ name of its input tensor, and the module is verified before it is returned.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -56,14 +55,14 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import VerifyException
 
 from qdialect import numerics
 from qdialect.dialects import tosa
 from qdialect.importers import fixed_point as fp
-from qdialect.importers import tflite_check
-from qdialect.importers.emitter import ELEMENT_TYPES, Emitter, Value, i64_array, verified
+from qdialect.importers.emitter import ELEMENT_TYPES, Value, i64_array, verified
 from qdialect.importers.tflite_check import TFLiteImportError
+from qdialect.importers.tflite_float import FloatImporter, is_float_model
+from qdialect.importers.tflite_reader import Tensor, TFLiteReader
 from qdialect.importers.tflite_softmax import SoftmaxError, emit_softmax
 
 __all__ = ["TFLiteImportError", "host_dequantize", "host_quantize", "import_tflite"]
@@ -71,112 +70,10 @@ __all__ = ["TFLiteImportError", "host_dequantize", "host_quantize", "import_tfli
 DOUBLE, SINGLE = tosa.RoundingMode.DOUBLE_ROUND, tosa.RoundingMode.SINGLE_ROUND
 
 
-def _schema():
-    try:
-        from qdialect.importers import tflite_schema
+class _Importer(TFLiteReader):
+    """int8 TFLite -> a TOSA integer program equal to LiteRT's reference kernels."""
 
-        return tflite_schema.schema()
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise TFLiteImportError(
-            "reading .tflite files needs the small `tflite` schema package "
-            "(pip install 'qdialect[tflite]')"
-        ) from None
-
-
-@dataclass
-class _Tensor:
-    name: str
-    shape: tuple[int, ...]
-    dtype: int
-    scale: np.ndarray | None
-    zero_point: np.ndarray | None
-    axis: int
-    data: np.ndarray | None
-    unsigned: bool = False  # a uint8 tensor, held as int8 (value and zero point - 128)
-
-
-def _type_name(t: int, s) -> str:
-    names = {v: k for k, v in vars(s.TensorType).items() if k.isupper()}
-    return names.get(t, str(t))
-
-
-class _Importer:
-    def __init__(self, data: bytes):
-        self.s = _schema()
-        if len(data) < 8 or data[4:8] != b"TFL3":
-            raise TFLiteImportError("not a TFLite flatbuffer (no 'TFL3' identifier)")
-        try:
-            from qdialect.importers.tflite_schema import load_model
-
-            self.model = load_model(data)
-        except Exception as err:  # the generated readers raise struct/index errors
-            raise TFLiteImportError(f"malformed TFLite flatbuffer: {err}") from None
-        self.raw = data
-        if not self.model.subgraphs:
-            raise TFLiteImportError("the model has no subgraph")
-        self.graph = self.model.subgraphs[0]
-        tflite_check.indices(self.graph, len(self.graph.tensors or []))
-        self.tensors = [self._tensor(i, t) for i, t in enumerate(self.graph.tensors or [])]
-        self.e = Emitter()
-        self.values: dict[int, Value] = {}  # tensor index -> the value computing it
-        self.folded: set[int] = set()  # tensors computed from constants at import
-
-    # ---- tensors ----------------------------------------------------------------------
-
-    def _tensor(self, index: int, t) -> _Tensor:
-        shape = tuple(int(d) for d in (t.shape if t.shape is not None else []))
-        tflite_check.shape(index, shape)
-        signature = getattr(t, "shapeSignature", None)
-        if signature is not None and any(int(d) < 0 for d in list(signature)[1:]):
-            # A dynamic batch imports at the declared one (LiteRT runs it so unless
-            # resized); other dynamic axes would silently fix a size the user varies.
-            raise TFLiteImportError(
-                f"tensor {index} has dynamic axes {[int(d) for d in signature]} (declared "
-                f"{list(shape)}): qimport needs static shapes; convert with a fixed input size"
-            )
-        q = t.quantization
-        scale = zp = None
-        axis = 0
-        if q is not None and q.scale is not None and len(q.scale):
-            scale = np.asarray(q.scale, np.float32)
-            zp = np.asarray(q.zeroPoint if q.zeroPoint is not None else [], np.int64)
-            axis = int(q.quantizedDimension)
-            storage = {self.s.TensorType.INT8: (-128, 127), self.s.TensorType.UINT8: (0, 255)}
-            tflite_check.quantization(index, scale, zp, axis, shape, storage.get(t.type))
-        data = None
-        buffers = self.model.buffers or []
-        if t.buffer >= len(buffers):
-            raise TFLiteImportError(f"tensor {index} names buffer {t.buffer} of {len(buffers)}")
-        buf = buffers[t.buffer]
-        raw = None
-        if buf.data is not None and len(buf.data):
-            raw = np.asarray(buf.data, np.uint8).tobytes()
-        elif buf.offset and buf.offset > 1:
-            if buf.offset + buf.size > len(self.raw):
-                raise TFLiteImportError(f"buffer {t.buffer} lies outside the file")
-            raw = self.raw[buf.offset : buf.offset + buf.size]
-        if raw is not None:
-            dtype = {self.s.TensorType.INT8: np.int8, self.s.TensorType.UINT8: np.uint8,
-                     self.s.TensorType.INT32: np.int32, self.s.TensorType.FLOAT32: np.float32,
-                     self.s.TensorType.INT64: np.int64}.get(t.type)  # fmt: skip
-            if dtype is None:
-                raise TFLiteImportError(
-                    f"tensor {index} holds unsupported type {_type_name(t.type, self.s)}"
-                )
-            if len(raw) != math.prod(shape) * np.dtype(dtype).itemsize:
-                raise TFLiteImportError(
-                    f"tensor {index}: buffer of {len(raw)} bytes for shape {list(shape)}"
-                )
-            data = np.frombuffer(raw, dtype).reshape(shape)
-        name = t.name.decode(errors="replace") if isinstance(t.name, bytes) else str(t.name)
-        unsigned = t.type == self.s.TensorType.UINT8 and zp is not None
-        if unsigned:  # q - zp is unchanged when both move down by 128: one int8 program
-            zp = zp - 128
-            if data is not None:
-                data = (data.astype(np.int16) - 128).astype(np.int8)
-        return _Tensor(name, shape, t.type, scale, zp, axis, data, unsigned)
-
-    def _int8(self, index: int, what: str) -> _Tensor:
+    def _int8(self, index: int, what: str) -> Tensor:
         """A quantized 8-bit tensor; a uint8 one comes in its int8 form (see `_tensor`)."""
         t = self.tensors[index]
         if t.dtype not in (self.s.TensorType.INT8, self.s.TensorType.UINT8) or t.scale is None:
@@ -201,7 +98,7 @@ class _Importer:
             self.values[index] = self._const(t.data.astype(np.int8), "i8")
         return self.values[index]
 
-    def _broadcast(self, index: int, t: _Tensor, out: _Tensor, op: str) -> Value:
+    def _broadcast(self, index: int, t: Tensor, out: Tensor, op: str) -> Value:
         """An elementwise operand at the output's rank (TFLite broadcasts numpy-style;
         TOSA's elementwise ops broadcast size-1 axes of equal-rank operands)."""
         try:
@@ -247,7 +144,7 @@ class _Importer:
         except numerics.QuantizationError as err:
             raise TFLiteImportError(str(err)) from None
 
-    def _activation(self, code: int, out: _Tensor) -> tuple[int, int]:
+    def _activation(self, code: int, out: Tensor) -> tuple[int, int]:
         """CalculateActivationRangeQuantized: the fused activation's bounds in int8."""
         act = self.s.ActivationFunctionType
         scale, zp = float(out.scale[0]), int(out.zero_point[0])
@@ -266,15 +163,6 @@ class _Importer:
         raise TFLiteImportError(f"fused activation {code} is not supported")
 
     # ---- operators --------------------------------------------------------------------
-
-    def _kind(self, n: int, op) -> str:
-        codes = self.model.operatorCodes or []
-        if op.opcodeIndex >= len(codes):
-            raise TFLiteImportError(f"operator {n} names operator code {op.opcodeIndex}")
-        code = codes[op.opcodeIndex]
-        builtin = max(int(code.builtinCode), int(code.deprecatedBuiltinCode))
-        names = {v: k for k, v in vars(self.s.BuiltinOperator).items() if k.isupper()}
-        return names.get(builtin, str(builtin))
 
     def _boundaries(self) -> tuple[dict[int, int], dict[int, int], set[int]]:
         """Float inputs that only feed a QUANTIZE, and float outputs a DEQUANTIZE makes: the
@@ -318,35 +206,6 @@ class _Importer:
             attrs["qdialect.uint8"] = UnitAttr()
         return attrs
 
-    def _output_name(self, n: int, op) -> str:
-        """The location of operator n's ops: its first output tensor's name."""
-        outputs = [int(i) for i in (op.outputs if op.outputs is not None else [])]
-        if outputs and 0 <= outputs[0] < len(self.tensors) and self.tensors[outputs[0]].name:
-            return self.tensors[outputs[0]].name
-        return f"operator {n}"
-
-    def _check_supported(self, peeled: set[int]) -> None:
-        """Every operator kind the importer has no rule for, in one message: how many
-        operators of each, and the first one, so a single run tells the user all that is
-        missing."""
-        missing: dict[str, list[tuple[int, str]]] = {}
-        for n, op in enumerate(self.graph.operators or []):
-            if n in peeled:
-                continue
-            kind = self._kind(n, op)
-            if getattr(self, f"_op_{kind.lower()}", None) is None:
-                missing.setdefault(kind, []).append((n, self._output_name(n, op)))
-        if missing:
-            lines = [
-                f"  {kind}: {len(ops)} operator{'s' if len(ops) > 1 else ''}, "
-                f"first operator {ops[0][0]} ('{ops[0][1]}')"
-                for kind, ops in sorted(missing.items())
-            ]
-            raise TFLiteImportError(
-                f"{len(missing)} unsupported operator type{'s' if len(missing) > 1 else ''}:\n"
-                + "\n".join(lines)
-            )
-
     def run(self) -> ModuleOp:
         g = self.graph
         ins, outs, peeled = self._boundaries()
@@ -360,19 +219,7 @@ class _Importer:
                 with self.e.at(t.name):
                     arg = self._shift_unsigned(arg, False)
             self.values[inner] = arg
-        for n, op in enumerate(g.operators or []):
-            if n in peeled:
-                continue
-            kind = self._kind(n, op)
-            with tflite_check.guard(n, kind), self.e.at(self._output_name(n, op)):
-                tflite_check.operator(op, kind)
-                mark = self.e.mark()
-                getattr(self, f"_op_{kind.lower()}")(op, kind)
-                try:  # the ops are built at the shapes the model declares
-                    self.e.verify_since(mark)
-                except VerifyException as err:
-                    message = str(err).splitlines()[0]
-                    raise TFLiteImportError(f"the model's shapes do not fit: {message}") from None
+        self._emit_operators(peeled)
         results, result_attrs = [], []
         for i, index in enumerate(int(i) for i in g.outputs):
             inner = outs.get(index, index)
@@ -386,23 +233,6 @@ class _Importer:
                 self._boundary_attrs(inner, "dequantize" if index in outs else None)
             )
         return self.e.finish(results, result_attrs)
-
-    def _io(self, op, count: int) -> tuple[list[int], int]:
-        inputs = [int(i) for i in op.inputs]
-        if len(op.outputs) != 1 or len(inputs) < count:
-            raise TFLiteImportError(f"expects {count} inputs and one output")
-        return inputs, int(op.outputs[0])
-
-    def _padding(self, padding: int, size: tuple[int, int], kernel: tuple[int, int],
-                 stride: tuple[int, int], dilation: tuple[int, int]) -> list[int]:  # fmt: skip
-        if padding == self.s.Padding.VALID:
-            return [0, 0, 0, 0]
-        pads = []
-        for n, k, st, d in zip(size, kernel, stride, dilation, strict=True):
-            out = -(-n // st)
-            total = max((out - 1) * st + (k - 1) * d + 1 - n, 0)
-            pads += [total // 2, total - total // 2]
-        return pads
 
     def _conv_like(self, op, kind: str) -> None:
         inputs, out_index = self._io(op, 2)
@@ -477,22 +307,6 @@ class _Importer:
         lo, hi = self._activation(o.fusedActivationFunction, out)
         self.values[out_index] = self._clamp(y, lo, hi)
 
-    @staticmethod
-    def _filter_fits(kind: str, x: tuple[int, ...], w: tuple[int, ...], n_out: int) -> None:
-        """The filter's shape fits the input's channels and the output's (TFLite's layouts:
-        FULLY_CONNECTED [out, in], CONV_2D [out, kh, kw, in], DEPTHWISE_CONV_2D [1, kh, kw,
-        in x multiplier])."""
-        if kind == "FULLY_CONNECTED":
-            fits = w[0] == n_out and w[1] > 0 and math.prod(x) % w[1] == 0
-        elif kind == "CONV_2D":
-            fits = w[0] == n_out and w[3] == x[3]
-        else:
-            fits = w[3] == n_out and x[3] > 0 and n_out % x[3] == 0
-        if not fits:
-            raise TFLiteImportError(
-                f"filter {list(w)} does not fit input {list(x)} and {n_out} output channels"
-            )
-
     _op_conv_2d = _conv_like
     _op_depthwise_conv_2d = _conv_like
     _op_fully_connected = _conv_like
@@ -518,7 +332,7 @@ class _Importer:
 
     _op_sub = _op_add
 
-    def _pool(self, op) -> tuple[int, int, _Tensor, _Tensor, list[int], list[int], list[int]]:
+    def _pool(self, op) -> tuple[int, int, Tensor, Tensor, list[int], list[int], list[int]]:
         """(input, output, their tensors, kernel, stride, padding) of a pooling operator."""
         inputs, out_index = self._io(op, 1)
         x = self._int8(inputs[0], "the input")
@@ -530,7 +344,7 @@ class _Importer:
         return inputs[0], out_index, x, out, kernel, stride, pad
 
     @staticmethod
-    def _same_quantization(x: _Tensor, out: _Tensor) -> None:
+    def _same_quantization(x: Tensor, out: Tensor) -> None:
         if (float(x.scale[0]), int(x.zero_point[0])) != (
             float(out.scale[0]),
             int(out.zero_point[0]),
@@ -571,7 +385,7 @@ class _Importer:
     _op_relu = _relu
     _op_relu6 = _relu
 
-    def _centre(self, x: Value, t: _Tensor) -> Value:
+    def _centre(self, x: Value, t: Tensor) -> Value:
         """x - zp as i32: a rescale by exactly 1."""
         return self._rescale(x, "i32", [1 << 30], [30], int(t.zero_point[0]), 0, False)
 
@@ -791,57 +605,6 @@ class _Importer:
 
     # ---- shape arithmetic on constants: folded at import -------------------------------
 
-    def _fold(self, out_index: int, value: np.ndarray) -> None:
-        t = self.tensors[out_index]
-        t.data = np.asarray(value).astype({self.s.TensorType.INT64: np.int64}.get(t.dtype,
-                                                                                  np.int32))  # fmt: skip
-        self.folded.add(out_index)
-
-    def _op_shape(self, op, kind: str) -> None:
-        """The static shape of a tensor: a constant."""
-        self._fold(int(op.outputs[0]), np.array(self.tensors[int(op.inputs[0])].shape))
-
-    def _constant(self, index: int) -> np.ndarray:
-        data = self.tensors[index].data
-        if data is None:
-            raise TFLiteImportError(f"tensor {index} must be a constant here")
-        return data
-
-    def _op_pack(self, op, kind: str) -> None:
-        """PACK of constants (shape arithmetic): folded."""
-        axis = int(getattr(op.builtinOptions, "axis", 0))
-        values = [self._constant(int(i)) for i in op.inputs]
-        self._fold(int(op.outputs[0]), np.stack(values, axis=axis))
-
-    def _slice_spec(self, op, shape: tuple[int, ...]) -> tuple[list[int], list[int], list[int],
-                                                                list[int]]:  # fmt: skip
-        """STRIDED_SLICE's (begin, end, strides, shrunk axes) after its masks, clamped."""
-        o = op.builtinOptions
-        if (
-            getattr(o, "ellipsisMask", 0)
-            or getattr(o, "newAxisMask", 0)
-            or getattr(o, "offset", False)
-        ):
-            raise TFLiteImportError("ellipsis, new-axis and offset masks are not supported")
-        begin, end, strides = (
-            [int(v) for v in self._constant(int(op.inputs[i])).reshape(-1)] for i in (1, 2, 3)
-        )
-        if not len(begin) == len(end) == len(strides) == len(shape) or 0 in strides:
-            raise TFLiteImportError("begin, end and strides must cover every axis")
-        shrunk = []
-        for axis, d in enumerate(shape):
-            if strides[axis] < 0:
-                raise TFLiteImportError("negative strides are not supported")
-            b, e = begin[axis], end[axis]
-            b = 0 if o.beginMask >> axis & 1 else (b + d if b < 0 else b)
-            e = d if o.endMask >> axis & 1 else (e + d if e < 0 else e)
-            if o.shrinkAxisMask >> axis & 1:
-                e, strides[axis] = b + 1, 1
-                shrunk.append(axis)
-            begin[axis], end[axis] = min(max(b, 0), d), min(max(e, 0), d)
-            end[axis] = max(end[axis], begin[axis])
-        return begin, end, strides, shrunk
-
     def _op_strided_slice(self, op, kind: str) -> None:
         x_index, out_index = int(op.inputs[0]), int(op.outputs[0])
         x = self.tensors[x_index]
@@ -860,7 +623,7 @@ class _Importer:
                 y = self.e.tosa_take(y, np.arange(0, y.shape[axis], step), axis)
         self.values[out_index] = self.e.tosa_reshape(y, out.shape) if y.shape != out.shape else y
 
-    def _resize_operands(self, op) -> tuple[int, int, _Tensor, bool, bool]:
+    def _resize_operands(self, op) -> tuple[int, int, Tensor, bool, bool]:
         """(input index, output index, output tensor, align_corners, half_pixel_centers)
         of a RESIZE_* operator on NHWC int8 sharing its quantization."""
         inputs, out_index = self._io(op, 2)
@@ -1040,6 +803,10 @@ def host_dequantize(q: np.ndarray, scale: float, zero_point: int) -> np.ndarray:
 
 
 def import_tflite(data: bytes) -> ModuleOp:
-    """The verified TOSA module (one `func.func @main`) of an int8 TFLite model's first
-    subgraph; every op is located at its operator's first output tensor (`loc("name")`)."""
-    return verified(_Importer(data).run())
+    """The verified module (one `func.func @main`) of a TFLite model's first subgraph: a TOSA
+    integer program for an int8 model, float StableHLO for a float32 one (`tflite_float`);
+    every op is located at its operator's first output tensor (`loc("name")`)."""
+    reader = TFLiteReader(data)
+    if is_float_model(reader):
+        return verified(FloatImporter.adopt(reader).run())
+    return verified(_Importer.adopt(reader).run())

@@ -17,7 +17,9 @@ the user's recipe: a Keras model with random weights (seeded with
 `optimizations=[tf.lite.Optimize.DEFAULT]`, a representative dataset of a few seeded
 random inputs in the model's input range, `supported_ops=[TFLITE_BUILTINS_INT8]` and
 int8 input and output (`float_io=True` keeps float32 I/O: the converter then adds
-QUANTIZE and DEQUANTIZE at the edges). Each returns the .tflite bytes.
+QUANTIZE and DEQUANTIZE at the edges). Each returns the .tflite bytes; `float32=True`
+returns the unquantized conversion instead, the float model a user quantizes with
+qdialect (docs/quantization.md).
 
 One step is not the user's: random weights with Keras' initial batch-norm statistics make a
 degenerate network (the signal vanishes layer by layer, every output is the same, and
@@ -99,17 +101,20 @@ def _tf():
 
 
 def convert(model, low: float = -1.0, high: float = 1.0, *, float_io: bool = False,
-            samples: int = 4, seed: int = 0,
+            float32: bool = False, samples: int = 4, seed: int = 0,
             sample_shape: tuple[int, ...] | None = None) -> bytes:  # fmt: skip
     """The int8 .tflite bytes of a one-or-more-input Keras model, quantized as users do:
     DEFAULT optimizations, `samples` seeded uniform [low, high) inputs as the representative
     dataset (batch 1; `sample_shape` for a model with unknown dimensions), int8 builtins
-    only, int8 input and output unless `float_io`."""
+    only, int8 input and output unless `float_io`. With `float32` the plain conversion
+    instead (no optimizations): the float model users quantize themselves."""
     tf = _tf()
+    converter = tf.lite.TFLiteConverter.from_keras_model(model)
+    if float32:
+        return bytes(converter.convert())
     rng = np.random.default_rng(seed)
     shapes = [sample_shape or (1, *tuple(t.shape)[1:]) for t in model.inputs]
     data = [[rng.uniform(low, high, s).astype(np.float32) for s in shapes] for _ in range(samples)]
-    converter = tf.lite.TFLiteConverter.from_keras_model(model)
     converter.optimizations = [tf.lite.Optimize.DEFAULT]
     converter.representative_dataset = lambda: iter(data)
     converter.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
@@ -155,18 +160,18 @@ def _all_layers(layer):
 
 
 def _application(make, input_size: int, low: float, high: float, float_io: bool,
-                 fit_bn: bool, seed: int, **kwargs) -> bytes:  # fmt: skip
+                 fit_bn: bool, seed: int, float32: bool = False, **kwargs) -> bytes:  # fmt: skip
     tf = _tf()
     tf.keras.utils.set_random_seed(seed)
     model = make(input_shape=(input_size, input_size, 3), weights=None, **kwargs)
     if fit_bn:
         fit_batchnorm(model, low, high, seed=seed)
-    return convert(model, low, high, float_io=float_io, seed=seed)
+    return convert(model, low, high, float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
 def mobilenet_v2(input_size: int = 224, *, classes: int = 10, alpha: float = 1.0,
-                 float_io: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
+                 float_io: bool = False, float32: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.MobileNetV2`, inputs in [-1, 1] (its `preprocess_input`).
     `fit_bn`: `fit_batchnorm` before converting (the default; False keeps Keras' initial
     statistics and makes a degenerate model, see there) — so for every application.
@@ -177,16 +182,17 @@ def mobilenet_v2(input_size: int = 224, *, classes: int = 10, alpha: float = 1.0
     `float_io` adds QUANTIZE and DEQUANTIZE.)"""
     tf = _tf()
     return _application(tf.keras.applications.MobileNetV2, input_size, -1.0, 1.0, float_io,
-                        fit_bn, seed, alpha=alpha, classes=classes)  # fmt: skip
+                        fit_bn, seed, float32=float32, alpha=alpha, classes=classes)  # fmt: skip
 
 
 def _mobilenet_v3(large: bool, input_size: int, classes: int, include_preprocessing: bool,
-                  minimalistic: bool, float_io: bool, fit_bn: bool, seed: int) -> bytes:  # fmt: skip
+                  minimalistic: bool, float_io: bool, fit_bn: bool, seed: int,
+                  float32: bool = False) -> bytes:  # fmt: skip
     tf = _tf()
     apps = tf.keras.applications
     make = apps.MobileNetV3Large if large else apps.MobileNetV3Small
     low, high = (0.0, 255.0) if include_preprocessing else (-1.0, 1.0)
-    return _application(make, input_size, low, high, float_io, fit_bn, seed, classes=classes,
+    return _application(make, input_size, low, high, float_io, fit_bn, seed, float32=float32, classes=classes,
                         include_preprocessing=include_preprocessing,
                         minimalistic=minimalistic)  # fmt: skip
 
@@ -194,7 +200,7 @@ def _mobilenet_v3(large: bool, input_size: int, classes: int, include_preprocess
 @_isolated
 def mobilenet_v3_small(input_size: int = 224, *, classes: int = 10,
                        include_preprocessing: bool = True, minimalistic: bool = False,
-                       float_io: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
+                       float_io: bool = False, float32: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.MobileNetV3Small`; with `include_preprocessing` (the default,
     as users have it) its Rescaling layer takes inputs in [0, 255], else inputs in [-1, 1].
 
@@ -206,23 +212,23 @@ def mobilenet_v3_small(input_size: int = 224, *, classes: int = 10,
     classifier is 1x1 convolutions and a Flatten, which on Keras' unknown batch size is
     SHAPE, STRIDED_SLICE, PACK, RESHAPE; `float_io` adds QUANTIZE and DEQUANTIZE.)"""
     return _mobilenet_v3(False, input_size, classes, include_preprocessing, minimalistic,
-                         float_io, fit_bn, seed)  # fmt: skip
+                         float_io, fit_bn, seed, float32)  # fmt: skip
 
 
 @_isolated
 def mobilenet_v3_large(input_size: int = 224, *, classes: int = 10,
                        include_preprocessing: bool = True, minimalistic: bool = False,
-                       float_io: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
+                       float_io: bool = False, float32: bool = False, fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.MobileNetV3Large`, inputs as for `mobilenet_v3_small`.
 
     Ops: CONV_2D, DEPTHWISE_CONV_2D, HARD_SWISH, ADD, MUL, MEAN, SHAPE, STRIDED_SLICE, PACK,
     RESHAPE, SOFTMAX. (The same operators as `mobilenet_v3_small`, more of them.)"""
     return _mobilenet_v3(True, input_size, classes, include_preprocessing, minimalistic,
-                         float_io, fit_bn, seed)  # fmt: skip
+                         float_io, fit_bn, seed, float32)  # fmt: skip
 
 
 @_isolated
-def efficientnet_b0(input_size: int = 224, *, classes: int = 10, float_io: bool = False,
+def efficientnet_b0(input_size: int = 224, *, classes: int = 10, float_io: bool = False, float32: bool = False,
                     fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.EfficientNetB0`; its built-in Rescaling and Normalization
     layers take inputs in [0, 255].
@@ -234,11 +240,11 @@ def efficientnet_b0(input_size: int = 224, *, classes: int = 10, float_io: bool 
     layers fold into the first convolution; `float_io` adds QUANTIZE and DEQUANTIZE.)"""
     tf = _tf()
     return _application(tf.keras.applications.EfficientNetB0, input_size, 0.0, 255.0,
-                        float_io, fit_bn, seed, classes=classes)  # fmt: skip
+                        float_io, fit_bn, seed, float32=float32, classes=classes)  # fmt: skip
 
 
 @_isolated
-def resnet50(input_size: int = 224, *, classes: int = 10, float_io: bool = False,
+def resnet50(input_size: int = 224, *, classes: int = 10, float_io: bool = False, float32: bool = False,
              fit_bn: bool = True, seed: int = 0) -> bytes:  # fmt: skip
     """`tf.keras.applications.ResNet50`, inputs in [-128, 128] (roughly its caffe-style
     `preprocess_input`: BGR less the ImageNet means).
@@ -249,7 +255,7 @@ def resnet50(input_size: int = 224, *, classes: int = 10, float_io: bool = False
     DEQUANTIZE.)"""
     tf = _tf()
     return _application(tf.keras.applications.ResNet50, input_size, -128.0, 128.0, float_io,
-                        fit_bn, seed, classes=classes)  # fmt: skip
+                        fit_bn, seed, float32=float32, classes=classes)  # fmt: skip
 
 
 # --- small Keras models ----------------------------------------------------------------------
@@ -257,27 +263,29 @@ def resnet50(input_size: int = 224, *, classes: int = 10, float_io: bool = False
 
 @_isolated
 def resize_bilinear(mode: str = "half_pixel", *, size: int = 8, scale: int = 2,
-                    float_io: bool = False, seed: int = 0) -> bytes:  # fmt: skip
+                    float_io: bool = False, float32: bool = False, seed: int = 0) -> bytes:  # fmt: skip
     """Conv, bilinear upsampling by `scale`, conv. `mode`: "half_pixel" (what Keras'
     Resizing / UpSampling2D / `tf.image.resize` write: half_pixel_centers=True),
     "align_corners" (`tf.compat.v1.image.resize(..., align_corners=True)`) or
     "asymmetric" (the TF1 default: both false).
 
     Ops: CONV_2D, RESIZE_BILINEAR."""
-    return _resize("bilinear", mode, size, scale, float_io, seed)
+    return _resize("bilinear", mode, size, scale, float_io, seed, float32)
 
 
 @_isolated
 def resize_nearest(mode: str = "half_pixel", *, size: int = 8, scale: int = 2,
-                   float_io: bool = False, seed: int = 0) -> bytes:  # fmt: skip
+                   float_io: bool = False, float32: bool = False, seed: int = 0) -> bytes:  # fmt: skip
     """As `resize_bilinear` with nearest-neighbour resizing (`Resizing(interpolation=
     "nearest")` for "half_pixel").
 
     Ops: CONV_2D, RESIZE_NEAREST_NEIGHBOR."""
-    return _resize("nearest", mode, size, scale, float_io, seed)
+    return _resize("nearest", mode, size, scale, float_io, seed, float32)
 
 
-def _resize(method: str, mode: str, size: int, scale: int, float_io: bool, seed: int) -> bytes:
+def _resize(
+    method: str, mode: str, size: int, scale: int, float_io: bool, seed: int, float32: bool = False
+) -> bytes:
     if mode not in RESIZE_MODES:
         raise ValueError(f"mode {mode!r} is not one of {RESIZE_MODES}")
     tf = _tf()
@@ -295,11 +303,13 @@ def _resize(method: str, mode: str, size: int, scale: int, float_io: bool, seed:
         x = keras.layers.Lambda(lambda t: fn(t, out, align_corners=corners,
                                              half_pixel_centers=False))(x)  # fmt: skip
     x = keras.layers.Conv2D(4, 3, padding="same")(x)
-    return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, x), float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
-def tensor_ops(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
+def tensor_ops(
+    *, size: int = 8, float_io: bool = False, float32: bool = False, seed: int = 0
+) -> bytes:
     """Data movement: Permute (TRANSPOSE), `tf.split` into equal parts (SPLIT) and into
     sizes (SPLIT_V), a strided slice (STRIDED_SLICE), `tf.squeeze` (SQUEEZE), Concatenate
     (CONCATENATION), Reshape (RESHAPE), ZeroPadding2D (PAD), GlobalAveragePooling2D and
@@ -329,11 +339,13 @@ def tensor_ops(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes
     g = L.GlobalAveragePooling2D()(s)  # MEAN over H, W
     z = L.Concatenate()([m, g])
     z = L.Dense(10)(z)
-    return convert(keras.Model(inp, z), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, z), float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
-def activations(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
+def activations(
+    *, size: int = 8, float_io: bool = False, float32: bool = False, seed: int = 0
+) -> bytes:
     """Activations: hard_swish (HARD_SWISH), sigmoid (LOGISTIC), tanh (TANH), a swish
     (LOGISTIC, MUL), Add and Subtract, softmax (SOFTMAX).
 
@@ -353,11 +365,13 @@ def activations(*, size: int = 8, float_io: bool = False, seed: int = 0) -> byte
     y = L.Add()([y, w])
     y = L.Conv2D(4, 1)(y)
     y = L.Softmax()(y)
-    return convert(keras.Model(inp, y), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, y), float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
-def small_cnn(*, size: int = 16, float_io: bool = True, seed: int = 0) -> bytes:
+def small_cnn(
+    *, size: int = 16, float_io: bool = True, float32: bool = False, seed: int = 0
+) -> bytes:
     """A small classifier with float input and output by default (QUANTIZE, DEQUANTIZE):
     Conv2D, DepthwiseConv2D, MaxPooling2D, AveragePooling2D, a residual Add, a Multiply,
     Flatten, Dense, softmax. (ReLU and ReLU6 fold into the convolutions.)
@@ -380,11 +394,13 @@ def small_cnn(*, size: int = 16, float_io: bool = True, seed: int = 0) -> bytes:
     x = L.Flatten()(x)
     x = L.Dense(16, activation="relu")(x)
     x = L.Dense(10, activation="softmax")(x)
-    return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, x), float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
-def branch_concat(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
+def branch_concat(
+    *, size: int = 8, float_io: bool = False, float32: bool = False, seed: int = 0
+) -> bytes:
     """A two-branch head, Inception-style: Conv2D, then a 1x1 and a 3x3 Conv2D branch, each
     GlobalAveragePooling2D (MEAN without keep_dims: an [1, C] result), Concatenate, Dense.
 
@@ -398,11 +414,13 @@ def branch_concat(*, size: int = 8, float_io: bool = False, seed: int = 0) -> by
     a = L.GlobalAveragePooling2D()(L.Conv2D(8, 1, activation="relu")(x))
     b = L.GlobalAveragePooling2D()(L.Conv2D(8, 3, padding="same", activation="relu")(x))
     y = L.Dense(10)(L.Concatenate()([a, b]))
-    return convert(keras.Model(inp, y), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, y), float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
-def dynamic_size(*, size: int = 8, float_io: bool = False, seed: int = 0) -> bytes:
+def dynamic_size(
+    *, size: int = 8, float_io: bool = False, float32: bool = False, seed: int = 0
+) -> bytes:
     """A fully convolutional model of unknown image size, `Input((None, None, 8))`
     (calibrated on size x size): Conv2D, the mean over H, `tf.squeeze` of H, Conv1D.
     The converter keeps SQUEEZE only here: on static shapes it rewrites SQUEEZE as RESHAPE.
@@ -418,12 +436,14 @@ def dynamic_size(*, size: int = 8, float_io: bool = False, seed: int = 0) -> byt
     x = L.Conv2D(8, 3, padding="same", activation="relu")(x)
     x = L.Lambda(lambda t: tf.squeeze(tf.reduce_mean(t, axis=1, keepdims=True), axis=1))(x)
     x = L.Conv1D(4, 3, padding="same")(x)
-    return convert(keras.Model(inp, x), float_io=float_io, seed=seed,
+    return convert(keras.Model(inp, x), float_io=float_io, float32=float32, seed=seed,
                    sample_shape=(1, size, size, 8))  # fmt: skip
 
 
 @_isolated
-def conv1d(*, length: int = 32, float_io: bool = False, seed: int = 0) -> bytes:
+def conv1d(
+    *, length: int = 32, float_io: bool = False, float32: bool = False, seed: int = 0
+) -> bytes:
     """A keyword-spotting-style 1-D CNN with an unknown batch size, as Keras models have it:
     Conv1D-ReLU, MaxPooling1D, Conv1D-ReLU, GlobalAveragePooling1D, Dense. The converter
     writes each 1-D layer as EXPAND_DIMS, its 2-D operator, RESHAPE.
@@ -439,11 +459,13 @@ def conv1d(*, length: int = 32, float_io: bool = False, seed: int = 0) -> bytes:
     x = L.Conv1D(8, 3, padding="same", activation="relu")(x)
     x = L.GlobalAveragePooling1D()(x)
     x = L.Dense(4)(x)
-    return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, x), float_io=float_io, float32=float32, seed=seed)
 
 
 @_isolated
-def strided_slices(*, size: int = 9, float_io: bool = False, seed: int = 0) -> bytes:
+def strided_slices(
+    *, size: int = 9, float_io: bool = False, float32: bool = False, seed: int = 0
+) -> bytes:
     """Conv2D, every second row and every third column of a window (`t[:, ::2, 1:8:3]`),
     Conv2D: a STRIDED_SLICE with steps other than 1.
 
@@ -456,7 +478,7 @@ def strided_slices(*, size: int = 9, float_io: bool = False, seed: int = 0) -> b
     x = L.Conv2D(8, 3, padding="same", activation="relu")(x)
     x = L.Lambda(lambda t: t[:, ::2, 1:8:3, :])(x)
     x = L.Conv2D(4, 1)(x)
-    return convert(keras.Model(inp, x), float_io=float_io, seed=seed)
+    return convert(keras.Model(inp, x), float_io=float_io, float32=float32, seed=seed)
 
 
 # --- reading the result ----------------------------------------------------------------------
