@@ -113,6 +113,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FoldPad
 
+    def get_normalize_layout() -> type[ModulePass]:
+        from qdialect.transforms.normalize_layout import NormalizeLayout
+
+        return NormalizeLayout
+
     def get_fold_constants() -> type[ModulePass]:
         from qdialect.transforms.fold_constants import FoldConstants
 
@@ -160,6 +165,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "stablehlo-bind-arguments": get_bind_arguments,
         "stablehlo-fold-constants": get_fold_constants,
         "stablehlo-fold-pad": get_fold_pad,
+        "stablehlo-normalize-layout": get_normalize_layout,
         "tosa-attach-target": get_tosa_attach_target,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,

@@ -3,7 +3,8 @@
 Quantized values become their storage integers (`stablehlo.bitcast_convert`
 at the edges of what is converted, removed again between converted ops), and
 
-* `convolution` (2-D, any layout: transposes to NHWC/OHWI are inserted;
+* `convolution` (2-D, any layout: transposes to NHWC are inserted, constant weights
+  laid out as OHWI or HWIO at compile time;
   `feature_group_count` equal to the input channels -> `depthwise_conv2d`; other
   groups -> one `conv2d` per group on its slice of the channels, concatenated)
   becomes a TOSA convolution accumulating in i32 with the zero points as
@@ -58,7 +59,7 @@ from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.quant import UniformQuantizedType
-from qdialect.ir.constants import constant_array
+from qdialect.ir.constants import constant_array, integer_attr
 from qdialect.transforms.quant_legalize_to_tosa_rescale import LegalizeQuantizedElementwise
 from qdialect.transforms.rescale_utils import RescaleRoundingPass, emit_rescale
 
@@ -307,6 +308,19 @@ class _Converter:
         out = TensorType(ht.element_type(v.type), [shape[p] for p in perms])
         return self.tosa_op(tosa.TransposeOp, [v], out, perms=DenseArrayBase.from_list(i32, perms))
 
+    def laid_out(self, source: SSAValue, w: SSAValue, perms, shape=None) -> SSAValue:
+        """Weights `w` (the storage of `source`) transposed by `perms` and reshaped to
+        `shape`: constant weights at compile time (the NPU reads constants), others by
+        `tosa.transpose` / `tosa.reshape`."""
+        values = _const_array(source)
+        element = ht.element_type(w.type)
+        if values is not None and isinstance(element, IntegerType):
+            laid = np.transpose(values, [int(p) for p in perms])
+            laid = laid.reshape(shape) if shape is not None else laid
+            return self.emit(tosa.ConstOp(integer_attr(np.ascontiguousarray(laid), element)))
+        w = self.transpose(w, perms)
+        return self.reshape(w, shape) if shape is not None else w
+
     def reshape(self, v: SSAValue, shape) -> SSAValue:
         out = TensorType(ht.element_type(v.type), list(shape))
         return self.tosa_op(tosa.ReshapeOp, [v, self.shape_operand(shape)], out)
@@ -427,27 +441,22 @@ class _Converter:
         ]
         acc_t = TensorType(i32, nhwc_out)
         if groups == 1:
-            w = self.transpose(
-                w,
-                [
-                    d.kernel_output_feature_dimension,
-                    *d.kernel_spatial_dimensions,
-                    d.kernel_input_feature_dimension,
-                ],
-            )
+            to_ohwi = [
+                d.kernel_output_feature_dimension,
+                *d.kernel_spatial_dimensions,
+                d.kernel_input_feature_dimension,
+            ]
+            w = self.laid_out(op.rhs, w, to_ohwi)
             acc = self.tosa_op(tosa.Conv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
             y = self.requantize_accumulator(acc, qx, qw, q_out)
         elif groups == channels and w_shape[d.kernel_input_feature_dimension] == 1:
-            hwio = self.transpose(
-                w,
-                [
-                    *d.kernel_spatial_dimensions,
-                    d.kernel_input_feature_dimension,
-                    d.kernel_output_feature_dimension,
-                ],
-            )
+            to_hwio = [
+                *d.kernel_spatial_dimensions,
+                d.kernel_input_feature_dimension,
+                d.kernel_output_feature_dimension,
+            ]
             kh, kw = (w_shape[i] for i in d.kernel_spatial_dimensions)
-            w = self.reshape(hwio, [kh, kw, channels, out_channels // channels])
+            w = self.laid_out(op.rhs, w, to_hwio, [kh, kw, channels, out_channels // channels])
             acc = self.tosa_op(tosa.DepthwiseConv2DOp, [x, w, bias, zp_x, zp_w], acc_t, **props)
             y = self.requantize_accumulator(acc, qx, qw, q_out)
         elif w_shape[d.kernel_input_feature_dimension] * groups == channels:
