@@ -118,6 +118,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return NormalizeLayout
 
+    def get_substitute_activations() -> type[ModulePass]:
+        from qdialect.transforms.substitute_activations import SubstituteActivations
+
+        return SubstituteActivations
+
     def get_fold_constants() -> type[ModulePass]:
         from qdialect.transforms.fold_constants import FoldConstants
 
@@ -166,6 +171,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "stablehlo-fold-constants": get_fold_constants,
         "stablehlo-fold-pad": get_fold_pad,
         "stablehlo-normalize-layout": get_normalize_layout,
+        "stablehlo-substitute-activations": get_substitute_activations,
         "tosa-attach-target": get_tosa_attach_target,
         "stablehlo-legalize-to-tosa": get_legalize_to_tosa,
         "stablehlo-quant-legalize-to-tosa-rescale": get_quant_to_tosa_rescale,
