@@ -433,14 +433,7 @@ class FloatImporter(TFLiteReader):
         x = self._float(x_index, "the input")
         axis = int(self._constant(axis_index).reshape(-1)[0]) % len(x.shape)
         outputs = [int(i) for i in op.outputs]
-        if sizes is None:
-            if x.shape[axis] % len(outputs):
-                raise TFLiteImportError(f"{x.shape[axis]} does not split in {len(outputs)}")
-            sizes = [x.shape[axis] // len(outputs)] * len(outputs)
-        if -1 in sizes:
-            sizes[sizes.index(-1)] = x.shape[axis] - (sum(sizes) + 1)
-        if len(sizes) != len(outputs) or sum(sizes) != x.shape[axis] or min(sizes) < 0:
-            raise TFLiteImportError(f"split sizes {sizes} do not divide {x.shape[axis]}")
+        sizes = self._split_sizes(x.shape[axis], len(outputs), sizes)
         value, start = self._value(x_index, kind), 0
         for size, index in zip(sizes, outputs, strict=True):
             begin, limit = [0] * len(x.shape), list(x.shape)

@@ -266,6 +266,21 @@ class TFLiteReader:
             end[axis] = max(end[axis], begin[axis])
         return begin, end, strides, shrunk
 
+    @staticmethod
+    def _split_sizes(length: int, count: int, sizes: list[int] | None) -> list[int]:
+        """SPLIT's equal parts (`sizes` None) or SPLIT_V's sizes (one may be -1: the rest),
+        checked to divide an axis of `length` into `count` outputs."""
+        if sizes is None:
+            if length % count:
+                raise TFLiteImportError(f"{length} does not split in {count}")
+            return [length // count] * count
+        sizes = list(sizes)
+        if -1 in sizes:
+            sizes[sizes.index(-1)] = length - (sum(sizes) + 1)
+        if len(sizes) != count or sum(sizes) != length or min(sizes) < 0:
+            raise TFLiteImportError(f"split sizes {sizes} do not divide {length}")
+        return sizes
+
     def _emit_operators(self, skip: set[int]) -> None:
         """Each operator not in `skip` through its `_op_<kind>` method, located at its first
         output tensor, its ops verified at the shapes the model declares."""

@@ -270,16 +270,23 @@ def _sinks_everywhere(t: sh.TransposeOp) -> bool:
                for u in t.result.uses)  # fmt: skip
 
 
+def _shared_transpose(op: Operation) -> tuple[list[sh.TransposeOp], list[int]] | None:
+    """The transposes among `op`'s operands and their one permutation, if they share one."""
+    transposes = [v.owner for v in op.operands if isinstance(v.owner, sh.TransposeOp)]
+    if not transposes:
+        return None
+    perm = _perm(transposes[0])
+    return (transposes, perm) if all(_perm(t) == perm for t in transposes) else None
+
+
 def sink(op: Operation) -> bool:
     """Move a transpose from `op`'s operands to its result (see the module's note)."""
     if not isinstance(op, _UNARY + _NARY) or len(op.results) != 1:
         return False
-    transposes = [v.owner for v in op.operands if isinstance(v.owner, sh.TransposeOp)]
-    if not transposes:
+    shared = _shared_transpose(op)
+    if shared is None:
         return False
-    perm = _perm(transposes[0])
-    if any(_perm(t) != perm for t in transposes):
-        return False
+    transposes, perm = shared
     if not any(_sinks_everywhere(t) for t in transposes):
         return False  # the transpose stays for its other readers: nothing gained
     inv = _inverse(perm)
@@ -318,12 +325,10 @@ def sink_concatenate(op: sh.ConcatenateOp) -> bool:
     dim p[d]), p): the channel concatenations of Inception, SqueezeNet and DenseNet blocks.
     An operand in the other layout (a DenseNet block's input) is transposed the other way,
     when more transposes go than come."""
-    transposes = [v.owner for v in op.operands if isinstance(v.owner, sh.TransposeOp)]
-    if not transposes:
+    shared = _shared_transpose(op)
+    if shared is None:
         return False
-    perm = _perm(transposes[0])
-    if any(_perm(t) != perm for t in transposes):
-        return False
+    transposes, perm = shared
     gone = sum(_sinks_everywhere(t) for t in transposes)
     if gone == 0 or gone <= len(op.operands) - len(transposes):
         return False

@@ -30,6 +30,8 @@ from qdialect.importers.tflite import TFLiteImportError, import_tflite  # noqa: 
 from qdialect.interpreter import Interpreter  # noqa: E402
 from qdialect.models import keras_zoo as kz  # noqa: E402
 
+from .test_tflite_keras import litert_run  # noqa: E402
+
 SIZE = 96  # pixels, as test_tflite_keras.py: the full 224 runs the same code
 RELATIVE = 3e-5
 # Each application with the input range its preprocessing expects.
@@ -47,16 +49,6 @@ SMALL = ["activations", "small_cnn", "tensor_ops", "branch_concat", "strided_sli
 def float_model(name: str) -> bytes:
     build = getattr(kz, name)
     return build(SIZE, float32=True) if name in APPLICATIONS else build(float32=True)
-
-
-def litert_run(model: bytes, x: np.ndarray, reference: bool) -> np.ndarray:
-    resolver = (litert.OpResolverType.BUILTIN_REF if reference
-                else litert.OpResolverType.AUTO)  # fmt: skip
-    it = litert.Interpreter(model_content=model, experimental_op_resolver_type=resolver)
-    it.allocate_tensors()
-    it.set_tensor(it.get_input_details()[0]["index"], x)
-    it.invoke()
-    return it.get_tensor(it.get_output_details()[0]["index"])
 
 
 def input_shape(model: bytes) -> tuple[int, ...]:
