@@ -528,7 +528,12 @@ class _Lowering:
                 for i in range(rhs_rank)
                 if i not in d.rhs_batching_dimensions and i not in d.rhs_contracting_dimensions
             ]
-            out_axis = len(out_shape) - len(free) + free.index(qw.axis) if qw.is_per_axis else None
+            if not qw.is_per_axis:
+                out_axis = None
+            elif qw.axis in d.rhs_batching_dimensions:  # result batch dimensions come first
+                out_axis = list(d.rhs_batching_dimensions).index(qw.axis)
+            else:
+                out_axis = len(out_shape) - len(free) + free.index(qw.axis)
         else:
             out_axis = len(out_shape) - 1 if qw.is_per_axis else None
         if bias is not None:

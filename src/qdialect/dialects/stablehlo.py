@@ -89,7 +89,10 @@ from qdialect.ir import xdsl_private as xp
 
 
 def _kind_error(op: Operation, what: str, allowed: str, got: Attribute) -> VerifyException:
-    return VerifyException(f"'{op.name}' {what} must be a tensor of {allowed} values, got {got}")
+    """ODS's wording for a type constraint, so upstream-style expected-error lines match."""
+    return VerifyException(
+        f"'{op.name}' {what} must be ranked tensor of {allowed} values, but got '{got}'"
+    )
 
 
 def _check_kinds(op: Operation, t: Attribute, kinds: str, what: str) -> None:
@@ -132,7 +135,8 @@ def _verify_elementwise(
             )
     for t, what in zip(
         types,
-        [f"operand #{i}" for i in range(len(operands))] + ["result"] * len(result_types),
+        [f"operand #{i}" for i in range(len(operands))]
+        + [f"result #{i}" for i in range(len(result_types))],
         strict=True,
     ):
         _check_kinds(op, t, kinds, what)
@@ -221,6 +225,53 @@ def _same_element_or_baseline(
             )
     elif qa != qb:
         raise VerifyException(f"'{op.name}' {what}: quantized element types differ ({qa} vs {qb})")
+
+
+def _verify_kept_quantization(
+    op: Operation, a: Attribute, r: Attribute, scales_may_broadcast: bool = False
+) -> None:
+    """C1 of the shape ops (reshape, transpose, broadcast_in_dim and their dynamic forms):
+    the result keeps the operand's quantization, worded as upstream words it; then the
+    remaining element-type rules (`_same_element_or_baseline`).
+
+    scales_may_broadcast: broadcast_in_dim, whose size-1 quantized dimension may become
+    many (its own verifier checks the scales)."""
+    qa, qr = ht.quant_type(a), ht.quant_type(r)
+    if qa is not None and qr is not None and not (qa.is_sub_channel or qr.is_sub_channel):
+        if not qa.is_per_axis and not qr.is_per_axis and qa != qr:
+            raise VerifyException(
+                f"'{op.name}' expect same quantization scale and zero_point but got {a} vs {r}"
+            )
+        # Upstream compares the scales both types have (the lists' common prefix) here;
+        # a count that differs is reported after the dimension rules, by
+        # `_verify_same_scale_count`, so upstream's messages for those come first.
+        both_per_axis = qa.is_per_axis and qr.is_per_axis
+        n = min(len(qa.scales), len(qr.scales))
+        kept = qa.scales[:n] == qr.scales[:n] and qa.zero_points[:n] == qr.zero_points[:n]
+        if both_per_axis and not kept and not (scales_may_broadcast and len(qa.scales) == 1):
+            raise VerifyException(
+                f"'{op.name}' expect same quantization scales and zero_points but got {a} vs {r}"
+            )
+    if qa is not None and qr is not None and qa.is_per_axis and qr.is_per_axis:
+        keys = [
+            (q.storage_width, q.is_signed, q.storage_min, q.storage_max, q.expressed_type)
+            for q in (qa, qr)
+        ]
+        if keys[0] != keys[1]:
+            raise VerifyException(f"'{op.name}' operand and result: quantized element types differ")
+        return
+    _same_element_or_baseline(op, a, r, "operand and result", allow_axis_change=True)
+
+
+def _verify_same_scale_count(op: Operation, a: Attribute, r: Attribute) -> None:
+    """The rest of C1 for reshape and transpose: as many scales in the result as in the
+    operand (upstream compares only the ones both have)."""
+    qa, qr = ht.quant_type(a), ht.quant_type(r)
+    if qa is not None and qr is not None and qa.is_per_axis and qr.is_per_axis:
+        if len(qa.scales) != len(qr.scales):
+            raise VerifyException(
+                f"'{op.name}' expect same quantization scales and zero_points but got {a} vs {r}"
+            )
 
 
 # ==========================================================================
@@ -777,25 +828,40 @@ class BitcastConvertOp(_ElementwiseSyntax):
         a, r = self.operand.type, self.result.type
         for t in (a, r):
             ht.require_tensor(t, f"'{self.name}' operand and result")
-        wa, wr = _bit_width(ht.element_type(a)), _bit_width(ht.element_type(r))
+        ea, er = ht.element_type(a), ht.element_type(r)
+        if ht.is_complex(ea) != ht.is_complex(er):
+            raise VerifyException(
+                f"'{self.name}' cannot convert between real and complex types, but got: {a} and {r}"
+            )
+        wa, wr = _bit_width(ea), _bit_width(er)
         sa, sr = ht.shape_of(a), ht.shape_of(r)
         if wa is None or wr is None or sa is None or sr is None:
             return
-        if wa == wr:
-            expected = sa
-        elif wa > wr:
-            if wa % wr:
+        # The spec's C1-C2 in upstream's order and words: the narrower side has one more
+        # dimension, whose size times its width is the wider width.
+        small, big = (sa, sr) if wa < wr else (sr, sa)
+        prefix = small
+        if wa != wr:
+            if len(small) != len(big) + 1:
                 raise VerifyException(
-                    f"'{self.name}' element widths {wa} and {wr} are not multiples"
+                    f"'{self.name}' rank of smaller element type ({len(small)}) should be 1 more "
+                    f"than rank of larger element type ({len(big)}), but {len(small)} != "
+                    f"{len(big)} + 1."
                 )
-            expected = (*sa, wa // wr)
-        else:
-            if wr % wa or not sa or sa[-1] not in (wr // wa, DYNAMIC_INDEX):
+            narrow, wide = min(wa, wr), max(wa, wr)
+            if small[-1] != DYNAMIC_INDEX and small[-1] * narrow != wide:
                 raise VerifyException(
-                    f"'{self.name}' operand's last dimension must be {wr // max(wa, 1)}"
+                    f"'{self.name}' requires compatible bit widths. Got: {a} and {r}, but "
+                    f"{narrow} * {small[-1]} != {wide}."
                 )
-            expected = sa[:-1]
-        _expect_shape(self, expected, r)
+            prefix = small[:-1]
+        for x, y in zip(prefix, big, strict=False):
+            if not ht.dims_compatible(x, y):
+                raise VerifyException(
+                    f"'{self.name}' operand and result shapes must match except for the "
+                    f"innermost dimension of the shape with the smaller element type. Got: "
+                    f"{a} and {r}."
+                )
 
 
 # ==========================================================================
@@ -833,7 +899,8 @@ class UniformQuantizeOp(_ElementwiseSyntax):
             )
         if expressed != q.expressed_type:
             raise VerifyException(
-                f"'{self.name}' expressed type {q.expressed_type} of the result does not match the operand's {expressed}"
+                f"'{self.name}' Expressed type of result expected to be '{expressed}', but got "
+                f"'{q.expressed_type}'"
             )
         if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
             raise VerifyException(
@@ -1032,23 +1099,25 @@ class ReshapeOp(_ElementwiseSyntax):
                 raise VerifyException(
                     f"'{self.name}' operand has {_product(sa)} elements but the result has {_product(sr)}"
                 )
-        _same_element_or_baseline(self, a, r, "operand and result", allow_axis_change=True)
+        _verify_kept_quantization(self, a, r)
         qa, qr = ht.quant_type(a), ht.quant_type(r)
-        if (
-            qa is not None
-            and qa.is_per_axis
-            and qr is not None
-            and sa is not None
-            and sr is not None
-        ):
-            if sr[qr.quantized_dimension] != sa[qa.quantized_dimension]:
-                raise VerifyException(
-                    f"'{self.name}' must keep the size of the per-axis quantized dimension"
-                )
-            if _product(sa[: qa.quantized_dimension]) != _product(sr[: qr.quantized_dimension]):
-                raise VerifyException(
-                    f"'{self.name}' cannot move elements across the per-axis quantized dimension"
-                )
+        if qa is not None and qa.is_per_axis and qr is not None and qr.is_per_axis:
+            _verify_per_axis_size(self, a, "operand")
+            _verify_per_axis_size(self, r, "result")
+            da, dr = qa.quantized_dimension, qr.quantized_dimension
+            if sa is not None and sr is not None:  # reshape C3
+                if DYNAMIC_INDEX not in (sa[da], sr[dr]) and sa[da] != sr[dr]:
+                    raise VerifyException(
+                        f"'{self.name}' expect same quantization dimension size for operand "
+                        f"and result {a} and {r}"
+                    )
+                if DYNAMIC_INDEX not in sa + sr and _product(sa[:da]) != _product(sr[:dr]):
+                    raise VerifyException(
+                        f"'{self.name}' product of dimensions before quantization dimension "
+                        f"must match between operand and result for {_product(sa[:da])} and "
+                        f"{_product(sr[:dr])}"
+                    )
+        _verify_same_scale_count(self, a, r)
         _verify_per_axis_size(self, r, "result")
 
 
@@ -1081,17 +1150,16 @@ class TransposeOp(_ShapeOp):
                     f"'{self.name}' permutation {int_list_text(perm)} is not a permutation of 0..{len(sa) - 1}"
                 )
             _expect_shape(self, [sa[p] for p in perm], r)
-        _same_element_or_baseline(self, a, r, "operand and result", allow_axis_change=True)
+        _verify_kept_quantization(self, a, r)
         qa, qr = ht.quant_type(a), ht.quant_type(r)
-        if (
-            qa is not None
-            and qa.is_per_axis
-            and qr is not None
-            and qr.quantized_dimension != perm.index(qa.quantized_dimension)
-        ):
-            raise VerifyException(
-                f"'{self.name}' result quantization dimension must be {perm.index(qa.quantized_dimension)}"
-            )
+        if qa is not None and qa.is_per_axis and qr is not None and qr.is_per_axis:  # C4
+            dr = qr.quantized_dimension
+            if dr < len(perm) and qa.quantized_dimension != perm[dr]:
+                raise VerifyException(
+                    f"'{self.name}' operand quantization_dimension {qa.quantized_dimension} "
+                    f"is not same as permutation[{dr}] = {perm[dr]}"
+                )
+        _verify_same_scale_count(self, a, r)
 
 
 @irdl_op_definition
@@ -1122,21 +1190,41 @@ class BroadcastInDimOp(_ShapeOp):
                         raise VerifyException(
                             f"'{self.name}' operand dimension {i} (size {sa[i]}) cannot broadcast to result dimension {d} (size {sr[d]})"
                         )
-        _same_element_or_baseline(self, a, r, "operand and result", allow_axis_change=True)
-        qa, qr = ht.quant_type(a), ht.quant_type(r)
-        if qa is not None and qa.is_per_axis and qr is not None:
-            if qr.quantized_dimension != dims[qa.quantized_dimension]:
-                raise VerifyException(
-                    f"'{self.name}' result quantization dimension must be {dims[qa.quantized_dimension]}"
-                )
-            if (
-                sa is not None
-                and sr is not None
-                and sa[qa.quantized_dimension] != sr[qr.quantized_dimension]
-            ):
-                raise VerifyException(
-                    f"'{self.name}' cannot broadcast along the per-axis quantized dimension"
-                )
+        _verify_kept_quantization(self, a, r, scales_may_broadcast=True)
+        verify_broadcast_quantization(self, a, r, dims)
+
+
+def verify_broadcast_quantization(
+    op: Operation, a: Attribute, r: Attribute, dims: Sequence[int]
+) -> None:
+    """broadcast_in_dim C6 (and dynamic_broadcast_in_dim's): the result's quantized
+    dimension is where the operand's lands; a size-1 quantized dimension broadcast to many
+    repeats its one scale and zero point."""
+    qa, qr = ht.quant_type(a), ht.quant_type(r)
+    if qa is None or qr is None or not (qa.is_per_axis and qr.is_per_axis):
+        return
+    da, dr = qa.quantized_dimension, qr.quantized_dimension
+    if da < len(dims) and dr != dims[da]:
+        raise VerifyException(
+            f"'{op.name}' result quantization_dimension {dr} not same as "
+            f"broadcast_dimensions[{da}] = {dims[da]}"
+        )
+    sa, sr = ht.shape_of(a), ht.shape_of(r)
+    if len(qa.scales) != 1:
+        _verify_same_scale_count(op, a, r)
+    if sa is None or sr is None or da >= len(sa) or sa[da] != 1 or dr >= len(sr):
+        return
+    for i in range(min(sr[dr], len(qr.scales))):
+        if qr.scales[i] != qa.scales[0]:
+            raise VerifyException(
+                f"'{op.name}' mismatch result scale {i} ({qr.scales[i]:e}) and operand "
+                f"scale 0 ({qa.scales[0]:e})"
+            )
+        if qr.zero_points[i] != qa.zero_points[0]:
+            raise VerifyException(
+                f"'{op.name}' mismatch result zero_point {i} ({qr.zero_points[i]}) and "
+                f"operand zero_point 0 ({qa.zero_points[0]})"
+            )
 
 
 @irdl_op_definition
@@ -1465,7 +1553,7 @@ class IotaOp(IRDLOperation):
         dim = self.iota_dimension.value.data
         if rank is not None and not 0 <= dim < rank:
             raise VerifyException(f"'{self.name}' iota dimension {dim} is out of range [0, {rank})")
-        _check_kinds(self, t, "ifcq", "result")
+        _check_kinds(self, t, "ifcq", "result #0")
 
 
 # ==========================================================================
@@ -1502,68 +1590,83 @@ def _verify_quantized_contraction(
     lhs: Attribute,
     rhs: Attribute,
     result: Attribute,
-    rhs_reduced: Sequence[int],
+    rhs_contracting: Sequence[int],
     result_axis_for: dict[int, int],
+    conv_feature_dims: tuple[int, int] | None = None,
 ) -> None:
-    """Spec rules shared by dot_general and convolution for quantized operands.
+    """The spec's rules shared by dot_general and convolution for quantized operands,
+    checked in upstream's order and worded as upstream words them (the spec's constraint
+    numbers in comments), then the rules upstream leaves out.
 
-    rhs_reduced: rhs dimensions summed over (per-axis quantization may not use them);
-    result_axis_for: rhs dimension -> result dimension it becomes.
+    rhs_contracting: rhs dimensions summed over (per-axis quantization may not use them);
+    result_axis_for: rhs dimension -> result dimension it becomes;
+    conv_feature_dims: a convolution's (kernel output feature, output feature) dimensions.
     """
     ql, qr, qo = ht.quant_type(lhs), ht.quant_type(rhs), ht.quant_type(result)
+    if ql is None and qr is None and qo is None:
+        if ht.element_type(lhs) != ht.element_type(rhs):
+            raise VerifyException(f"'{op.name}' requires lhs and rhs with the same element type")
+        return
     if any(q is not None and q.is_sub_channel for q in (ql, qr, qo)):
         raise VerifyException(
             f"'{op.name}' does not take sub-channel quantized types (the spec's are per-tensor "
             "or per-axis; dequantize them first)"
         )
-    if ql is None and qr is None:
-        if qo is not None:
+    if conv_feature_dims is None and qr is not None:
+        # dot_general C15-C16. Convolution's constraints ask no zero weight zero point
+        # (JAX quantizes weights with zero point -128) and its semantics need none.
+        if any(zp != 0 for zp in qr.zero_points):
+            which = "points" if qr.is_per_axis else "point"
+            raise VerifyException(f"'{op.name}' Zero {which} of rhs should be 0")
+        if qr.is_per_axis and qr.quantized_dimension in rhs_contracting:
             raise VerifyException(
-                f"'{op.name}' result cannot be quantized when the operands are not"
+                f"'{op.name}' Quantization dimension of rhs should not be in the "
+                "contracting dimension of rhs"
             )
-        if ht.element_type(lhs) != ht.element_type(rhs):
-            raise VerifyException(f"'{op.name}' requires lhs and rhs with the same element type")
-        return
-    if qr is None:
-        raise VerifyException(f"'{op.name}' rhs must be quantized when lhs is quantized")
-    # dot_general (C15) requires a zero weight zero point; convolution's constraints do
-    # not (JAX quantizes weights with zero point -128), and its semantics need none.
-    if not isinstance(op, ConvolutionOp) and any(zp != 0 for zp in qr.zero_points):
-        raise VerifyException(f"'{op.name}' quantized rhs must have zero points equal to 0")
-    if qr.is_per_axis and qr.quantized_dimension in rhs_reduced:
+    if conv_feature_dims is not None:  # convolution C29-C30
+        kernel_out, out_feature = conv_feature_dims
+        if qr is not None and qr.is_per_axis and qr.quantized_dimension != kernel_out:
+            raise VerifyException(
+                f"'{op.name}' quantization dimension of rhs should be same with "
+                "kernel_output_feature_dimension"
+            )
+        if qo is not None and qo.is_per_axis and qo.quantized_dimension != out_feature:
+            raise VerifyException(
+                f"'{op.name}' quantization dimension of result should be same with "
+                "output_feature_dimension"
+            )
+    if qr is None or (ql is None) != (qo is None):  # C28 / C14
         raise VerifyException(
-            f"'{op.name}' rhs quantization dimension {qr.quantized_dimension} must not be a contracting or batching dimension"
+            f"'{op.name}' rhs should be quantized for quantized operations and "
+            "is_quantized(lhs)=is_quantized(result) should hold"
         )
-    if ql is None:  # hybrid (weight-only) quantization: float lhs and result
+    if ql is None:  # hybrid (weight-only) quantization: float lhs and result (C34 / C20)
         if (
-            qo is not None
-            or ht.element_type(lhs) != qr.expressed_type
+            ht.element_type(lhs) != qr.expressed_type
             or ht.element_type(result) != qr.expressed_type
         ):
             raise VerifyException(
-                f"'{op.name}' with float lhs and quantized rhs needs lhs and result of the rhs expressed type {qr.expressed_type}"
+                f"'{op.name}' mismatched rhs quantization expressed type and lhs and result "
+                f"element type (rhs expresses {qr.expressed_type})"
             )
         return
-    if ql.is_per_axis:
-        raise VerifyException(f"'{op.name}' lhs must not be per-axis quantized")
-    if (ql.storage_width, ql.is_signed) != (
-        qr.storage_width,
-        qr.is_signed,
-    ) or ql.expressed_type != qr.expressed_type:
+    assert qo is not None
+    if (ql.storage_width, ql.is_signed) != (qr.storage_width, qr.is_signed):  # C31 / C17
+        raise VerifyException(f"'{op.name}' mismatched lhs and rhs quantization storage types")
+    if not ql.expressed_type == qr.expressed_type == qo.expressed_type:  # C32 / C18
         raise VerifyException(
-            f"'{op.name}' requires lhs and rhs with the same storage and expressed types"
+            f"'{op.name}' mismatched lhs, rhs and result quantization expressed types"
         )
-    if qo is None:
-        raise VerifyException(f"'{op.name}' with quantized operands must have a quantized result")
-    if qo.expressed_type != ql.expressed_type:
-        raise VerifyException(f"'{op.name}' result expressed type must match the operands'")
+    if not qr.is_per_axis and qo.is_per_axis:  # C33 / C19
+        raise VerifyException(f"'{op.name}' mismatched rhs and result quantization granularity")
+    if ql.is_per_axis:  # the spec's lhs is per-tensor; upstream's types admit per-axis
+        raise VerifyException(f"'{op.name}' lhs must not be per-axis quantized")
     if qo.is_per_axis:
-        if not qr.is_per_axis:
-            raise VerifyException(f"'{op.name}' result can be per-axis quantized only when rhs is")
         expected_axis = result_axis_for.get(qr.quantized_dimension)
         if qo.quantized_dimension != expected_axis:
             raise VerifyException(
-                f"'{op.name}' result quantization dimension must be {expected_axis}"
+                f"'{op.name}' result quantization dimension must be {expected_axis}, where "
+                f"rhs dimension {qr.quantized_dimension} lands"
             )
     _verify_per_axis_size(op, rhs, "rhs")
     _verify_per_axis_size(op, result, "result")
@@ -1689,10 +1792,12 @@ class DotGeneralOp(IRDLOperation):
             result_axis_for = {
                 r: len(d.lhs_batching_dimensions) + len(lhs_free) + k
                 for k, r in enumerate(rhs_free)
-            }
+            } | {r: k for k, r in enumerate(d.rhs_batching_dimensions)}
         else:
             result_axis_for = {}
-        _verify_quantized_contraction(self, lhs, rhs, result, rhs_reduced, result_axis_for)
+        _verify_quantized_contraction(
+            self, lhs, rhs, result, d.rhs_contracting_dimensions, result_axis_for
+        )
 
 
 @irdl_op_definition
@@ -1951,6 +2056,7 @@ class ConvolutionOp(IRDLOperation):
             result,
             reduced,
             {dn.kernel_output_feature_dimension: dn.output_feature_dimension},
+            (dn.kernel_output_feature_dimension, dn.output_feature_dimension),
         )
 
 

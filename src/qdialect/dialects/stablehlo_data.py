@@ -57,7 +57,12 @@ from qdialect.dialects.hlo_syntax import (
     resolve,
     split_attr_dict,
 )
-from qdialect.dialects.stablehlo import _same_element_or_baseline
+from qdialect.dialects.stablehlo import (
+    _same_element_or_baseline,
+    _verify_kept_quantization,
+    _verify_same_scale_count,
+    verify_broadcast_quantization,
+)
 from qdialect.dialects.stablehlo_attrs import (
     ConvDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
@@ -388,8 +393,11 @@ class DynamicBroadcastInDimOp(IRDLOperation):
         _require_int_vector(
             self, self.output_dimensions, "output_dimensions", None if sr is None else len(sr)
         )
-        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
         dims = dense_values(self.broadcast_dimensions)
+        _verify_kept_quantization(
+            self, self.operand.type, self.result.type, scales_may_broadcast=True
+        )
+        verify_broadcast_quantization(self, self.operand.type, self.result.type, dims)
         if so is None or sr is None:
             return
         if len(dims) != len(so):
@@ -429,7 +437,8 @@ class DynamicReshapeOp(_FunctionalSyntax):
 
     def verify_(self) -> None:
         _require_int_vector(self, self.output_shape, "output_shape", ht.rank_of(self.result.type))
-        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        _verify_kept_quantization(self, self.operand.type, self.result.type)
+        _verify_same_scale_count(self, self.operand.type, self.result.type)
         so, sr = ht.shape_of(self.operand.type), ht.shape_of(self.result.type)
         if (
             so is not None

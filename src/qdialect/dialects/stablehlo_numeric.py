@@ -88,7 +88,7 @@ class IsFiniteOp(_ElementwiseSyntax):
         printer.print_function_type([self.x.type], [self.y.type])
 
     def verify_(self) -> None:
-        _check_kinds(self, self.x.type, "fq", "operand")
+        _check_kinds(self, self.x.type, "fq", "operand #0")
         ht.require_tensor(self.y.type, f"'{self.name}' result")
         if not ht.is_bool(ht.element_type(self.y.type)):
             raise VerifyException(f"'{self.name}' result must be a tensor of i1, got {self.y.type}")
@@ -111,8 +111,8 @@ class _PartOp(_ElementwiseSyntax):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        _check_kinds(self, self.operand.type, "fc", "operand")
-        _check_kinds(self, self.result.type, "f", "result")
+        _check_kinds(self, self.operand.type, "fc", "operand #0")
+        _check_kinds(self, self.result.type, "f", "result #0")
         _same_shape(self, self.operand.type, self.result.type)
         expected = ht.element_type(_part_type(self.operand.type))
         if ht.element_type(self.result.type) != expected:
@@ -182,7 +182,7 @@ class ComplexOp(_ElementwiseSyntax):
                 )
         if self.lhs.type != self.rhs.type:
             raise VerifyException(f"'{self.name}' requires both operands to have the same type")
-        _check_kinds(self, self.result.type, "c", "result")
+        _check_kinds(self, self.result.type, "c", "result #0")
         _same_shape(self, self.lhs.type, self.result.type)
         part = ht.element_type(self.lhs.type)
         assert isinstance(part, Float32Type | Float64Type)  # checked above

@@ -404,12 +404,9 @@ class QParser(Parser):
                 self._error_at_keyword(
                     start, f"{kind} type declares {count} elements; the limit is 2^31"
                 )
-        # Element types that constrain their container (a per-axis quantized type
-        # needs its axis and one scale per entry) say so through `container_error`.
-        check = getattr(shaped.get_element_type(), "container_error", None)
-        message = check(shape) if check is not None else None
-        if message is not None:
-            self._error_at_keyword(start, message)
+        # Element types that constrain their container (a per-axis quantized type needs
+        # its axis and one scale per entry) are checked after the ops have verified, as
+        # upstream's op diagnostics come first (`qdialect.ir.containers`).
         if key is not None:
             self._shaped_cache[key] = shaped
         return shaped

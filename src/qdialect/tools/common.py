@@ -14,6 +14,8 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
 
+from qdialect.dialects.stablehlo_type_constraints import type_constraint_error
+from qdialect.ir.containers import first_container_error
 from qdialect.ir.dominance import dominance_error
 from qdialect.ir.parser import QParser, location_of
 from qdialect.tools.boundary import UserError, first_line
@@ -121,22 +123,36 @@ def op_message(op: Operation, message: str, always: bool = True) -> str:
 def verify_module(
     module: ModuleOp, locator: Locator, file: str, suffix: str = ""
 ) -> Diagnostic | None:
-    """MLIR-style verification (xDSL's, then SSA dominance): None if valid, else the first
-    failing op's located error, worded `'dialect.op' op message` as MLIR words it."""
+    """MLIR-style verification: None if valid, else the first failing op's located error,
+    worded `'dialect.op' op message` as MLIR words it.
+
+    Op by op in walk order (parents before their regions, as MLIR verifies): the
+    element-type constraints upstream's ODS puts on StableHLO ops, then xDSL's verifier.
+    Then SSA dominance, then element types against their containers
+    (`qdialect.ir.containers`), which upstream leaves to the ops and so reports after them.
+    """
+
+    def located(op: Operation, message: str) -> Diagnostic:
+        return locator.locate(op, "error", op_message(op, message) + suffix, file)
+
     try:
         module.verify()
-        if (wrong := dominance_error(module)) is not None:
-            return locator.locate(wrong[0], "error", op_message(*wrong) + suffix, file)
-        return None
+        whole_module_error = None
     except DiagnosticException as err:
         whole_module_error = first_line(err)
-    # Slow path, only on failure: find the first failing op to locate it.
     for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as err:
-            return locator.locate(op, "error", op_message(op, first_line(err)) + suffix, file)
-    return Diagnostic("error", whole_module_error + suffix)
+        if (message := type_constraint_error(op)) is not None:
+            return located(op, message)
+        if whole_module_error is not None:  # find the op that failed
+            try:
+                op.verify(verify_nested_ops=False)
+            except DiagnosticException as err:
+                return located(op, first_line(err))
+    if whole_module_error is not None:
+        return Diagnostic("error", whole_module_error + suffix)
+    if (wrong := dominance_error(module) or first_container_error(module)) is not None:
+        return located(*wrong)
+    return None
 
 
 def count_argument(limit: int) -> Callable[[str], int]:

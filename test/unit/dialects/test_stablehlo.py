@@ -49,6 +49,6 @@ def test_verifiers_reject_programmatic_mistakes() -> None:
     block.add_op(tanh)
     with pytest.raises(
         VerifyException,
-        match="must be a tensor of floating-point or complex or per-tensor quantized",
+        match="must be ranked tensor of floating-point or complex or per-tensor quantized",
     ):
         tanh.verify()

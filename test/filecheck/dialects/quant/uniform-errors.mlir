@@ -19,10 +19,10 @@ func.func private @min_above_max(!quant.uniform<i8<5:1>:f32, 0.1>)
 
 // -----
 
-// CHECK: uniform-errors.mlir:23:37: error: quantized dimension must be less than tensor rank (dimension 5, rank 2)
+// CHECK: uniform-errors.mlir:23:1: error: 'func.func' op signature: quantized dimension must be less than tensor rank (dimension 5, rank 2)
 func.func private @axis_out_of_rank(tensor<2x2x!quant.uniform<i8:f32:5, {0.1,0.2}>>)
 
 // -----
 
-// CHECK: uniform-errors.mlir:28:41: error: quantized dimension size does not match number of scales (dimension 1 has size 3, the type has 2 scales)
+// CHECK: uniform-errors.mlir:28:1: error: 'func.func' op signature: quantized dimension size does not match number of scales (dimension 1 has size 3, the type has 2 scales)
 func.func private @scale_count_mismatch(tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2}>>)

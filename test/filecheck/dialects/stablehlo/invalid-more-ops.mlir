@@ -88,14 +88,14 @@ func.func @f(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.popcnt' op result must be a tensor of integer values, got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.popcnt' op result #0 must be ranked tensor of integer values, but got 'tensor<4xf32>'}}
   %r = stablehlo.popcnt %x : (tensor<4xi32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xf32>) {
-// expected-error @+1 {{'stablehlo.popcnt' op operand #0 must be a tensor of integer values, got tensor<4xf32>}}
+// expected-error @+1 {{'stablehlo.popcnt' op operand #0 must be ranked tensor of integer values, but got 'tensor<4xf32>'}}
   %r = stablehlo.popcnt %x : tensor<4xf32>
   func.return }
 
@@ -123,7 +123,7 @@ func.func @f(%x: tensor<4xcomplex<f32>>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.is_finite' op operand must be a tensor of floating-point or per-tensor quantized values, got tensor<4xi32>}}
+// expected-error @+1 {{'stablehlo.is_finite' op operand #0 must be ranked tensor of floating-point or per-tensor quantized values, but got 'tensor<4xi32>'}}
   %r = stablehlo.is_finite %x : (tensor<4xi32>) -> tensor<4xi1>
   func.return }
 

@@ -16,14 +16,14 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<5xf32>) { %0 = stablehlo.add %a, %b :
 // -----
 
 // float-only op on integers
-// expected-error @+1 {{'stablehlo.tanh' op operand #0 must be a tensor of floating-point or complex or per-tensor quantized values, got tensor<4xi32>}}
+// expected-error @+1 {{'stablehlo.tanh' op operand #0 must be ranked tensor of floating-point or complex or per-tensor quantized values, but got 'tensor<4xi32>'}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.tanh %a : tensor<4xi32>
   func.return }
 
 // -----
 
 // abs of unsigned integers
-// expected-error @+1 {{'stablehlo.abs' op operand #0 must be a tensor of signed integer or floating-point or per-tensor quantized values, got tensor<4xui8>}}
+// expected-error @+1 {{'stablehlo.abs' op operand #0 must be ranked tensor of signed integer or floating-point or per-tensor quantized values, but got 'tensor<4xui8>'}}
 func.func @f(%a: tensor<4xui8>) { %0 = stablehlo.abs %a : tensor<4xui8>
   func.return }
 
@@ -51,7 +51,7 @@ func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.abs %a 
 // -----
 
 // per-axis quantization is only for add
-// expected-error @+1 {{'stablehlo.subtract' op operand #0 must be a tensor of integer or floating-point or complex or per-tensor quantized values, got tensor<2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>}}
+// expected-error @+1 {{'stablehlo.subtract' op operand #0 must be ranked tensor of floating-point or boolean or integer or complex or per-tensor quantized values, but got 'tensor<2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>'}}
 func.func @f(%a: tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>) { %0 = stablehlo.subtract %a, %a : tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>
   func.return }
 
@@ -114,14 +114,14 @@ func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.convert
 // -----
 
 // bitcast_convert to a wider type needs a trailing dimension
-// expected-error @+1 {{'stablehlo.bitcast_convert' op inferred result shape scalar but the result has shape 4}}
+// expected-error @+1 {{'stablehlo.bitcast_convert' op rank of smaller element type (1) should be 1 more than rank of larger element type (1), but 1 != 1 + 1.}}
 func.func @f(%a: tensor<4xi8>) { %0 = stablehlo.bitcast_convert %a : (tensor<4xi8>) -> tensor<4xi32>
   func.return }
 
 // -----
 
 // bitcast_convert to a narrower type adds a dimension
-// expected-error @+1 {{'stablehlo.bitcast_convert' op inferred result shape 4x4 but the result has shape 4}}
+// expected-error @+1 {{'stablehlo.bitcast_convert' op rank of smaller element type (1) should be 1 more than rank of larger element type (1), but 1 != 1 + 1.}}
 func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.bitcast_convert %a : (tensor<4xi32>) -> tensor<4xi8>
   func.return }
 
@@ -142,7 +142,7 @@ func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.uniform_quantize %a : (tensor<4
 // -----
 
 // uniform_quantize expressed type mismatch
-// expected-error @+1 {{'stablehlo.uniform_quantize' op expressed type f32 of the result does not match the operand's f16}}
+// expected-error @+1 {{'stablehlo.uniform_quantize' op Expressed type of result expected to be 'f16', but got 'f32'}}
 func.func @f(%a: tensor<4xf16>) { %0 = stablehlo.uniform_quantize %a : (tensor<4xf16>) -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
@@ -184,7 +184,7 @@ func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.reshape %a : (tensor<2x3xf32>
 // -----
 
 // reshape moves elements across a per-axis dimension
-// expected-error @+1 {{'stablehlo.reshape' op cannot move elements across the per-axis quantized dimension}}
+// expected-error @+1 {{'stablehlo.reshape' op product of dimensions before quantization dimension must match between operand and result for 2 and 1}}
 func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) { %0 = stablehlo.reshape %a : (tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<3x2x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>
   func.return }
 
@@ -205,7 +205,7 @@ func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.transpose %a, dims = [1, 0] :
 // -----
 
 // transpose per-axis dimension
-// expected-error @+1 {{'stablehlo.transpose' op result quantization dimension must be 0}}
+// expected-error @+1 {{'stablehlo.transpose' op operand quantization_dimension 1 is not same as permutation[1] = 0}}
 func.func @f(%a: tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) { %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) -> tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>
   func.return }
 
@@ -233,7 +233,7 @@ func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [0]
 // -----
 
 // broadcast_in_dim per-axis dimension
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' op result quantization dimension must be 1}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op result quantization_dimension 0 not same as broadcast_dimensions[0] = 1}}
 func.func @f(%a: tensor<3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>) { %0 = stablehlo.broadcast_in_dim %a, dims = [1] : (tensor<3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>) -> tensor<3x3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>
   func.return }
 
@@ -352,7 +352,7 @@ func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_gene
 // -----
 
 // dot_general quantized rhs zero point
-// expected-error @+1 {{'stablehlo.dot_general' op quantized rhs must have zero points equal to 0}}
+// expected-error @+1 {{'stablehlo.dot_general' op Zero point of rhs should be 0}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1:2>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x6x!quant.uniform<i8:f32, 0.1:2>>) -> tensor<3x6x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
@@ -366,28 +366,28 @@ func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32:0, {0.1,0.1,0.1}>>, %b: tensor
 // -----
 
 // dot_general per-axis rhs along the contracting dimension
-// expected-error @+1 {{'stablehlo.dot_general' op rhs quantization dimension 0 must not be a contracting or batching dimension}}
+// expected-error @+1 {{'stablehlo.dot_general' op Quantization dimension of rhs should not be in the contracting dimension of rhs}}
 func.func @f(%a: tensor<3x2x!quant.uniform<i8:f32, 0.1>>, %b: tensor<2x6x!quant.uniform<i8:f32:0, {0.1,0.2}>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x2x!quant.uniform<i8:f32, 0.1>>, tensor<2x6x!quant.uniform<i8:f32:0, {0.1,0.2}>>) -> tensor<3x6x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
 // -----
 
 // dot_general quantized lhs with float rhs
-// expected-error @+1 {{'stablehlo.dot_general' op rhs must be quantized when lhs is quantized}}
+// expected-error @+1 {{'stablehlo.dot_general' op rhs should be quantized for quantized operations and is_quantized(lhs)=is_quantized(result) should hold}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot_general quantized operands need a quantized result
-// expected-error @+1 {{'stablehlo.dot_general' op with quantized operands must have a quantized result}}
+// expected-error @+1 {{'stablehlo.dot_general' op rhs should be quantized for quantized operations and is_quantized(lhs)=is_quantized(result) should hold}}
 func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4x!quant.uniform<i8:f32, 0.1>>, tensor<4x6x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot_general hybrid result must be float
-// expected-error @+1 {{'stablehlo.dot_general' op with float lhs and quantized rhs needs lhs and result of the rhs expressed type f32}}
+// expected-error @+1 {{'stablehlo.dot_general' op mismatched rhs quantization expressed type and lhs and result element type (rhs expresses f32)}}
 func.func @f(%a: tensor<3x4xf16>, %b: tensor<4x6x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf16>, tensor<4x6x!quant.uniform<i8:f32, 0.1>>) -> tensor<3x6xf16>
   func.return }
 
@@ -457,7 +457,7 @@ func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo
 // -----
 
 // convolution per-axis weights along the input features
-// expected-error @+1 {{'stablehlo.convolution' op rhs quantization dimension 2 must not be a contracting or batching dimension}}
+// expected-error @+1 {{'stablehlo.convolution' op quantization dimension of rhs should be same with kernel_output_feature_dimension}}
 func.func @f(%a: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<1x1x2x3x!quant.uniform<i8:f32:2, {0.1,0.2}>>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>, tensor<1x1x2x3x!quant.uniform<i8:f32:2, {0.1,0.2}>>) -> tensor<1x4x4x3x!quant.uniform<i32:f32, 0.01>>
   func.return }
 
@@ -548,6 +548,6 @@ func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.custom_call @foo(%a, %a) : (ten
 // -----
 
 // reshape cannot rescale a per-tensor quantized tensor
-// expected-error @+1 {{'stablehlo.reshape' op operand and result: scales and zero points must be kept (only a per-axis dimension may move)}}
+// expected-error @+1 {{'stablehlo.reshape' op expect same quantization scale and zero_point}}
 func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.reshape %a : (tensor<2x2x!quant.uniform<i8:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f32, 0.2>>
   func.return }

@@ -25,7 +25,7 @@ func.func @dot_general(%a: tensor<2x4x!t>, %w: tensor<4x3x!s>) -> tensor<2x3x!t>
 
 !s = !quant.uniform<i8:f32:{1:2}, {{0.5, 0.25}}>
 func.func @add(%a: tensor<3x4x!s>) -> tensor<3x4x!s> {
-  // expected-error @+1 {{'stablehlo.add' op operand #0 must be a tensor of integer or boolean or floating-point or complex or per-tensor quantized or per-axis quantized values}}
+  // expected-error @+1 {{'stablehlo.add' op operand #0 must be ranked tensor of integer or boolean or floating-point or complex or per-tensor quantized or per-axis quantized values}}
   %0 = stablehlo.add %a, %a : tensor<3x4x!s>
   func.return %0 : tensor<3x4x!s>
 }
