@@ -25,6 +25,12 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Arith
 
+    def get_tensor() -> Dialect:
+        # xDSL's: upstream's TOSA tests make result tensors with `tensor.empty`.
+        from xdsl.dialects.tensor import Tensor
+
+        return Tensor
+
     def get_quant() -> Dialect:
         from qdialect.dialects.quant import Quant
 
@@ -69,6 +75,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "builtin": get_builtin,
         "func": get_func,
         "arith": get_arith,
+        "tensor": get_tensor,
         "quant": get_quant,
         "stablehlo": get_stablehlo,
         "check": get_check,

@@ -376,6 +376,21 @@ class QParser(Parser):
             # which the lexer has already passed).
             at = max(self.lexer.input.content.rfind("!" + name, 0, start), 0)
             self.raise_error(f"unknown quantized type {name[len('quant.') :]}", at, at + len(name))
+        text = self.lexer.input.content
+        opaque_at = args[3] if len(args) > 3 else kwargs.get("starting_opaque_pos")
+        if opaque_at is not None:  # `!quant<any<...>>`: the `<` after the dialect name
+            body = text.rfind("<", 0, opaque_at)
+        else:
+            body = start + len(text[start:]) - len(text[start:].lstrip())
+        if body >= 0 and text.startswith("<", body):
+            # MLIR's lexer takes a pretty dialect body whole, brackets balanced, before
+            # the dialect parses it; an unclosed one is that error, not the parser's.
+            try:
+                xp.scan_balanced(self, body + 1)
+            except ParseError:
+                self.raise_error(
+                    "unbalanced '<' character in pretty dialect name", body, body + 1
+                )
         try:
             return super()._parse_dialect_type_or_attribute_body(*args, **kwargs)
         except VerifyException as err:

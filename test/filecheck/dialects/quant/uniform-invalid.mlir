@@ -246,3 +246,15 @@ func.func private @f39(vector<4x!quant.uniform<i8:f32:0, {0.1,0.2}>>)
 // upstream (which accepts such zero points) reports it.
 // expected-error @+1 {{expected '>'}}
 func.func private @late_zero_point(!quant.uniform<i8<-4:3>:f32, 0.99872:127 23>)
+
+// -----
+
+// An unclosed bracket in a pretty dialect body is the lexer's error in MLIR, reported
+// before the quant parser sees the body (pretty and opaque spellings alike).
+// expected-error @+1 {{unbalanced '<' character in pretty dialect name}}
+!qalias = !quant.uniform<i8<-4:3:f32, 0.99872:127>
+
+// -----
+
+// expected-error @+1 {{unbalanced '<' character in pretty dialect name}}
+!qalias = !quant<any<i8<-4:3:f32>>

@@ -772,3 +772,13 @@ func.func @f(%v: tensor<1x256x2xi32>, %i: tensor<1x6xi32>) {
   %0 = "tosa.gather"(%v, %i) : (tensor<1x256x2xi32>, tensor<1x6xi32>) -> tensor<1x6x1xi32>
   func.return
 }
+
+// -----
+
+// Result tensors made with `tensor.empty`, as upstream's TOSA tests make them.
+func.func @transpose_on_empty() -> tensor<3x2xf32> {
+  %0 = tensor.empty() : tensor<2x3xf32>
+  // expected-error @+1 {{'tosa.transpose' op expected valid permutation indices}}
+  %1 = tosa.transpose %0 {perms = array<i32: 1, 1>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}
