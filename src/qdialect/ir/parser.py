@@ -388,9 +388,7 @@ class QParser(Parser):
             try:
                 xp.scan_balanced(self, body + 1)
             except ParseError:
-                self.raise_error(
-                    "unbalanced '<' character in pretty dialect name", body, body + 1
-                )
+                self.raise_error("unbalanced '<' character in pretty dialect name", body, body + 1)
         try:
             return super()._parse_dialect_type_or_attribute_body(*args, **kwargs)
         except VerifyException as err:
