@@ -43,12 +43,20 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         from qdialect.dialects.stablehlo_collectives import COLLECTIVE_ATTRS, COLLECTIVE_OPS
         from qdialect.dialects.stablehlo_control import CONTROL_OPS
         from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
+        from qdialect.dialects.stablehlo_linalg import LINALG_ATTRS, LINALG_OPS
         from qdialect.dialects.stablehlo_numeric import NUMERIC_OPS
 
         return Dialect(
             "stablehlo",
-            [*StableHLO.operations, *NUMERIC_OPS, *CONTROL_OPS, *DATA_OPS, *COLLECTIVE_OPS],
-            [*StableHLO.attributes, *DATA_ATTRS, *COLLECTIVE_ATTRS],
+            [
+                *StableHLO.operations,
+                *NUMERIC_OPS,
+                *CONTROL_OPS,
+                *DATA_OPS,
+                *COLLECTIVE_OPS,
+                *LINALG_OPS,
+            ],
+            [*StableHLO.attributes, *DATA_ATTRS, *COLLECTIVE_ATTRS, *LINALG_ATTRS],
         )
 
     def get_interpreter() -> Dialect:

@@ -105,6 +105,7 @@ class Interpreter:
             stablehlo_collective_ops,
             stablehlo_control_ops,
             stablehlo_data_ops,
+            stablehlo_linalg_ops,
             stablehlo_numeric_ops,
             stablehlo_ops,
             tosa_ops,

@@ -216,3 +216,43 @@ func.func @f(%x: tensor<4xcomplex<f32>>) {
 // expected-error @+1 {{'stablehlo.abs' op of tensor<4xcomplex<f32>> returns a tensor of f32 of its shape, got tensor<4xcomplex<f32>>}}
   %r = stablehlo.abs %x : tensor<4xcomplex<f32>>
   func.return }
+
+// -----
+
+func.func @rfft_of_complex(%x: tensor<4xcomplex<f32>>) {
+  // expected-error @+1 {{'stablehlo.fft' op RFFT takes floating-point operands and gives complex results}}
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<3xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+func.func @rfft_half_spectrum(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.fft' op inferred result shape 3 but the result has shape 4}}
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<4xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+func.func @fft_too_many_dims(%x: tensor<2x2x2x2xcomplex<f32>>) {
+  // expected-error @+1 {{'stablehlo.fft' op fft_length must have 1 to 3 entries, got 4}}
+  %0 = stablehlo.fft %x, type = FFT, length = [2, 2, 2, 2] : (tensor<2x2x2x2xcomplex<f32>>) -> tensor<2x2x2x2xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+func.func @triangular_solve_not_square(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) {
+  // expected-error @+1 {{'stablehlo.triangular_solve' op two minor-most dimensions of operand 'a' must have equal size}}
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  func.return
+}
+
+// -----
+
+func.func @triangular_solve_shared_dim(%a: tensor<3x3xf32>, %b: tensor<2x1xf32>) {
+  // expected-error @+1 {{'stablehlo.triangular_solve' op shared dimension of operands 'a' and 'b' does not match}}
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+  func.return
+}
