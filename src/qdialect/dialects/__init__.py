@@ -41,6 +41,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         # numeric and distribution ops: one `stablehlo` dialect.
         from qdialect.dialects.stablehlo import StableHLO
         from qdialect.dialects.stablehlo_collectives import COLLECTIVE_ATTRS, COLLECTIVE_OPS
+        from qdialect.dialects.stablehlo_composite import CompositeOp
         from qdialect.dialects.stablehlo_control import CONTROL_OPS
         from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
         from qdialect.dialects.stablehlo_linalg import LINALG_ATTRS, LINALG_OPS
@@ -55,6 +56,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *DATA_OPS,
                 *COLLECTIVE_OPS,
                 *LINALG_OPS,
+                CompositeOp,
             ],
             [*StableHLO.attributes, *DATA_ATTRS, *COLLECTIVE_ATTRS, *LINALG_ATTRS],
         )

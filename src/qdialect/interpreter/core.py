@@ -20,6 +20,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.stablehlo_composite import CompositeOp
 from qdialect.interpreter import values as v
 from qdialect.interpreter.values import InterpreterError
 from qdialect.numerics import QuantizationError
@@ -212,6 +213,8 @@ class Interpreter:
     def eval_op(self, op: Operation, operands: list[np.ndarray]) -> list[np.ndarray]:
         if isinstance(op, CallOp):
             return self.call(op.callee.root_reference.data, operands)
+        if isinstance(op, CompositeOp):  # its meaning is its decomposition
+            return self.call(op.decomposition.root_reference.data, operands)
         entry = _IMPLS.get(type(op))
         if entry is None:
             name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name

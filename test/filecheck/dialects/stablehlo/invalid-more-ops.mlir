@@ -256,3 +256,38 @@ func.func @triangular_solve_shared_dim(%a: tensor<3x3xf32>, %b: tensor<2x1xf32>)
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   func.return
 }
+
+// -----
+
+func.func private @foo()
+func.func @composite_name() {
+  // expected-error @+1 {{'stablehlo.composite' op name must be a valid namespaced op name}}
+  stablehlo.composite "0.foo" {decomposition = @foo} : () -> ()
+  func.return
+}
+
+// -----
+
+func.func @composite_no_function(%a: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.composite' op 'missing' does not reference a valid function}}
+  %0 = stablehlo.composite "my.op" %a {decomposition = @missing} : (tensor<f32>) -> tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func private @g(%a: tensor<f64>) -> tensor<f32>
+func.func @composite_signature(%a: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.composite' op operand at index 0 has type 'tensor<f32>', but decomposition has type 'tensor<f64>'}}
+  %0 = stablehlo.composite "my.op" %a {decomposition = @g} : (tensor<f32>) -> tensor<f32>
+  func.return
+}
+
+// -----
+
+func.func private @h(%a: tensor<f32>)
+func.func @composite_results(%a: tensor<f32>) {
+  // expected-error @+1 {{'stablehlo.composite' op has 1 result(s), but decomposition has 0}}
+  %0 = stablehlo.composite "my.op" %a {decomposition = @h} : (tensor<f32>) -> tensor<f32>
+  func.return
+}
