@@ -27,9 +27,13 @@ class TosaAttachTarget(ModulePass):
     profiles: tuple[str, ...] = ("pro_int", "pro_fp")
     extensions: tuple[str, ...] = field(default=())
     level: str = "8k"
-    specification_version: str = "1.0"
+    specification_version: str | float = "1.0"
+    """Upstream writes `specification_version=1.0`, which the option parser reads as a
+    number; it is kept as the text upstream records ("1.0")."""
 
     def __post_init__(self) -> None:
+        if isinstance(self.specification_version, float | int):
+            object.__setattr__(self, "specification_version", f"{self.specification_version}")
         for p in _split(self.profiles):
             if p not in PROFILES:
                 raise ValueError(
@@ -46,7 +50,7 @@ class TosaAttachTarget(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         op.attributes["tosa.target_env"] = DictionaryAttr(
             {
-                "specification_version": StringAttr(self.specification_version),
+                "specification_version": StringAttr(str(self.specification_version)),
                 "level": StringAttr(self.level),
                 "profiles": ArrayAttr([StringAttr(p) for p in _split(self.profiles)]),
                 "extensions": ArrayAttr([StringAttr(e) for e in _split(self.extensions)]),

@@ -214,6 +214,10 @@ class Target:
         available = self.profiles | self.extensions
         for options in needs:
             if not available.intersection(options):
+                if options == ("pro_int",):  # upstream words its integer-profile check so
+                    raise ValidationError(
+                        op, "illegal: requires [pro_int] but not enabled in target"
+                    )
                 raise ValidationError(
                     op,
                     f"illegal: requires any of [{', '.join(options)}] profiles/extensions to be "

@@ -16,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
-from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.arg_spec import ArgSpec, parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError
 
 __all__ = ["PassStep", "PipelineError", "parse_pass_list", "parse_pass_pipeline"]
@@ -163,7 +163,11 @@ def make_pass(name: str, options: str, registry: PassRegistry) -> ModulePass:
     if name not in registry:
         raise PipelineError(f"unknown pass '{name}' (see `qopt --list-passes`)")
     try:
+        # Upstream's version strings (`specification_version=1.1.draft`) are bare words.
+        options = re.sub(r"=(\d+(?:\.\d+)*\.[A-Za-z]\w*)(?=[\s}])", r'="\1"', options)
         spec = parse_spec(name + options)
+        # MLIR reads a bare option name (`tosa-validate{strict-op-spec-alignment}`) as true.
+        spec = ArgSpec(spec.name, {k: v or (True,) for k, v in spec.parameters.items()})
         return registry[name]().from_pass_spec(spec)
     except (ArgSpecParseError, ValueError, TypeError) as err:
         raise PipelineError(f"invalid options for pass '{name}': {err}") from None

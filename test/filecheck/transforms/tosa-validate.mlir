@@ -3,6 +3,9 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics -p 'tosa-validate{profile=pro_int,pro_fp}'
 // RUN: not qopt %s --split-input-file -p 'tosa-validate{level=none profile=pro_int,pro_fp}' 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: not qopt %s --split-input-file -p 'tosa-attach-target{profiles=pro_int},tosa-validate' 2>&1 | FileCheck %s --check-prefix=INT
+// Upstream's option spellings: a number or a draft name as the version, a bare flag for true.
+// RUN: not qopt %s --split-input-file --pass-pipeline='builtin.module(tosa-attach-target{specification_version=1.0 profiles=pro_fp},tosa-validate{strict-op-spec-alignment})' 2>&1 | FileCheck %s --check-prefix=FP
+// RUN: not qopt %s --split-input-file --pass-pipeline='builtin.module(tosa-attach-target{specification_version=1.1.draft profiles=pro_fp},tosa-validate)' 2>&1 | FileCheck %s --check-prefix=FP
 // RUN: qopt %s --split-input-file -p 'tosa-validate{profile=pro_int,pro_fp extension=halfeven,doubleround,int16,int4,fft level=none}' | FileCheck %s --check-prefix=HALFEVEN
 
 // An i8 convolution inside every limit validates.
@@ -112,3 +115,4 @@ func.func @half_even(%x: tensor<4xi32>) -> tensor<4xi8> {
 // NONE-NOT: failed level check
 // NONE: error: 'tosa.fft2d' op illegal: requires any of [fft]
 // INT: error: 'tosa.slice' op illegal: requires any of [pro_fp]
+// FP: error: 'tosa.const' op illegal: requires [pro_int] but not enabled in target
