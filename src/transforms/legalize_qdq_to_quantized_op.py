@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -31,6 +30,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects.stablehlo import ConstantOp, ReturnOp, UniformDequantizeOp, UniformQuantizeOp
+from qdialect.ir.rewrite import located
 
 
 class FoldDequantizeOpQuantize(RewritePattern):
@@ -76,6 +76,6 @@ class LegalizeQdqToQuantizedOp(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([FoldDequantizeOpQuantize()], dce_enabled=False),
+            located(FoldDequantizeOpQuantize(), dce_enabled=False),
             apply_recursively=True,
         ).rewrite_module(op)

@@ -22,7 +22,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -36,6 +35,7 @@ from qdialect.dialects.stablehlo import (
     UniformQuantizeOp,
 )
 from qdialect.interpreter.values import expressed_type
+from qdialect.ir.rewrite import located
 
 
 class ExpandQuantizedOp(RewritePattern):
@@ -79,6 +79,4 @@ class LegalizeQuantizedOpToQdq(ModulePass):
     name = "stablehlo-legalize-quantized-op-to-qdq"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([ExpandQuantizedOp()], dce_enabled=False)
-        ).rewrite_module(op)
+        PatternRewriteWalker(located(ExpandQuantizedOp(), dce_enabled=False)).rewrite_module(op)

@@ -45,12 +45,13 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     TensorType,
+    UnknownLoc,
     i32,
     i64,
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -60,6 +61,7 @@ from qdialect.dialects import tosa
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.quant import UniformQuantizedType
 from qdialect.ir.constants import constant_array, integer_attr
+from qdialect.ir.rewrite import located
 from qdialect.transforms.quant_legalize_to_tosa_rescale import LegalizeQuantizedElementwise
 from qdialect.transforms.rescale_utils import RescaleRoundingPass, emit_rescale
 
@@ -237,6 +239,8 @@ class _Converter:
 
     def emit(self, new: Operation) -> SSAValue:
         assert self.op is not None
+        if isinstance(new.location, UnknownLoc):  # named after the op it lowers
+            new.location = self.op.location
         Rewriter.insert_op(new, InsertPoint.before(self.op))
         return new.results[0]
 
@@ -874,10 +878,12 @@ def _elementwise_to_tosa(func: FuncOp) -> None:
                 shift = tosa.ConstOp(
                     DenseIntOrFPElementsAttr.from_list(TensorType(IntegerType(8), [1]), [0])
                 )
+                shift.location = op.location
                 Rewriter.insert_op(shift, InsertPoint.before(op))
                 new = tosa.MulOp.create(operands=[*op.operands, shift.output], result_types=[t])
             else:
                 new = _I32_TO_TOSA[type(op)].create(operands=list(op.operands), result_types=[t])
+            new.location = op.location
             Rewriter.replace_op(op, new)
 
 
@@ -909,7 +915,7 @@ class LegalizeToTosa(RescaleRoundingPass):
                 if inner.parent is not None:  # not erased with an earlier op it joined
                     converter.convert(inner)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LegalizeQuantizedElementwise(double)]),
+            located(LegalizeQuantizedElementwise(double)),
             apply_recursively=False,
         ).rewrite_module(op)
         for func in [f for f in op.walk() if isinstance(f, FuncOp)]:

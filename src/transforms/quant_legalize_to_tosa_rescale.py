@@ -44,7 +44,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -61,6 +60,7 @@ from qdialect.dialects.stablehlo_attrs import (
     ComparisonType,
     ComparisonTypeAttr,
 )
+from qdialect.ir.rewrite import located
 from qdialect.transforms.rescale_utils import RescaleRoundingPass, emit_rescale
 
 PASS_NAME = "stablehlo-quant-legalize-to-tosa-rescale"
@@ -255,6 +255,6 @@ class QuantLegalizeToTosaRescale(RescaleRoundingPass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([LegalizeQuantizedElementwise(self.double_round)]),
+            located(LegalizeQuantizedElementwise(self.double_round)),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -251,9 +251,10 @@ class _Canonicalization(HasCanonicalizationPatternsTrait):
 
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from qdialect.ir.rewrite import InheritLocation
         from qdialect.transforms.canonicalization import tosa as patterns
 
-        return tuple(getattr(patterns, name)() for name in cls.PATTERNS)
+        return tuple(InheritLocation(getattr(patterns, name)()) for name in cls.PATTERNS)
 
 
 class ValuesFolder(HasFolder):
