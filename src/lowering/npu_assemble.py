@@ -2,7 +2,8 @@
 
 Each record becomes its instruction op (`npu.instruction_op`); the program
 carries the plan's constant sections (`npu.sections`: name -> [DRAM address,
-bytes]) and io manifest (`npu.io`), so `-t npu-bin` writes a binary `qsim`
+bytes]), io manifest (`npu.io`) and layer map (`npu.layers`: each layer's source
+name, instruction range and output address, which the debugging tools read), so `-t npu-bin` writes a binary `qsim`
 runs as it is. Text appears only when the program is printed.
 """
 
@@ -17,20 +18,47 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     IntegerType,
+    NameLoc,
     StringAttr,
     TensorType,
     i64,
 )
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region
 
+from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.npu import ProgramOp, instruction_op
 from qdialect.lowering.npu_emit import Emitted
-from qdialect.lowering.npu_plan import Plan
-from qdialect.npu.encoding import Section
+from qdialect.lowering.npu_graph import LayerGraph
+from qdialect.lowering.npu_plan import ON_CHIP, Plan
+from qdialect.npu.encoding import LayerRecord, Section
 
 
-def assemble_program(emitted: Emitted, plan: Plan, machine_name: str) -> ProgramOp:
-    """Stage 4: the program op for `machine_name` (a shipped name or a JSON path)."""
+def layer_records(graph: LayerGraph, emitted: Emitted, plan: Plan) -> list[LayerRecord]:
+    """The layer map: each layer's source name, instruction range and output address."""
+    starts = emitted.layer_starts
+    last: dict[str, Operation] = {}  # the op that computes each named tensor: its last
+    for op in graph.func.body.block.ops:
+        if isinstance(op.location, NameLoc) and op.results:
+            last[op.location.desc.data] = op
+    records = []
+    for i, (layer, lp) in enumerate(zip(graph.layers, plan.layers, strict=True)):
+        end = starts[i + 1] if i + 1 < len(starts) else len(emitted.code)
+        owner = layer.out.owner
+        loc = owner.location if isinstance(owner, Operation) else None
+        name = loc.desc.data if isinstance(loc, NameLoc) else ""
+        if last.get(name) is not owner:
+            name = ""  # an intermediate of that tensor (a layout copy before its layer)
+        address = None if lp.output == ON_CHIP else lp.output
+        records.append(
+            LayerRecord(name, starts[i], end, address, tuple(ht.shape_of(layer.out.type) or ()))
+        )
+    return records
+
+
+def assemble_program(emitted: Emitted, plan: Plan, machine_name: str,
+                     graph: LayerGraph | None = None) -> ProgramOp:  # fmt: skip
+    """Stage 4: the program op for `machine_name` (a shipped name or a JSON path); with
+    `graph`, the layer map (`npu.layers`) for the debugging tools."""
     block = Block([instruction_op(inst) for inst in emitted.code])
     program = ProgramOp(machine_name, Region(block))
     program.attributes["npu.sections"] = DictionaryAttr(
@@ -41,6 +69,9 @@ def assemble_program(emitted: Emitted, plan: Plan, machine_name: str) -> Program
         "outputs": [t.to_json() for t in plan.outputs],
     }
     program.attributes["npu.io"] = StringAttr(json.dumps(manifest))
+    if graph is not None:
+        records = [r.to_json() for r in layer_records(graph, emitted, plan)]
+        program.attributes["npu.layers"] = StringAttr(json.dumps(records))
     return program
 
 

@@ -62,7 +62,7 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
     show("plan", dump_plan(graph, plan) if "plan" in dump else None)
     emitted = emit_program(graph, plan, machine)
     show("code", dump_code(graph, emitted) if "code" in dump else None)
-    program = assemble_program(emitted, plan, machine_name)
+    program = assemble_program(emitted, plan, machine_name, graph)
     show("assemble")
     return program
 

@@ -212,7 +212,7 @@ def program_binary(program: ProgramOp, machine_digest: int):
         IntegerType,
     )
 
-    from qdialect.npu.encoding import Binary, Section, Tensor
+    from qdialect.npu.encoding import Binary, Section, Tensor, read_layers
 
     sections = {}
     attr = program.attributes.get("npu.sections")
@@ -232,4 +232,8 @@ def program_binary(program: ProgramOp, machine_digest: int):
         manifest = json.loads(io.data)
         inputs = [Tensor.from_json(e, "npu.io input") for e in manifest.get("inputs", [])]
         outputs = [Tensor.from_json(e, "npu.io output") for e in manifest.get("outputs", [])]
-    return Binary(machine_digest, program.instructions(), sections, inputs, outputs)
+    layers = []
+    attr = program.attributes.get("npu.layers")
+    if isinstance(attr, StringAttr):
+        layers = read_layers({"layers": json.loads(attr.data)}, "npu.layers")
+    return Binary(machine_digest, program.instructions(), sections, inputs, outputs, layers)

@@ -239,6 +239,55 @@ class Tensor:
         return cls(entry["name"], entry["dram"], tuple(entry["shape"]), entry["dtype"])
 
 
+@dataclass(frozen=True)
+class LayerRecord:
+    """One layer of a program, for debugging (the program runs without them): the source
+    model's name of the tensor it computes (its location; "" when unnamed or when the
+    layer computes only an intermediate of it, such as a layout copy), its
+    instructions `code[start:end]`, and where its int8 output is once they have run —
+    a DRAM address, or None when it stays in the output buffer for the next layer."""
+
+    name: str
+    start: int
+    end: int
+    address: int | None
+    shape: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "code": [self.start, self.end], "dram": self.address,
+                "shape": list(self.shape)}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, entry, where: str) -> LayerRecord:
+        code = entry.get("code") if isinstance(entry, dict) else None
+        ok = (
+            isinstance(entry, dict)
+            and isinstance(entry.get("name"), str)
+            and isinstance(code, list)
+            and len(code) == 2
+            and all(isinstance(c, int) for c in code)
+            and 0 <= code[0] <= code[1]
+            and (
+                entry.get("dram") is None or (isinstance(entry["dram"], int) and entry["dram"] >= 0)
+            )
+            and isinstance(entry.get("shape"), list)
+            and all(isinstance(d, int) and d >= 0 for d in entry["shape"])
+        )
+        if not ok or not isinstance(code, list):
+            raise EncodingError(
+                f"{where}: expected {{name, code: [start, end], dram >= 0 or null, shape}}, got {entry!r}"
+            )
+        return cls(entry["name"], code[0], code[1], entry["dram"], tuple(entry["shape"]))
+
+
+def read_layers(manifest: dict, where: str) -> list[LayerRecord]:
+    """The manifest's `layers` (absent in programs built without them)."""
+    entries = manifest.get("layers", [])
+    if not isinstance(entries, list):
+        raise EncodingError(f"{where}: 'layers' must be a list")
+    return [LayerRecord.from_json(e, f"{where} layer") for e in entries]
+
+
 @dataclass
 class Binary:
     machine_digest: int
@@ -246,6 +295,7 @@ class Binary:
     sections: dict[str, Section] = field(default_factory=dict)  # weights, params, luts
     inputs: list[Tensor] = field(default_factory=list)
     outputs: list[Tensor] = field(default_factory=list)
+    layers: list[LayerRecord] = field(default_factory=list)  # the layer map, for debugging
 
     def to_bytes(self) -> bytes:
         payloads: dict[str, tuple[bytes, int]] = {
@@ -261,6 +311,8 @@ class Binary:
                 "inputs": [t.to_json() for t in self.inputs],
                 "outputs": [t.to_json() for t in self.outputs],
             }
+            if self.layers:
+                manifest["layers"] = [layer.to_json() for layer in self.layers]
             payloads["io"] = (json.dumps(manifest, sort_keys=True).encode(), 0)
         offset = _HEADER.size + _ENTRY.size * len(payloads)
         table, body = b"", b""
@@ -297,6 +349,7 @@ class Binary:
         code = decode_code(found.pop("code", Section(b"", 0)).data)
         inputs: list[Tensor] = []
         outputs: list[Tensor] = []
+        layers: list[LayerRecord] = []
         if "io" in found:
             try:
                 manifest = json.loads(found.pop("io").data)
@@ -306,7 +359,14 @@ class Binary:
                 raise EncodingError("NPU binary io manifest must be an object")
             inputs = [Tensor.from_json(e, "io input") for e in manifest.get("inputs", [])]
             outputs = [Tensor.from_json(e, "io output") for e in manifest.get("outputs", [])]
-        return cls(digest, code, found, inputs, outputs)
+            layers = read_layers(manifest, "io")
+        for layer in layers:
+            if layer.end > len(code):
+                raise EncodingError(
+                    f"io layer '{layer.name}': instructions {layer.start}..{layer.end} run past "
+                    f"the program's {len(code)}"
+                )
+        return cls(digest, code, found, inputs, outputs, layers)
 
 
 def load_binary(data: bytes, machine, name: str) -> Binary:

@@ -20,6 +20,7 @@ instruction when it is free and, for `wait`, when the token was signalled.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -386,10 +387,13 @@ class Simulator:
         self,
         trace: list[str] | None = None,
         timeline: list[tuple[int, int, int]] | None = None,
+        retired: Callable[[int], None] | None = None,
     ) -> Stats:
         """Run to `halt`. `trace` gets one line per instruction; `timeline` gets
         (instruction index, start cycle, end cycle) per instruction, for per-layer
-        figures (the emitter records where each layer's instructions start)."""
+        figures (the emitter records where each layer's instructions start);
+        `retired` is called with each instruction's index once it has run (the
+        debugging tools read a layer's output when its last instruction retires)."""
         streams: dict[str, list[tuple[int, Instruction]]] = {e: [] for e in ENGINES}
         halted = False
         for index, inst in enumerate(self.program):
@@ -441,6 +445,8 @@ class Simulator:
                 trace.append(f"{start:>8} {engine:>7}  {inst.text()}")
             if timeline is not None:
                 timeline.append((index, start, start + cycles))
+            if retired is not None:
+                retired(index)
         left = {q: len(t) for q, t in tokens.items() if t}
         if left:
             raise SimulatorError(

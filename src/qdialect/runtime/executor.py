@@ -16,7 +16,8 @@ the device that ran it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,13 +28,13 @@ from xdsl.ir import Operation
 from qdialect.dialects.npu import program_binary
 from qdialect.interpreter.core import Interpreter, InterpreterError
 from qdialect.ir.errors import OpError
-from qdialect.npu.encoding import Binary
+from qdialect.npu.encoding import Binary, LayerRecord
 from qdialect.npu.machine import Machine, MachineError, load_machine
 from qdialect.npu.simulator import Simulator, SimulatorError
 from qdialect.runtime.bundle import Bundle, BundleError
 from qdialect.transforms.npu_partition import MACHINE_ATTR, TARGET_ATTR
 
-__all__ = ["HostNpuExecutor", "RegionStats", "npu_target"]
+__all__ = ["HostNpuExecutor", "LayerOutput", "RegionStats", "npu_target"]
 
 
 def npu_target(func: FuncOp) -> str | None:
@@ -54,6 +55,38 @@ class RegionStats:
     dram_written: int = 0
 
 
+@dataclass(frozen=True)
+class LayerOutput:
+    """One NPU layer's int8 output as the simulator computed it, with the function and
+    the instruction range (`code[start:end]` of its binary) that produced it."""
+
+    function: str
+    record: LayerRecord
+    array: np.ndarray
+
+
+def _observer(binary: Binary, sim: Simulator, function: str,
+              out: list[LayerOutput]) -> Callable[[int], None]:  # fmt: skip
+    """A `Simulator.run(retired=...)` callback reading each DRAM-resident layer's output
+    when the last of its instructions has run."""
+    layers = [r for r in binary.layers if r.address is not None and r.end > r.start]
+    starts = [r.start for r in layers]
+    left = [r.end - r.start for r in layers]
+
+    def retired(index: int) -> None:
+        k = bisect.bisect_right(starts, index) - 1
+        if k < 0 or index >= layers[k].end:
+            return
+        left[k] -= 1
+        if left[k] == 0:
+            r = layers[k]
+            size = int(np.prod(r.shape, dtype=np.int64))
+            data = sim.read_dram(r.address or 0, size)
+            out.append(LayerOutput(function, r, np.frombuffer(data, np.int8).reshape(r.shape)))
+
+    return retired
+
+
 @dataclass
 class _Compiled:
     machine: Machine
@@ -66,6 +99,12 @@ class HostNpuExecutor(Interpreter):
 
     stats: dict[str, RegionStats] = field(default_factory=dict)
     trace: list[str] | None = None
+    keep_on_chip: bool = True
+    """Compile NPU functions keeping layer outputs on chip where they fit (False: every
+    layer's output reaches DRAM, so `layer_outputs` observes them all)."""
+    layer_outputs: list[LayerOutput] | None = None
+    """When a list: every NPU layer whose output reaches DRAM appends it, read the
+    moment the layer's last instruction retires (the layer map of each binary)."""
     _compiled: dict[str, _Compiled] = field(default_factory=dict)
 
     def call(self, name: str, args: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -134,7 +173,7 @@ class HostNpuExecutor(Interpreter):
 
             try:
                 machine = load_machine(machine_name)
-                program = compile_function(func, machine, machine_name)
+                program = compile_function(func, machine, machine_name, self.keep_on_chip)
             except (MachineError, OpError, ValueError) as err:
                 raise InterpreterError(f"@{name} cannot run on the NPU: {err}") from None
             self._compiled[name] = _Compiled(machine, program_binary(program, machine.digest()))
@@ -151,8 +190,11 @@ class HostNpuExecutor(Interpreter):
         sim.set_inputs(
             binary, {t.name: np.asarray(a) for t, a in zip(binary.inputs, args, strict=True)}
         )
+        retired = None
+        if self.layer_outputs is not None:
+            retired = _observer(binary, sim, name, self.layer_outputs)
         try:
-            run = sim.run()
+            run = sim.run(retired=retired)
         except SimulatorError as err:
             raise InterpreterError(f"@{name} on the NPU: {err}") from None
         outputs = sim.get_outputs(binary)

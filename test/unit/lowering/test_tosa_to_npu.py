@@ -382,7 +382,7 @@ def test_stages_chained_by_hand_give_the_pass_program() -> None:
     emitted = emit_program(graph, plan, machine)
     assert emitted.code[-1].opcode.mnemonic == "halt"
     assert len(emitted.layer_starts) == len(graph.layers) == len(plan.layers)
-    by_hand = assemble_program(emitted, plan, "small")
+    by_hand = assemble_program(emitted, plan, "small", graph)  # with the layer map
     ctx = make_context()
     module = QParser(ctx, source).parse_module()
     TosaToNpu(machine="small").apply(ctx, module)

@@ -11,6 +11,7 @@ from qdialect.npu.encoding import (
     Binary,
     EncodingError,
     Instruction,
+    LayerRecord,
     Section,
     Tensor,
     assemble,
@@ -182,3 +183,24 @@ def test_container_round_trip_and_malformed_files() -> None:
         Binary.from_bytes(data[:-1])
     with pytest.raises(EncodingError, match="version 9; this tool reads 2"):
         Binary.from_bytes(data[:4] + (9).to_bytes(2, "little") + data[6:])
+
+
+def test_the_layer_map_round_trips_and_is_checked() -> None:
+    """The layer map (`npu.layers`): names, instruction ranges, DRAM addresses (None
+    for an output kept on chip) survive the container; a range past the code or a
+    malformed entry is refused with the entry named."""
+    program = assemble((ROOT / "examples" / "npu_matmul.s").read_text())
+    layers = [LayerRecord("conv1", 0, 3, 0x400, (1, 4, 4, 8)),
+              LayerRecord("", 3, len(program), None, (1, 2))]  # fmt: skip
+    binary = Binary(0, program, outputs=[Tensor("result0", 0x400, (4, 16), "int8")],
+                    layers=layers)  # fmt: skip
+    data = binary.to_bytes()
+    assert Binary.from_bytes(data).layers == layers
+    past = Binary(0, program, outputs=binary.outputs,
+                  layers=[LayerRecord("x", 0, len(program) + 1, 0, (1,))]).to_bytes()  # fmt: skip
+    end = len(program) + 1
+    with pytest.raises(EncodingError, match=f"io layer 'x': instructions 0..{end} run past"):
+        Binary.from_bytes(past)
+    bad = data.replace(b'"code": [0, 3]', b'"code": [3, 0]', 1)
+    with pytest.raises(EncodingError, match=r"io layer: expected \{name, code: \[start, end\]"):
+        Binary.from_bytes(bad)
