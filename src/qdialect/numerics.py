@@ -212,12 +212,16 @@ def quantize(
     zp_int = _params(zero_points, np.int64, xa.shape, axis, scales_shape)
     zp = zp_int.astype(edt)
     with np.errstate(over="ignore", invalid="ignore"):
-        y = xa / s + zp
-        y = np.clip(y, edt.type(storage_min), edt.type(storage_max))
-        y = np.rint(y)
-    nan_storage = min(max(0, storage_min), storage_max)
-    out = np.where(np.isnan(y), nan_storage, y.astype(np.float64))
-    return out.astype(storage_dtype(storage_bits, signed))
+        y = np.asarray(np.divide(xa, s, dtype=edt))
+        y += zp  # in place: the same rounding as y + zp, one temporary fewer
+        np.clip(y, edt.type(storage_min), edt.type(storage_max), out=y)
+        np.rint(y, out=y)
+    nan = np.isnan(y)
+    if nan.any():
+        y[nan] = min(max(0, storage_min), storage_max)
+    if storage_bits <= 16:  # integral values in the storage range: exact in any float
+        return y.astype(storage_dtype(storage_bits, signed))
+    return y.astype(np.float64).astype(storage_dtype(storage_bits, signed))
 
 
 def dequantize(
