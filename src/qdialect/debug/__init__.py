@@ -1,0 +1,1 @@
+"""Finding where a quantized model loses accuracy: stages compared tensor by tensor, subgraph cuts, sensitivity (docs/debugging.md)."""
