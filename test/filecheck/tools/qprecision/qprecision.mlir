@@ -1,9 +1,11 @@
 // qprecision: the fewest ops to promote for a target, as a qtable the quantize pass reads.
 // RUN: qcalib %s --data %S/Inputs/calib.npz -o %t.json --quiet
-// RUN: qprecision %s --calibration %t.json --data %S/Inputs/eval.npz --target-sqnr 45 -o %t.qtable --quiet | FileCheck %s
+// RUN: qprecision %s --calibration %t.json --data %S/Inputs/eval.npz --target-sqnr 45 -o %t.qtable --quiet --search greedy | FileCheck %s
 // RUN: FileCheck %s --check-prefix=TABLE < %t.qtable
 // RUN: qopt %s -p 'stablehlo-quantize{calibration="%t.json" qtable="%t.qtable"}' | FileCheck %s --check-prefix=USED
-// RUN: not qprecision %s --calibration %t.json --data %S/Inputs/eval.npz --target-sqnr 400 -o %t.all --quiet | FileCheck %s --check-prefix=UNREACHED
+// RUN: not qprecision %s --calibration %t.json --data %S/Inputs/eval.npz --target-sqnr 400 -o %t.all --quiet --search greedy | FileCheck %s --check-prefix=UNREACHED
+// RUN: qprecision %s --calibration %t.json --data %S/Inputs/eval.npz --target-sqnr 45 -o %t.bisect --quiet | FileCheck %s --check-prefix=BISECT
+// RUN: FileCheck %s --check-prefix=TABLE < %t.bisect
 // RUN: not qprecision %s --calibration %t.json --data %S/Inputs/eval.npz --target-top1 1.0 --target-sqnr 4 -o %t.x 2>&1 | FileCheck %s --check-prefix=TWO
 // RUN: not qprecision %s --calibration %t.missing --data %S/Inputs/eval.npz --target-sqnr 40 -o %t.x 2>&1 | FileCheck %s --check-prefix=MISSING
 //
@@ -16,7 +18,14 @@
 // CHECK-NEXT: 7:0 stablehlo.maximum {{ *}}+{{[0-9.]+}}{{$}}
 // CHECK-NEXT: 9:0 stablehlo.reduce_window {{ *}}+{{[0-9.]+}}{{$}}
 // CHECK-NEXT: promoted 1 op(s) (*): sqnr {{[0-9.]+}}, target reached
-// TABLE: # sqnr target 45: baseline
+// The default search ranks by what dequantizing each op alone buys back (the
+// convolution: its output range is the widest) and bisects: one op reaches the target.
+// BISECT: all quantized: sqnr [[ALL:[0-9.]+]]
+// BISECT-NEXT: rank unit tensor
+// BISECT-NEXT: 1 1:0 stablehlo.convolution [[ALL]] {{[0-9.]+}}
+// BISECT: bisection (i16), ops promoted: sqnr — 0: [[ALL]], 3: {{[0-9.]+}}, 1: {{[0-9.]+}}
+// BISECT-NEXT: promoted 1 op(s): sqnr {{[0-9.]+}}, target 45 reached
+// TABLE: # sqnr target 45:
 // TABLE-NEXT: 1:0 i16
 // USED: stablehlo.uniform_quantize %x : {{.*}}!quant.uniform<i16:f32,
 // UNREACHED: promoted 3 op(s) (*): sqnr {{.*}}, target NOT reached (every candidate promoted)
