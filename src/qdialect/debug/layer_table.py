@@ -18,6 +18,7 @@ import numpy as np
 
 from qdialect.debug.stages import STAGES, Observed, StageTrace
 from qdialect.npu.encoding import LayerRecord
+from qdialect.tools.compare import fmt as _fmt
 
 EXACT_AGAINST = {"tosa": "quant", "npu": "tosa"}
 """Each integer stage and the stage whose integers it is compared with."""
@@ -161,14 +162,6 @@ def build_table(traces: dict[str, StageTrace], thresholds: Thresholds) -> Table:
         dict(npu.layers) if npu else {},
         list(npu.not_observed) if npu else [],
     )
-
-
-def _fmt(v: float | int | None, spec: str) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float) and math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return format(v, spec)
 
 
 def format_table(table: Table) -> str:

@@ -100,14 +100,16 @@ def compare_npz(
     return reports
 
 
-def format_report(reports: list[TensorReport]) -> str:
-    def fmt(value: float | int | None, spec: str) -> str:
-        if value is None:
-            return "-"
-        if isinstance(value, float) and math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return format(value, spec)
+def fmt(value: float | int | None, spec: str) -> str:
+    """A table cell: `-` for nothing, `inf`/`-inf` spelled out, else `spec`."""
+    if value is None:
+        return "-"
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return format(value, spec)
 
+
+def format_report(reports: list[TensorReport]) -> str:
     header = f"{'tensor':<40} {'shape':<16} {'cosine':>9} {'SQNR dB':>9} {'max|err|':>10} {'mismatch':>9}  result"
     lines = [header, "-" * len(header)]
     for r in reports:

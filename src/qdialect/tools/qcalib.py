@@ -90,6 +90,29 @@ def read_program(path: str, function: str) -> Program | Diagnostic:
     return Program(module, func, locator, file)
 
 
+def add_quantize_options(p: argparse.ArgumentParser) -> None:
+    """The quantize pass's options, for tools that quantize a calibrated program."""
+    from qdialect.calibration.observers import METHODS
+    from qdialect.calibration.params import FORMULAS, SCHEMES
+
+    p.add_argument("--method", choices=METHODS, default="minmax")
+    p.add_argument("--scheme", choices=SCHEMES, default="symmetric")
+    p.add_argument("--formula", choices=FORMULAS, default="google")
+    p.add_argument("--weights", choices=("per-channel", "per-tensor"), default="per-channel")
+    p.add_argument("--percentile", type=float, default=99.999)
+
+
+def quantize_options(args: argparse.Namespace):
+    """`add_quantize_options`' values as the pass's checked `Options`."""
+    from qdialect.transforms.quantize import Options
+
+    try:
+        return Options(args.method, args.percentile, args.scheme, args.formula,
+                       args.weights == "per-channel")  # fmt: skip
+    except ValueError as err:
+        raise UserError(str(err)) from None
+
+
 def _main(args: argparse.Namespace) -> int:
     program = read_program(args.input_file, args.function)
     if isinstance(program, Diagnostic):

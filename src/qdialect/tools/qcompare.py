@@ -34,8 +34,6 @@ from pathlib import Path
 import numpy as np
 
 from qdialect.calibration.calibrate import Calibration, CalibrationError, function_batches
-from qdialect.calibration.observers import METHODS
-from qdialect.calibration.params import FORMULAS, SCHEMES
 from qdialect.calibration.qtable import QTable
 from qdialect.debug.layer_table import (
     Table,
@@ -53,8 +51,7 @@ from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import UserError
 from qdialect.tools.diagnostics import Diagnostic
 from qdialect.tools.npz import write_npz
-from qdialect.tools.qcalib import read_program
-from qdialect.transforms.quantize import Options
+from qdialect.tools.qcalib import add_quantize_options, quantize_options, read_program
 
 USAGE = __doc__ or ""
 
@@ -81,11 +78,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-sqnr", type=float, default=20.0, metavar="DB")
     p.add_argument("--min-cosine", type=float, default=0.99)
     p.add_argument("--qtable", metavar="FILE", help="per-op precisions (qprecision's output)")
-    p.add_argument("--method", choices=METHODS, default="minmax")
-    p.add_argument("--scheme", choices=SCHEMES, default="symmetric")
-    p.add_argument("--formula", choices=FORMULAS, default="google")
-    p.add_argument("--weights", choices=("per-channel", "per-tensor"), default="per-channel")
-    p.add_argument("--percentile", type=float, default=99.999)
+    add_quantize_options(p)
     p.add_argument("--function", default="main")
     p.add_argument("--json", metavar="FILE", help="write the table as JSON")
     p.add_argument("--dump", metavar="DIR", help="write <stage>.npz of every tensor")
@@ -179,11 +172,7 @@ def _main(args: argparse.Namespace) -> int:
         program.emit(sys.stderr)
         return 1
     cal = Calibration.load(Path(args.calibration))
-    try:
-        options = Options(args.method, args.percentile, args.scheme, args.formula,
-                          args.weights == "per-channel")  # fmt: skip
-    except ValueError as err:
-        raise UserError(str(err)) from None
+    options = quantize_options(args)
     qtable = QTable.load(Path(args.qtable)) if args.qtable else None
     inputs = _inputs(args, program.func)
     try:

@@ -29,13 +29,11 @@ from pathlib import Path
 
 from qdialect.calibration.calibrate import Calibration, CalibrationError, function_batches
 from qdialect.calibration.mixed import search
-from qdialect.calibration.observers import METHODS
-from qdialect.calibration.params import FORMULAS, SCHEMES
 from qdialect.interpreter import InterpreterError
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import UserError
 from qdialect.tools.diagnostics import Diagnostic
-from qdialect.tools.qcalib import read_program
+from qdialect.tools.qcalib import add_quantize_options, quantize_options, read_program
 from qdialect.transforms.quantize import Options
 
 USAGE = __doc__ or ""
@@ -57,11 +55,7 @@ def build_arg_parser() -> argparse.ArgumentParser:
     target.add_argument("--target-top1", type=float, metavar="FRACTION")
     p.add_argument("-o", "--output", required=True, metavar="QTABLE")
     p.add_argument("--promote", choices=("i16", "float"), default="i16")
-    p.add_argument("--method", choices=METHODS, default="minmax")
-    p.add_argument("--scheme", choices=SCHEMES, default="symmetric")
-    p.add_argument("--formula", choices=FORMULAS, default="google")
-    p.add_argument("--weights", choices=("per-channel", "per-tensor"), default="per-channel")
-    p.add_argument("--percentile", type=float, default=99.999)
+    add_quantize_options(p)
     p.add_argument("--search", choices=("bisect", "greedy"), default="bisect")
     p.add_argument("--show", type=int, default=20, metavar="N",
                    help="--search bisect: print the N most sensitive ops (default 20)")  # fmt: skip
@@ -76,11 +70,7 @@ def _main(args: argparse.Namespace) -> int:
         program.emit(sys.stderr)
         return 1
     cal = Calibration.load(Path(args.calibration))
-    try:
-        options = Options(args.method, args.percentile, args.scheme, args.formula,
-                          args.weights == "per-channel")  # fmt: skip
-    except ValueError as err:
-        raise UserError(str(err)) from None
+    options = quantize_options(args)
     _, batches = function_batches(program.func, Path(args.data))
     inputs = list(batches)
     metric, target = (("sqnr", args.target_sqnr) if args.target_sqnr is not None
