@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from xdsl.ir import Operation
 
 from qdialect.calibration.calibrate import Calibration, CalibrationError, function_batches
 from qdialect.calibration.qtable import QTable
@@ -43,6 +44,7 @@ from qdialect.debug.layer_table import (
     to_json,
     verdict,
 )
+from qdialect.debug.names import named_values
 from qdialect.debug.stages import STAGES, Programs, StageError, StageTrace, run_all
 from qdialect.interpreter import InterpreterError
 from qdialect.interpreter.values import random_value
@@ -171,6 +173,12 @@ def _main(args: argparse.Namespace) -> int:
     if isinstance(program, Diagnostic):
         program.emit(sys.stderr)
         return 1
+    if not any(isinstance(v.owner, Operation) for v in named_values(program.func).values()):
+        raise UserError(
+            f"no op of @{args.function} carries a name: tensors are matched by the source "
+            "model's names, kept as op locations (qimport writes them; print with "
+            "qopt --mlir-print-debuginfo to keep them)"
+        )
     cal = Calibration.load(Path(args.calibration))
     options = quantize_options(args)
     qtable = QTable.load(Path(args.qtable)) if args.qtable else None

@@ -5,6 +5,8 @@
 // RUN: FileCheck %s --check-prefix=JSON < %t.table.json
 // RUN: not qcompare %s --calibration %t.json --data %S/../qprecision/Inputs/eval.npz --min-sqnr 60 | FileCheck %s --check-prefix=BELOW
 // RUN: not qcompare %s --calibration %t.json --random-inputs 0 --stages quant,gpu 2>&1 | FileCheck %s --check-prefix=STAGE
+// RUN: sed -e 's/ loc("[a-z]*")//' %s > %t.unnamed.mlir
+// RUN: not qcompare %t.unnamed.mlir --calibration %t.json --random-inputs 0 2>&1 | FileCheck %s --check-prefix=UNNAMED
 // RUN: qcut %t.stages/quant.mlir --inputs conv --outputs pool -o %t.cut.mlir --from-dump %t.dumps/quant.npz --sample 1 | FileCheck %s --check-prefix=CUT
 // RUN: qrun %t.cut.mlir --entry main --inputs %t.cut.inputs.npz --outputs %t.out.npz
 // RUN: qrun --compare %t.out.npz %t.out.npz | FileCheck %s --check-prefix=RAN
@@ -27,6 +29,7 @@
 
 // BELOW: qcompare: first below the thresholds: 'relu' in the quant stage (SQNR >= 60 dB, cosine >= 0.99)
 // STAGE: qcompare: error: --stages: unknown stage(s) gpu (of quant, tosa, npu)
+// UNNAMED: qcompare: error: no op of @main carries a name: tensors are matched by the source model's names
 // CUT: qcut: wrote {{.*}}.cut.mlir
 // CUT-NEXT: qcut: wrote {{.*}}.cut.inputs.npz (sample 1)
 // RAN: 1 passed, 0 failed
