@@ -368,7 +368,30 @@ def reference_markdown() -> str:
             lines.append(f"| {bit}..{bit + f.bits - 1} | `{f.name}` | {kind}{f.bits} | {meaning} |")
             bit += f.bits
         lines.append("")
-    return "\n".join(lines)
+    lines += PROGRAM_TEXT.splitlines()
+    return "\n".join(lines) + "\n"
+
+
+PROGRAM_TEXT = """## Program text: directives
+
+`qopt -t npu-asm` and `qasm -d` print the whole program, which `qasm` assembles into
+the bytes `qopt -t npu-bin` writes (`src/qdialect/npu/program_text.py`). Directives
+come first, one a line, then `.text` and the instructions (one a line, `#` comments).
+Names are JSON strings; shapes are lists such as `[1,4,4,8]`.
+
+| directive | meaning |
+|---|---|
+| `.machine "NAME" 0xDIGEST` | the machine description and its digest (the first 8 bytes of the SHA-256 of its canonical text); `qasm` refuses a description with another digest |
+| `.input "NAME" dram=A shape=S dtype=T` | an input tensor of the io manifest: DRAM address, shape, `int8`/`uint8`/`int16`/`int32` |
+| `.output "NAME" dram=A shape=S dtype=T` | an output tensor, likewise |
+| `.layer "NAME" code=START..END dram=A shape=S` | the layer map: the source tensor a layer computes (`""`: none), its instructions `START..END-1`, where its output is when they have run (`dram=chip`: kept in the output buffer); for debugging tools, the program does not read it |
+| `.section weights\\|params\\|luts 0xADDRESS SIZE` | a data section the loader copies to DRAM at ADDRESS before the run |
+| `.bytes HEX` | the next bytes of the current section, two hex digits a byte (64 bytes a line as printed) |
+| `.text` | the end of the directives: instructions follow |
+
+A comment before each layer's first instruction names it: `# layer "conv1": instructions
+0..21`. A text without `.machine` is a bare instruction stream, assembled for the
+machine given with `--machine`."""
 
 
 if __name__ == "__main__":

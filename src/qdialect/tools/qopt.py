@@ -242,17 +242,18 @@ class QOpt:
     def emit_npu(self, module: ModuleOp) -> str | Diagnostic:
         """NPU assembly of every npu.program, or (npu-bin) the hex of the one program's binary."""
         from qdialect.dialects.npu import ProgramOp, program_binary
-        from qdialect.npu.encoding import disassemble
         from qdialect.npu.machine import load_machine
+        from qdialect.npu.program_text import program_text
 
         programs = [op for op in module.walk() if isinstance(op, ProgramOp)]
         if not programs:
             return Diagnostic("error", f"-t {self.args.target}: the module has no npu.program")
-        if self.args.target == "npu-asm":
-            return "".join(
-                f"# npu.program for machine '{p.machine.data}'\n" + disassemble(p.instructions())
-                for p in programs
-            )
+        if self.args.target == "npu-asm":  # the whole program: qasm assembles it to -t npu-bin
+            texts = []
+            for p in programs:
+                digest = load_machine(p.machine.data).digest()
+                texts.append(program_text(program_binary(p, digest), p.machine.data))
+            return "".join(texts)
         if len(programs) != 1:
             return Diagnostic(
                 "error", f"-t npu-bin: expected one npu.program, found {len(programs)}"

@@ -21,7 +21,19 @@
 // blocks (4 + 1). Weights are pre-tiled in DRAM, a block per column block
 // with its K padded by zero rows, so each block is one DMA; the second block
 // goes to the other weight slot, so it loads while the first computes.
-// CHECK: # npu.program for machine 'small'
+// The text is the whole program: machine, io manifest, layer map, data sections,
+// then the instructions, each layer's block after a comment naming it.
+// CHECK: .machine "small" 0x{{[0-9a-f]+}}
+// CHECK-NEXT: .input "arg0" dram=0 shape=[2,6] dtype=int8
+// CHECK-NEXT: .output "result0" dram={{[0-9]+}} shape=[2,5] dtype=int8
+// CHECK-NEXT: .layer "" code=0..{{[0-9]+}} dram={{[0-9]+}} shape=[2,5]
+// CHECK-NEXT: .section weights 0x{{[0-9a-f]+}} 64
+// CHECK-NEXT: .bytes {{([0-9a-f][0-9a-f]){64}$}}
+// CHECK-NEXT: .section params 0x{{[0-9a-f]+}} 128
+// CHECK-NEXT: .bytes {{([0-9a-f][0-9a-f]){64}$}}
+// CHECK-NEXT: .bytes {{([0-9a-f][0-9a-f]){64}$}}
+// CHECK: .text
+// CHECK-NEXT: # layer (unnamed): instructions 0..{{[0-9]+}}
 // CHECK-NEXT: load buf=input row=0 dram=0 rows=2 row_bytes=4 stride=6
 // CHECK-NEXT: load buf=input row=2 dram=4 rows=2 row_bytes=2 stride=6
 // CHECK-NEXT: load buf=weight row=0 dram=[[W:[0-9]+]] rows=8 row_bytes=4 stride=4

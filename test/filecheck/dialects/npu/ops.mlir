@@ -1,7 +1,7 @@
 // Every NPU instruction op round-trips, in the custom and the generic form.
 // RUN: qopt %s | FileCheck %s
 // RUN: qopt %s --print-op-generic | qopt | FileCheck %s
-// The assembly qopt emits is what qasm reads back to the same binary:
+// The assembly qopt emits is the whole program, which qasm reads back to the same binary:
 // RUN: qopt %s -t npu-asm > %t.s && qasm %t.s -o %t.1.npub && qopt %s -t npu-bin -o %t.2.npub && cmp %t.1.npub %t.2.npub
 // RUN: qopt %s -t npu-asm | FileCheck %s --check-prefix=ASM
 
@@ -23,7 +23,8 @@
 // CHECK-NEXT: npu.store2d [buf = output, row = 0, dram = 8256, rows = 2, row_bytes = 16, stride = 16, blocks = 2, block_stride = 32, row_step = 3]
 // CHECK-NEXT: npu.halt
 // CHECK-NEXT: }
-// ASM: # npu.program for machine 'default'
+// ASM: .machine "default" 0x{{[0-9a-f]+}}
+// ASM-NEXT: .text
 // ASM-NEXT: load buf=weight row=3 dram=4096 rows=16 row_bytes=13 stride=32 pad=-128 pad_top=1 pad_bottom=2 pad_left=3
 // ASM-NEXT: load2d buf=input row=100 dram=64 rows=56 row_bytes=16 stride=192 blocks=14 block_stride=21504 pad=-5 pad_top=1 pad_bottom=0
 // ASM: alu op=shr dst=0 src=4 rows=4 use_imm=1 imm=7
