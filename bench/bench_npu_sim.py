@@ -100,7 +100,8 @@ def main() -> None:
     print(
         f"  simulated cycles {stats.cycles}  (compute busy {stats.busy['compute']}, load {stats.busy['load']}, store {stats.busy['store']})"
     )
-    print(f"  MAC utilization {stats.mac_utilization(machine):.1%} ({macs} MACs)")
+    print(f"  MAC utilization {stats.utilization(machine, macs):.1%} ({macs} useful MACs of "
+          f"{stats.macs} executed)")  # fmt: skip
     print(
         f"  DRAM read {stats.dram_read} + written {stats.dram_written} bytes; lower bound {lower_bound} (ratio {(stats.dram_read + stats.dram_written) / lower_bound:.2f})"
     )

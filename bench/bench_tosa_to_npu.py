@@ -80,7 +80,7 @@ def run(net: networks.Network, machine_name: str, keep_on_chip: bool = True) -> 
     network_bound = net.inputs[0].nbytes + constants + want.nbytes
     return {
         "cycles": stats.cycles,
-        "util": stats.mac_utilization(machine),
+        "util": stats.array_busy(machine),
         "useful": sum(useful_macs(layer) for layer in layers)
         / (stats.cycles * machine.mac_rows * machine.mac_cols),
         "dram": dram,

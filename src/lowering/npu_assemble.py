@@ -28,7 +28,7 @@ from xdsl.ir import Block, Operation, Region
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.npu import ProgramOp, instruction_op
 from qdialect.lowering.npu_emit import Emitted
-from qdialect.lowering.npu_graph import LayerGraph
+from qdialect.lowering.npu_graph import LayerGraph, useful_macs
 from qdialect.lowering.npu_plan import ON_CHIP, Plan
 from qdialect.npu.encoding import LayerRecord, Section
 
@@ -49,9 +49,8 @@ def layer_records(graph: LayerGraph, emitted: Emitted, plan: Plan) -> list[Layer
         if last.get(name) is not owner:
             name = ""  # an intermediate of that tensor (a layout copy before its layer)
         address = None if lp.output == ON_CHIP else lp.output
-        records.append(
-            LayerRecord(name, starts[i], end, address, tuple(ht.shape_of(layer.out.type) or ()))
-        )
+        shape = tuple(ht.shape_of(layer.out.type) or ())
+        records.append(LayerRecord(name, starts[i], end, address, shape, useful_macs(layer)))
     return records
 
 

@@ -252,10 +252,11 @@ class LayerRecord:
     end: int
     address: int | None
     shape: tuple[int, ...]
+    macs: int = 0  # the model's MACs the layer computes (taps on padding not counted)
 
     def to_json(self) -> dict:
         return {"name": self.name, "code": [self.start, self.end], "dram": self.address,
-                "shape": list(self.shape)}  # fmt: skip
+                "shape": list(self.shape), "macs": self.macs}  # fmt: skip
 
     @classmethod
     def from_json(cls, entry, where: str) -> LayerRecord:
@@ -272,12 +273,16 @@ class LayerRecord:
             )
             and isinstance(entry.get("shape"), list)
             and all(isinstance(d, int) and d >= 0 for d in entry["shape"])
+            and isinstance(entry.get("macs", 0), int)
+            and entry.get("macs", 0) >= 0
         )
         if not ok or not isinstance(code, list):
             raise EncodingError(
-                f"{where}: expected {{name, code: [start, end], dram >= 0 or null, shape}}, got {entry!r}"
+                f"{where}: expected {{name, code: [start, end], dram >= 0 or null, shape, "
+                f"macs >= 0}}, got {entry!r}"
             )
-        return cls(entry["name"], code[0], code[1], entry["dram"], tuple(entry["shape"]))
+        return cls(entry["name"], code[0], code[1], entry["dram"], tuple(entry["shape"]),
+                   entry.get("macs", 0))  # fmt: skip
 
 
 def read_layers(manifest: dict, where: str) -> list[LayerRecord]:
@@ -296,6 +301,11 @@ class Binary:
     inputs: list[Tensor] = field(default_factory=list)
     outputs: list[Tensor] = field(default_factory=list)
     layers: list[LayerRecord] = field(default_factory=list)  # the layer map, for debugging
+
+    @property
+    def useful_macs(self) -> int | None:
+        """The model's MACs the program computes, from its layer map (None without one)."""
+        return sum(r.macs for r in self.layers) if self.layers else None
 
     def to_bytes(self) -> bytes:
         payloads: dict[str, tuple[bytes, int]] = {

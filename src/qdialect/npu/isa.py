@@ -384,7 +384,7 @@ Names are JSON strings; shapes are lists such as `[1,4,4,8]`.
 | `.machine "NAME" 0xDIGEST` | the machine description and its digest (the first 8 bytes of the SHA-256 of its canonical text); `qasm` refuses a description with another digest |
 | `.input "NAME" dram=A shape=S dtype=T` | an input tensor of the io manifest: DRAM address, shape, `int8`/`uint8`/`int16`/`int32` |
 | `.output "NAME" dram=A shape=S dtype=T` | an output tensor, likewise |
-| `.layer "NAME" code=START..END dram=A shape=S` | the layer map: the source tensor a layer computes (`""`: none), its instructions `START..END-1`, where its output is when they have run (`dram=chip`: kept in the output buffer); for debugging tools, the program does not read it |
+| `.layer "NAME" code=START..END dram=A shape=S macs=N` | the layer map: the source tensor a layer computes (`""`: none), its instructions `START..END-1`, where its output is when they have run (`dram=chip`: kept in the output buffer), the model's MACs it computes (taps on padding not counted; `qsim --stats` divides their sum by cycles x MACs per cycle); the program does not read it |
 | `.section weights\\|params\\|luts 0xADDRESS SIZE` | a data section the loader copies to DRAM at ADDRESS before the run |
 | `.bytes HEX` | the next bytes of the current section, two hex digits a byte (64 bytes a line as printed) |
 | `.text` | the end of the directives: instructions follow |

@@ -7,7 +7,7 @@ Besides instructions (`encoding.assemble`'s syntax), the text carries everything
     .machine "default" 0x3f2a...            the description's name and digest
     .input "arg0" dram=0 shape=[1,4,4,4] dtype=int8
     .output "result0" dram=512 shape=[1,2,2,6] dtype=int8
-    .layer "conv1" code=0..22 dram=448 shape=[1,2,2,4]      (dram=chip: kept on chip)
+    .layer "conv1" code=0..22 dram=448 shape=[1,2,2,4] macs=2304   (dram=chip: on chip)
     .section weights 0x100 2                name, DRAM address, byte count
     .bytes 0102                             the section's bytes in hex, 64 a line
     .text
@@ -55,7 +55,7 @@ def program_text(binary: Binary, machine: str) -> str:
     for r in binary.layers:
         where = "chip" if r.address is None else str(r.address)
         lines.append(f".layer {_name(r.name)} code={r.start}..{r.end} dram={where} "
-                     f"shape={_shape(r.shape)}")  # fmt: skip
+                     f"shape={_shape(r.shape)} macs={r.macs}")  # fmt: skip
     for name in sorted(binary.sections, key=DATA_SECTIONS.index):
         section = binary.sections[name]
         data = bytes(section.data)
@@ -79,11 +79,12 @@ class ParsedProgram:
     binary: Binary
 
 
-def _fields(words: list[str], where: str, want: tuple[str, ...]) -> dict[str, str]:
+def _fields(words: list[str], where: str, want: tuple[str, ...],
+            optional: tuple[str, ...] = ()) -> dict[str, str]:  # fmt: skip
     out = {}
     for word in words:
         key, eq, value = word.partition("=")
-        if not eq or key not in want or key in out:
+        if not eq or key not in want + optional or key in out:
             raise EncodingError(
                 f"{where}expected {' '.join(k + '=...' for k in want)}, got '{word}'"
             )
@@ -174,14 +175,15 @@ def parse_program(text: str, filename: str = "<asm>") -> ParsedProgram:
             )
         elif directive == ".layer":
             name, words = _split_name(rest, where)
-            f = _fields(words, where, ("code", "dram", "shape"))
+            f = _fields(words, where, ("code", "dram", "shape"), ("macs",))
             start, dots, end = f["code"].partition("..")
             if not dots:
                 raise EncodingError(f"{where}code must be START..END, got '{f['code']}'")
             address = None if f["dram"] == "chip" else _int(f["dram"], where, "dram")
             layers.append(LayerRecord.from_json(
                 {"name": name, "code": [_int(start, where, "code"), _int(end, where, "code")],
-                 "dram": address, "shape": list(_parse_shape(f["shape"], where))},
+                 "dram": address, "shape": list(_parse_shape(f["shape"], where)),
+                 "macs": _int(f.get("macs", "0"), where, "macs")},
                 f"{where}layer"))  # fmt: skip
         elif directive == ".section":
             words = rest.split()

@@ -47,9 +47,17 @@ class Stats:
     dram_written: int = 0
     instructions: int = 0
 
-    def mac_utilization(self, machine: Machine) -> float:
+    def utilization(self, machine: Machine, useful_macs: int) -> float:
+        """The model's MACs over what the array could do in the cycles taken: the field's
+        figure (`useful_macs` from the binary's layer map; taps on padding, tile padding
+        and repeated work are not useful)."""
         peak = self.cycles * machine.mac_rows * machine.mac_cols
-        return self.macs / peak if peak else 0.0
+        return useful_macs / peak if peak else 0.0
+
+    def array_busy(self, machine: Machine) -> float:
+        """The MACs the array executed (padding included) over its peak: how busy it
+        was, not how much of the model's work it did."""
+        return self.utilization(machine, self.macs)
 
 
 class _Memory:

@@ -50,7 +50,8 @@ def npu_target(func: FuncOp) -> str | None:
 class RegionStats:
     calls: int = 0
     cycles: int = 0
-    macs: int = 0
+    macs: int = 0  # executed by the array, padding included
+    useful_macs: int = 0  # the model's MACs, from the binaries' layer maps
     dram_read: int = 0
     dram_written: int = 0
 
@@ -166,6 +167,11 @@ class HostNpuExecutor(Interpreter):
             )
         return executor
 
+    def macs_per_cycle(self, function: str) -> int:
+        """The MAC array size of the machine an NPU function runs on (0 if not compiled)."""
+        compiled = self._compiled.get(function)
+        return compiled.machine.mac_rows * compiled.machine.mac_cols if compiled else 0
+
     def _compile(self, func: FuncOp, machine_name: str) -> _Compiled:
         name = func.sym_name.data
         if name not in self._compiled:
@@ -202,6 +208,7 @@ class HostNpuExecutor(Interpreter):
         stats.calls += 1
         stats.cycles += run.cycles
         stats.macs += run.macs
+        stats.useful_macs += binary.useful_macs or 0
         stats.dram_read += run.dram_read
         stats.dram_written += run.dram_written
         if self.trace is not None:

@@ -107,20 +107,33 @@ def entry_inputs(
 
 
 def format_stats(executor: HostNpuExecutor) -> str:
+    """Per NPU function: calls, cycles, the model's (useful) MACs, the MACs the array
+    executed, utilization (useful MACs over cycles x the machine's MACs per cycle) and
+    DRAM bytes."""
     lines = [
-        f"{'function':<24} {'calls':>5} {'cycles':>12} {'MACs':>14} {'DRAM read':>12} {'written':>10}"
+        f"{'function':<24} {'calls':>5} {'cycles':>12} {'useful MACs':>14} {'executed':>14} "
+        f"{'util':>6} {'DRAM read':>12} {'written':>10}"
     ]
-    total = [0, 0, 0, 0, 0]
+    total = [0, 0, 0, 0, 0, 0]
+    peak_total = 0
     for name, s in executor.stats.items():
-        row = [s.calls, s.cycles, s.macs, s.dram_read, s.dram_written]
+        row = [s.calls, s.cycles, s.useful_macs, s.macs, s.dram_read, s.dram_written]
         total = [a + b for a, b in zip(total, row, strict=True)]
+        peak = s.cycles * executor.macs_per_cycle(name)
+        peak_total += peak
+        util = f"{s.useful_macs / peak:.1%}" if peak else "-"
         lines.append(
-            f"{'@' + name:<24} {row[0]:>5} {row[1]:>12,} {row[2]:>14,} {row[3]:>12,} {row[4]:>10,}"
+            f"{'@' + name:<24} {row[0]:>5} {row[1]:>12,} {row[2]:>14,} {row[3]:>14,} {util:>6} "
+            f"{row[4]:>12,} {row[5]:>10,}"
         )
+    util = f"{total[2] / peak_total:.1%}" if peak_total else "-"
     lines.append(
-        f"{'total':<24} {total[0]:>5} {total[1]:>12,} {total[2]:>14,} {total[3]:>12,} {total[4]:>10,}"
+        f"{'total':<24} {total[0]:>5} {total[1]:>12,} {total[2]:>14,} {total[3]:>14,} {util:>6} "
+        f"{total[4]:>12,} {total[5]:>10,}"
     )
-    lines.append("(MACs as the array executes them, padding included; host time is not modelled)")
+    lines.append("(useful MACs: the model's, taps on padding not counted; executed: what the "
+                 "array ran, padding included; util: useful MACs / (cycles x MACs per cycle); "
+                 "host time is not modelled)")  # fmt: skip
     return "\n".join(lines) + "\n"
 
 

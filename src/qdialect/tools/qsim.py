@@ -142,7 +142,13 @@ def _run(args: argparse.Namespace) -> int:
         for engine in ENGINES:
             busy = stats.busy[engine]
             print(f"  {engine:8} busy {busy} ({busy / max(stats.cycles, 1):.1%})")
-        print(f"MAC utilization: {stats.mac_utilization(machine):.1%} ({stats.macs} MACs)")
+        useful = binary.useful_macs
+        if useful is not None:
+            print(f"MAC utilization: {stats.utilization(machine, useful):.1%} ({useful} useful "
+                  f"MACs of {stats.macs} executed; taps on padding not counted)")  # fmt: skip
+        else:
+            print(f"MAC array busy: {stats.array_busy(machine):.1%} ({stats.macs} MACs executed, "
+                  "padding included: the binary has no layer map to count useful MACs)")  # fmt: skip
         print(f"DRAM read {stats.dram_read} bytes, written {stats.dram_written} bytes")
     return 0
 

@@ -11,8 +11,10 @@
 // RUN: qrun --compare %t/want.npz %t/got.npz | FileCheck %s --check-prefix=SAME
 
 // OUT: result0: int8[1, 10]
-// OUT: @main_npu0 1
+// OUT: function calls cycles useful MACs executed util DRAM read written
+// OUT-NEXT: @main_npu0 1 {{[0-9,]+}} {{[0-9,]+}} {{[0-9,]+}} {{[0-9.]+}}%
 // OUT: total 1
+// OUT-NEXT: (useful MACs: the model's, taps on padding not counted;
 // DESCRIBE: region @main_npu0: machine 'default'
 // DESCRIBE-NOT: region
 // SAME: result0 {{.*}} 0 0 ok
