@@ -162,6 +162,8 @@ def parse_program(text: str, filename: str = "<asm>") -> ParsedProgram:
             if len(words) != 1:
                 raise EncodingError(f'{where}expected .machine "NAME" 0xDIGEST')
             digest = _int(words[0], where, "the digest")
+            if digest >= 1 << 64:
+                raise EncodingError(f"{where}the digest is 64 bits, got {words[0]}")
             continue
         if machine is None:
             raise EncodingError(f"{where}'{directive}' before '.machine'")
@@ -195,6 +197,8 @@ def parse_program(text: str, filename: str = "<asm>") -> ParsedProgram:
                 raise EncodingError(f"{where}section '{words[0]}' given twice")
             current = words[0]
             address, size = _int(words[1], where, "address"), _int(words[2], where, "size")
+            if address >= 1 << 32 or size >= 1 << 32:
+                raise EncodingError(f"{where}a section's address and size are 32-bit")
             sections[current] = (address, size, bytearray(), number)
         elif directive == ".bytes":
             if current is None:

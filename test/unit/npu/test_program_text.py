@@ -117,6 +117,8 @@ def test_a_bare_instruction_stream_still_assembles(tmp_path) -> None:
         ('.machine "small" 0x1\n.layer "a" code=0..5 dram=chip shape=[1]\n.text\nhalt\n',
          r"layer \"a\": instructions 0\.\.5 run past the program's 1"),
         ('.machine "small" 0x1\n.weird 1\n.text\n', r"p\.s:2: unknown directive '\.weird'"),
+        ('.machine "small" 0x10000000000000000\n.text\n', r"p\.s:1: the digest is 64 bits"),
+        ('.machine "small" 0x1\n.section luts 0x100000000 0\n.text\n', r"p\.s:2: a section's address"),
         ('.machine "small" 0x1\n', r"no '\.text' line"),
         ('.machine "small" 0x1\n.text\nbogus x=1\n', r"p\.s:3: unknown instruction 'bogus'"),
     ],
