@@ -462,6 +462,39 @@ def conv1d(
     return convert(keras.Model(inp, x), float_io=float_io, float32=float32, seed=seed)
 
 
+LAYER_KINDS = ("conv3x3", "depthwise3x3", "pointwise", "dense")
+
+
+@_isolated
+def single_layer(
+    kind: str, *, size: int = 16, channels: int = 16, filters: int = 16,
+    stride: int = 1, seed: int = 0,
+) -> bytes:  # fmt: skip
+    """One layer alone, ReLU fused, int8 in and out: the unit the NPU comparisons measure.
+    `kind` is one of `LAYER_KINDS`: "conv3x3" (Conv2D 3x3, same padding, `channels` to
+    `filters`), "depthwise3x3" (DepthwiseConv2D 3x3, same padding, `channels`),
+    "pointwise" (Conv2D 1x1) on a `size` x `size` image, or "dense" (Dense on a
+    [1, `channels`] input, `filters` outputs).
+
+    Ops: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED."""
+    if kind not in LAYER_KINDS:
+        raise ValueError(f"single_layer: kind {kind!r} is not one of {', '.join(LAYER_KINDS)}")
+    tf = _tf()
+    keras = tf.keras
+    keras.utils.set_random_seed(seed)
+    L = keras.layers
+    if kind == "dense":
+        inp = keras.Input((channels,))
+        return convert(keras.Model(inp, L.Dense(filters, activation="relu")(inp)), seed=seed)
+    inp = keras.Input((size, size, channels))
+    if kind == "depthwise3x3":
+        layer = L.DepthwiseConv2D(3, stride, padding="same", activation="relu")
+    else:
+        k = 3 if kind == "conv3x3" else 1
+        layer = L.Conv2D(filters, k, stride, padding="same", activation="relu")
+    return convert(keras.Model(inp, layer(inp)), seed=seed)
+
+
 @_isolated
 def strided_slices(
     *, size: int = 9, float_io: bool = False, float32: bool = False, seed: int = 0
@@ -531,4 +564,5 @@ BUILDERS: dict[str, Callable[..., bytes]] = {
     "dynamic_size": dynamic_size,
     "conv1d": conv1d,
     "strided_slices": strided_slices,
+    "single_layer": single_layer,
 }

@@ -87,6 +87,15 @@ CASES = [
     case("branch_concat", kz.branch_concat, kz.branch_concat),
     case("dynamic_size", kz.dynamic_size, kz.dynamic_size, out=(1, 8, 4), shape=(1, 8, 8, 8)),
     case("conv1d", kz.conv1d, kz.conv1d, out=(1, 4)),
+    case("single_layer-conv3x3", lambda: kz.single_layer("conv3x3", size=6, filters=8),
+         kz.single_layer, remove={"DEPTHWISE_CONV_2D", "FULLY_CONNECTED"}, out=(1, 6, 6, 8)),
+    case("single_layer-depthwise3x3-stride2",
+         lambda: kz.single_layer("depthwise3x3", size=6, stride=2), kz.single_layer,
+         remove={"CONV_2D", "FULLY_CONNECTED"}, out=(1, 3, 3, 16)),
+    case("single_layer-pointwise", lambda: kz.single_layer("pointwise", size=4, filters=8),
+         kz.single_layer, remove={"DEPTHWISE_CONV_2D", "FULLY_CONNECTED"}, out=(1, 4, 4, 8)),
+    case("single_layer-dense", lambda: kz.single_layer("dense", channels=32, filters=10),
+         kz.single_layer, remove={"CONV_2D", "DEPTHWISE_CONV_2D"}),
 ]  # fmt: skip
 
 
@@ -124,6 +133,11 @@ def test_small_models_cover_the_listed_operators() -> None:
         "FULLY_CONNECTED", "ADD", "MUL", "RESHAPE",
     }  # fmt: skip
     assert wanted <= covered, wanted - covered
+
+
+def test_single_layer_names_its_kinds() -> None:
+    with pytest.raises(ValueError, match="'conv5x5' is not one of conv3x3, depthwise3x3"):
+        kz.single_layer("conv5x5")
 
 
 def test_module_imports_without_tensorflow() -> None:
