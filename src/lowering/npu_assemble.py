@@ -10,6 +10,7 @@ runs as it is. Text appears only when the program is printed.
 from __future__ import annotations
 
 import json
+import time
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -55,10 +56,21 @@ def layer_records(graph: LayerGraph, emitted: Emitted, plan: Plan) -> list[Layer
 
 
 def assemble_program(emitted: Emitted, plan: Plan, machine_name: str,
-                     graph: LayerGraph | None = None) -> ProgramOp:  # fmt: skip
+                     graph: LayerGraph | None = None,
+                     seconds: list[float] | None = None) -> ProgramOp:  # fmt: skip
     """Stage 4: the program op for `machine_name` (a shipped name or a JSON path); with
-    `graph`, the layer map (`npu.layers`) for the debugging tools."""
-    block = Block([instruction_op(inst) for inst in emitted.code])
+    `graph`, the layer map (`npu.layers`) for the debugging tools. With `seconds`, the
+    time each layer's instructions take to become ops is appended (the tail — final
+    waits and `halt` — counts to the last layer)."""
+    ops: list[Operation] = []
+    bounds = [*emitted.layer_starts[1:], len(emitted.code)] if emitted.layer_starts else []
+    for end in bounds:
+        start = time.perf_counter()
+        ops.extend(instruction_op(inst) for inst in emitted.code[len(ops) : end])
+        if seconds is not None:
+            seconds.append(time.perf_counter() - start)
+    ops.extend(instruction_op(inst) for inst in emitted.code[len(ops) :])
+    block = Block(ops)
     program = ProgramOp(machine_name, Region(block))
     program.attributes["npu.sections"] = DictionaryAttr(
         {name: _section(section) for name, section in plan.sections.items()}

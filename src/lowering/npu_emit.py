@@ -9,6 +9,7 @@ change nothing in the graph; `npu_kinds` says which emitter a layer has.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from qdialect.lowering.npu_graph import LayerGraph
@@ -28,13 +29,17 @@ class Emitted:
     layer_starts: tuple[int, ...]
 
 
-def emit_program(graph: LayerGraph, plan: Plan, machine: Machine) -> Emitted:
+def emit_program(graph: LayerGraph, plan: Plan, machine: Machine,
+                 seconds: list[float] | None = None) -> Emitted:  # fmt: skip
     """Stage 3: every layer in program order (its kind's emitter, given its `LayerPlan`),
-    then the final token waits and `halt`."""
+    then the final token waits and `halt`. With `seconds`, each layer's time is appended."""
     stream = Stream(machine)
     starts = []
     for layer, lp in zip(graph.layers, plan.layers, strict=True):
+        start = time.perf_counter()
         starts.append(len(stream.code))
         stream.begin_layer()
         kind_of(layer).emit(stream, layer, lp)
+        if seconds is not None:
+            seconds.append(time.perf_counter() - start)
     return Emitted(tuple(stream.finish()), tuple(starts))

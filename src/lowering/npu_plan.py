@@ -24,6 +24,7 @@ output slots between store groups (`Stream.out_slot`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -287,8 +288,11 @@ def fitting(layer: Layer) -> Iterator[None]:
         ) from None
 
 
-def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True) -> Plan:
-    """Stage 2: residency, buffer slots, constant sections, DRAM addresses, io manifest."""
+def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True,
+                 seconds: list[float] | None = None) -> Plan:  # fmt: skip
+    """Stage 2: residency, buffer slots, constant sections, DRAM addresses, io manifest.
+    With `seconds`, each layer's constant packing time is appended to it (the per-layer
+    part of the stage; bench/bench_compile.py --layers)."""
     layers = graph.layers
     dram = DramAllocator(machine)
     address: dict[SSAValue, int] = {}
@@ -305,6 +309,7 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
     blobs = dict.fromkeys(SECTIONS, b"")
     offsets = []
     for layer, where in zip(layers, residency, strict=True):
+        start = time.perf_counter()
         placed = {}
         with fitting(layer):
             constants = layer_constants(layer, machine, where)
@@ -312,6 +317,8 @@ def plan_program(graph: LayerGraph, machine: Machine, keep_on_chip: bool = True)
             placed[name] = len(blobs[name])
             blobs[name] += _aligned(data)
         offsets.append(placed)
+        if seconds is not None:
+            seconds.append(time.perf_counter() - start)
     # Constant tensors an elementwise layer reads live in the weights section like any
     # other constant, tiled to the shape the layer reads (its own: the vector
     # instructions take operands of the result's shape; the IR keeps them small).

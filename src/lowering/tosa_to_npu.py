@@ -41,10 +41,14 @@ from qdialect.npu.machine import Machine, MachineError, load_machine
 
 def compile_function(func: FuncOp, machine: Machine, machine_name: str,
                      keep_on_chip: bool = True, dump: set[str] = frozenset(),
-                     timings: dict[str, float] | None = None) -> ProgramOp:  # fmt: skip
+                     timings: dict[str, float] | None = None,
+                     layer_seconds: list[float] | None = None) -> ProgramOp:  # fmt: skip
     """The four stages in order; those named in `dump` are printed on stderr. With
     `timings`, each stage's wall-clock seconds are added to it under the stage's name
-    (`layers`, `plan`, `code`, `assemble`), so callers can sum over many functions."""
+    (`layers`, `plan`, `code`, `assemble`), so callers can sum over many functions. With
+    `layer_seconds`, each layer's own share is appended to it, in the order of the
+    program's layer map: its constants packed (plan), its code emitted and assembled.
+    Forming the layers and the rest of the plan are whole-function work and not in it."""
     clock = time.perf_counter()
 
     def show(stage: str, text: str | None = None) -> None:
@@ -58,12 +62,15 @@ def compile_function(func: FuncOp, machine: Machine, machine_name: str,
 
     graph = form_layers(func)
     show("layers", dump_layers(graph) if "layers" in dump else None)
-    plan = plan_program(graph, machine, keep_on_chip)
+    per_layer: tuple[list[float], list[float], list[float]] = ([], [], [])
+    plan = plan_program(graph, machine, keep_on_chip, per_layer[0])
     show("plan", dump_plan(graph, plan) if "plan" in dump else None)
-    emitted = emit_program(graph, plan, machine)
+    emitted = emit_program(graph, plan, machine, per_layer[1])
     show("code", dump_code(graph, emitted) if "code" in dump else None)
-    program = assemble_program(emitted, plan, machine_name, graph)
+    program = assemble_program(emitted, plan, machine_name, graph, per_layer[2])
     show("assemble")
+    if layer_seconds is not None:
+        layer_seconds.extend(map(sum, zip(*per_layer, strict=True)))
     return program
 
 

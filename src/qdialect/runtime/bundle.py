@@ -149,12 +149,16 @@ class Bundle:
 
 
 def build_bundle(
-    module: ModuleOp, entry: str = "main", timings: dict[str, float] | None = None
+    module: ModuleOp,
+    entry: str = "main",
+    timings: dict[str, float] | None = None,
+    layer_seconds: list[tuple[str, dict, float]] | None = None,
 ) -> Bundle:
     """Compile every NPU-marked function of a partitioned module (`npu-partition`) with
     `tosa-to-npu`'s four stages, and package them with the module's text. With `timings`,
     the seconds of each `tosa-to-npu` stage (summed over regions) and of packaging
-    (`package`: binaries and the host text) are added to it."""
+    (`package`: binaries and the host text) are added to it; with `layer_seconds`, one
+    (region, layer record as in `npu.layers`, seconds) per layer (`compile_function`)."""
     from qdialect.ir.printer import module_text
     from qdialect.lowering.tosa_to_npu import compile_function
     from qdialect.runtime.executor import npu_target
@@ -171,7 +175,12 @@ def build_bundle(
             machine = load_machine(machine_name)
         except MachineError as err:
             raise BundleError(f"@{name}: {err}") from None
-        program = compile_function(func, machine, machine_name, timings=timings)  # OpError: located
+        seconds: list[float] = []
+        program = compile_function(func, machine, machine_name, timings=timings,
+                                   layer_seconds=seconds)  # OpError: located  # fmt: skip
+        if layer_seconds is not None:
+            records = json.loads(program.attributes["npu.layers"].data)  # type: ignore[attr-defined]
+            layer_seconds.extend(zip([name] * len(records), records, seconds, strict=True))
         start = time.perf_counter()
         binary = program_binary(program, machine.digest())
         regions.append(RegionBinary(name, machine_name, machine.digest(), binary))

@@ -8,6 +8,7 @@ digests (test_tosa_to_npu_golden.py) compile these same cases.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -389,3 +390,21 @@ def test_stages_chained_by_hand_give_the_pass_program() -> None:
     (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
     assert by_hand.instructions() == program.instructions() == list(emitted.code)
     assert str(by_hand) == str(program)
+
+
+def test_layer_seconds_name_each_layer_of_the_map_and_do_not_change_the_program() -> None:
+    """`compile_function(layer_seconds=...)` (bench_compile --layers): one figure per
+    layer of the program's layer map, within the stages' total, and the same program."""
+    from qdialect.lowering.tosa_to_npu import compile_function
+
+    machine = load_machine("small")
+    plain = compile_function(entry(resnet_tosa()), machine, "small")
+    timings: dict[str, float] = {}
+    seconds: list[float] = []
+    timed = compile_function(entry(resnet_tosa()), machine, "small", timings=timings,
+                             layer_seconds=seconds)  # fmt: skip
+    assert str(timed) == str(plain)
+    layers = json.loads(timed.attributes["npu.layers"].data)  # type: ignore[attr-defined]
+    assert len(seconds) == len(layers) > 1
+    assert all(s >= 0 for s in seconds)
+    assert sum(seconds) <= timings["plan"] + timings["code"] + timings["assemble"]
