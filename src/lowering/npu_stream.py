@@ -19,6 +19,12 @@ that orders the engines:
   more, and the next layer's first load waits for every release: a layer
   only reads DRAM its producers have finished writing.
 
+Only loads write the input, weight, params and lut buffers, so the stream knows
+which of their rows hold nothing but padding, and a padding-only load whose rows
+already hold that padding is left out (`Stream.deliver`): a depthwise layer's
+input slot, reused channel block after channel block, keeps its border rows, and
+each such load would cost a DMA latency for nothing.
+
 Which slot each step uses is not decided here: an emitter's `Cut` (a pure
 function of its layer) names its slot areas and what each step needs in
 them, and the plan assigns the slots (`npu_plan.plan_slots`); the stream
@@ -35,7 +41,7 @@ import numpy as np
 
 from qdialect.lowering.npu_graph import Requant, Stage
 from qdialect.npu.encoding import EncodingError, Instruction
-from qdialect.npu.machine import Machine
+from qdialect.npu.machine import BUFFERS, Machine
 
 RECORD_BYTES = 16
 MAX_M = 1023  # the matmul's m field
@@ -59,6 +65,11 @@ class Stream:
         self.taken = 0  # cp2ld tokens the load engine has waited for
         self.pending = 0  # store groups whose st2cp compute has not taken back
         self.out_groups = 0
+        # per loadable buffer, each row's padding byte if a load left it all padding, else -1
+        self.padding = {
+            buf: np.full(machine.buffer(buf).rows, -1, np.int16)
+            for buf in ("input", "weight", "params", "lut")
+        }
 
     def load_after(self, release: int) -> None:
         """Make the load engine wait until release number `release` has been signalled."""
@@ -71,8 +82,25 @@ class Stream:
 
     def deliver(self, loads: list[Instruction]) -> None:
         if loads:
-            self.code += [*fold_blocks(coalesce(in_row_order(loads))),
-                          _token("signal", "ld2cp"), _token("wait", "ld2cp")]  # fmt: skip
+            dmas = self._drop_known_padding(fold_blocks(coalesce(in_row_order(loads))))
+            self.code += [*dmas, _token("signal", "ld2cp"), _token("wait", "ld2cp")]
+
+    def _drop_known_padding(self, loads: list[Instruction]) -> list[Instruction]:
+        """`loads` without those that write only padding rows already holding it; the
+        rest update what each row is known to hold."""
+        kept = []
+        for load in loads:
+            state = self.padding[BUFFERS[load["buf"]]]
+            top, rows, bottom = load["pad_top"], load["rows"], load["pad_bottom"]
+            per, blocks, pad = top + rows + bottom, load.values.get("blocks", 1), load["pad"] & 0xFF
+            first = load["row"]
+            if rows == 0 and np.all(state[first : first + blocks * per] == pad):
+                continue
+            kept.append(load)
+            for base in range(first, first + blocks * per, per):
+                state[base : base + per] = pad
+                state[base + top : base + top + rows] = -1
+        return kept
 
     def release(self) -> int:
         self.code.append(_token("signal", "cp2ld"))

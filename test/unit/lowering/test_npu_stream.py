@@ -5,6 +5,7 @@ from __future__ import annotations
 from qdialect.lowering.npu_stream import (
     MAX_BLOCKS,
     MAX_DMA_ROWS,
+    Stream,
     coalesce,
     dma_load,
     dma_store,
@@ -13,6 +14,7 @@ from qdialect.lowering.npu_stream import (
     pad_rows,
 )
 from qdialect.npu.encoding import Instruction
+from qdialect.npu.machine import load_machine
 
 
 def rows(dmas: list[Instruction]) -> list[tuple[int, int, int]]:
@@ -119,3 +121,31 @@ def test_output_rows_a_pitch_apart_fold_into_one_store2d() -> None:
     }  # fmt: skip
     uneven = [*rows[:2], dma_store("output", 15, 180, 5, 4, 8)]
     assert [d.opcode.mnemonic for d in fold_blocks(uneven)] == ["store2d", "store"]
+
+
+def loads_of(stream: Stream) -> list[tuple[int, int, int, int]]:
+    return [(i["row"], i["rows"], i["pad_top"], i["pad"]) for i in stream.code
+            if i.opcode.mnemonic.startswith("load")]  # fmt: skip
+
+
+def test_padding_a_row_already_holds_is_not_loaded_again() -> None:
+    """Only loads write the loadable buffers, so a padding-only load whose rows hold that
+    padding (a reused slot's border) is left out; one that a data load has overwritten
+    since, or another padding value, or another buffer, is not."""
+    st = Stream(load_machine("default"))
+    st.deliver(pad_rows(0, 3, -1))
+    st.deliver(pad_rows(0, 3, -1))  # the same rows, the same byte: dropped
+    st.deliver(pad_rows(1, 2, -1))  # a part of them: dropped
+    assert loads_of(st) == [(0, 0, 3, -1)]
+    st.deliver(pad_rows(0, 3, 5))  # another byte: kept
+    st.deliver(dma_load("input", 2, 64, 1, 16, 16))  # data over row 2
+    st.deliver(pad_rows(0, 3, 5))  # row 2 is data now: kept
+    st.deliver(dma_load("weight", 0, 0, 0, 0, 0, pad=5, top=3))  # another buffer: kept
+    assert loads_of(st) == [(0, 0, 3, -1), (0, 0, 3, 5), (2, 1, 0, 0), (0, 0, 3, 5), (0, 0, 3, 5)]
+    # a data load's own padding rows count: its top row is padding, its data row is not
+    st.deliver(dma_load("input", 10, 0, 1, 16, 16, pad=7, top=1))
+    st.deliver(pad_rows(10, 1, 7))
+    st.deliver(pad_rows(11, 1, 7))
+    assert loads_of(st)[-2:] == [(10, 1, 1, 7), (11, 0, 1, 7)]
+    # every delivery still hands its token to compute
+    assert sum(i.opcode.mnemonic == "signal" for i in st.code) == 10
