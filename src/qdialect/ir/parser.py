@@ -11,7 +11,9 @@
 
 Location aliases may be used before they are defined, as JAX and MLIR print
 them (`loc(#loc3)` in the module, `#loc3 = loc(...)` after it): the top-level
-`#name = loc(...)` definitions are resolved first, in dependency order.
+`#name = loc(...)` definitions are resolved first, in dependency order. Locations
+follow MLIR's whole grammar, source ranges and fused metadata included
+(`qdialect.ir.locations`).
 
 Parse errors are worded as MLIR words them (`qdialect.ir.parse_messages`), and a
 value used but never defined is reported at its first use, as MLIR reports it.
@@ -57,6 +59,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
+from qdialect.ir.locations import LocationSyntax
 from qdialect.ir.parse_messages import mlir_wording
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
@@ -174,7 +177,11 @@ def _inherent_attrs_to_properties(op: Operation) -> None:
         op.properties[name] = op.attributes.pop(name)
 
 
-class QParser(Parser):
+class _AliasParser(LocationSyntax, Parser):
+    """Parses the location aliases ahead of the module (`QParser._predefine_location_aliases`)."""
+
+
+class QParser(LocationSyntax, Parser):
     """Parser used by every qdialect tool; see the module docstring."""
 
     _TensorLiteralElement = _TensorElement
@@ -311,7 +318,7 @@ class QParser(Parser):
         self._predefined: set[str] = set()
         if not pending:
             return
-        sub = Parser(self.ctx, "", self.lexer.input.name)
+        sub = _AliasParser(self.ctx, "", self.lexer.input.name)
         xp.set_lexer(sub, xp.LinearLexer(self.lexer.input), next(iter(pending.values())))
         sub.attribute_aliases = self.attribute_aliases  # shared: definitions seen at once
         failed: set[str] = set()

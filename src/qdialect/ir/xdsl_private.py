@@ -9,7 +9,7 @@ this module means an xDSL upgrade that renames them changes one file
 
 The `QParser`/`QPrinter` subclasses in `parser.py` and `printer.py` also override a
 few of xDSL's underscore hooks (alias definitions, tensor/memref/vector bodies, result
-naming); they are the only classes that do, besides `LinearLexer` here.
+naming, locations); they are the only classes that do, besides `LinearLexer` here.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue
 from xdsl.parser import AttrParser, BaseParser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -107,3 +107,12 @@ def share_value_names(
         name = printer._ssa_values.get(source)
         if name is not None:
             printer._ssa_values[target] = name
+
+
+def unverified_attribute(cls: type[ParametrizedAttribute], params: Sequence[Attribute]):
+    """`cls.new(params)` without the IRDL parameter check: for builtin location attributes
+    whose child is a location kind xDSL does not know (`qdialect.ir.locations`)."""
+    attr = cls.__new__(cls)
+    for (field_name, _), param in zip(cls.get_irdl_definition().parameters, params, strict=True):
+        object.__setattr__(attr, field_name, param)
+    return attr
