@@ -76,6 +76,20 @@ _I32_TO_TOSA = {
 }
 
 
+def _narrowed(q: UniformQuantizedType) -> bool:
+    """Whether `q`'s storage range is narrower than its storage type's."""
+    width = q.storage_width
+    full = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if q.is_signed else (0, (1 << width) - 1)
+    return (q.storage_min, q.storage_max) != full
+
+
+def _rescaled(v: SSAValue) -> bool:
+    """Whether `v` is a rescale's result, seen through transposes and reshapes."""
+    while isinstance(v.owner, tosa.TransposeOp | tosa.ReshapeOp):
+        v = v.owner.operands[0]
+    return isinstance(v.owner, tosa.RescaleOp)
+
+
 def _per_tensor_i8(t: Attribute) -> UniformQuantizedType | None:
     q = ht.quant_type(t)
     if q is None or q.is_per_axis or not q.is_signed or q.storage_width != 8:
@@ -268,6 +282,14 @@ class _Converter:
         target = target or self.op
         assert target is not None
         result = target.results[0]
+        q = ht.quant_type(result.type)
+        if q is not None and _narrowed(q) and _rescaled(storage):
+            # A rescale saturates to its integer type; the quantized type's own storage
+            # range (a ReLU folded into it, i8<0:127>) is a clamp after it.
+            element = IntegerType(q.storage_width)
+            storage = self.tosa_op(tosa.ClampOp, [storage], storage.type,
+                                   min_val=IntegerAttr(q.storage_min, element),
+                                   max_val=IntegerAttr(q.storage_max, element))  # fmt: skip
         if ht.is_quantized(result.type):
             storage = self.emit(
                 sh.BitcastConvertOp.create(operands=[storage], result_types=[result.type])

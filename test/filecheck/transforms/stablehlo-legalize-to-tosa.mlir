@@ -218,3 +218,25 @@ func.func @grouped_bias(%x: tensor<1x3x3x4x!x>) -> tensor<1x3x3x4x!y> {
   %y = stablehlo.uniform_quantize %s : (tensor<1x3x3x4x!acc>) -> tensor<1x3x3x4x!y>
   func.return %y : tensor<1x3x3x4x!y>
 }
+
+// -----
+
+// A requantization into a type whose storage range is narrower than its integer type's
+// (a ReLU folded into it: i8<-5:127> at zero point -5) clamps after the rescale, which
+// saturates to i8 only: uniform_quantize clamps to the storage range.
+// CHECK-LABEL: func.func @narrow_storage_range
+// CHECK: %[[R:.*]] = tosa.rescale
+// CHECK-NEXT: %[[C:.*]] = tosa.clamp %[[R]] min_val(-5 : i8) max_val(127 : i8)
+// CHECK-NEXT: stablehlo.bitcast_convert %[[C]] : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8<-5:127>:f32, 1.000000e-01:-5>>
+// A requantization into the full range needs none.
+// CHECK-LABEL: func.func @full_storage_range
+// CHECK: tosa.rescale
+// CHECK-NOT: tosa.clamp
+func.func @narrow_storage_range(%x: tensor<4x!quant.uniform<i32:f32, 0.001>>) -> tensor<4x!quant.uniform<i8<-5:127>:f32, 0.1:-5>> {
+  %0 = stablehlo.uniform_quantize %x : (tensor<4x!quant.uniform<i32:f32, 0.001>>) -> tensor<4x!quant.uniform<i8<-5:127>:f32, 0.1:-5>>
+  return %0 : tensor<4x!quant.uniform<i8<-5:127>:f32, 0.1:-5>>
+}
+func.func @full_storage_range(%x: tensor<4x!quant.uniform<i32:f32, 0.001>>) -> tensor<4x!quant.uniform<i8:f32, 0.1:-5>> {
+  %0 = stablehlo.uniform_quantize %x : (tensor<4x!quant.uniform<i32:f32, 0.001>>) -> tensor<4x!quant.uniform<i8:f32, 0.1:-5>>
+  return %0 : tensor<4x!quant.uniform<i8:f32, 0.1:-5>>
+}
