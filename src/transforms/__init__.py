@@ -133,6 +133,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return BindArguments
 
+    def get_legalize_fake_quant() -> type[ModulePass]:
+        from qdialect.transforms.legalize_fake_quant import LegalizeFakeQuant
+
+        return LegalizeFakeQuant
+
     def get_quantize() -> type[ModulePass]:
         from qdialect.transforms.quantize import Quantize
 
@@ -168,6 +173,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "stablehlo-fold-batch-norm": get_fold_batch_norm,
         "stablehlo-quantize": get_quantize,
         "stablehlo-bind-arguments": get_bind_arguments,
+        "stablehlo-legalize-fake-quant": get_legalize_fake_quant,
         "stablehlo-fold-constants": get_fold_constants,
         "stablehlo-fold-pad": get_fold_pad,
         "stablehlo-normalize-layout": get_normalize_layout,

@@ -93,7 +93,7 @@ def is_constant(v: SSAValue) -> bool:
     return isinstance(owner, Operation) and owner.has_trait(ConstantLike)
 
 
-def _unbroadcast(v: SSAValue) -> SSAValue:
+def unbroadcast(v: SSAValue) -> SSAValue:
     """The operand of the broadcast defining `v`, or `v` itself."""
     return v.owner.operand if isinstance(v.owner, sh.BroadcastInDimOp) else v
 
@@ -408,32 +408,12 @@ class _Emitter:
 
     def quantized_constant(self, c: SSAValue, params: QuantParams, width: int,
                            anchor: Operation) -> SSAValue:  # fmt: skip
-        """dq(constant of `c`'s values quantized by `params`), a broadcast kept a broadcast
-        (of the quantized operand), inserted before `anchor`."""
-        owner = c.owner
-        values = constant_array(_unbroadcast(c), integer=False)
+        """dq(constant of `c`'s values quantized by `params`), inserted before `anchor`."""
+        values = constant_array(unbroadcast(c), integer=False)
         assert values is not None
-        storage = params.quantize(values)
-        q = quant_type(params, width)
-        const = sh.ConstantOp(integer_attr(storage, IntegerType(width)), _tensor(q, values.shape))
-        ops: list[Operation] = [const]
-        value = const.output
-        if isinstance(owner, sh.BroadcastInDimOp):
-            dims = list(dense_values(owner.broadcast_dimensions))
-            if params.axis is not None:
-                q = quant_type(QuantParams(params.scale, params.zero_point, params.bits,
-                                           params.qmin, params.qmax, dims[params.axis]), width)  # fmt: skip
-            b = sh.BroadcastInDimOp.create(
-                operands=[value],
-                result_types=[_tensor(q, ht.shape_of(c.type))],
-                properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, dims)},
-            )
-            ops.append(b)
-            value = b.results[0]
-        dq = sh.UniformDequantizeOp(value)
-        ops.append(dq)
+        ops, value = quantized_constant(c, params.quantize(values), params, width)
         self.insert_before(anchor, *ops)
-        return dq.result
+        return value
 
     def constants(self, op: Operation) -> None:
         """Quantize `op`'s constant operands: in its output's type when it shares it
@@ -447,12 +427,12 @@ class _Emitter:
                 params = QuantParams(np.array([out.scales[0]]), np.array([out.zero_points[0]]),
                                      bits, out.storage_min, out.storage_max)  # fmt: skip
             else:
-                values = constant_array(_unbroadcast(c), integer=False)
+                values = constant_array(unbroadcast(c), integer=False)
                 assert values is not None
                 params = from_range(values.min(), values.max(), bits=bits,
                                     scheme=self.options.scheme, formula=self.options.formula)  # fmt: skip
             op.operands[i] = self.quantized_constant(c, params, bits, op)
-            _erase_constant(c)
+            erase_constant(c)
 
     def layer(self, layer: Layer) -> SSAValue | None:
         """Quantize a layer's weights (and bias); the i32 value its output requantizes from
@@ -471,7 +451,7 @@ class _Emitter:
         # operands: beside 16-bit activations, 8-bit weights are stored in i16.
         storage = self.types[op.operands[0]].storage_width
         op.operands[1] = self.quantized_constant(w_value, w_params, storage, op)
-        _erase_constant(w_value)
+        erase_constant(w_value)
         if layer.bias is None:
             return None
         s_x = self.types[op.operands[0]].scales[0]
@@ -504,14 +484,42 @@ class _Emitter:
         self.insert_before(add, acc_q, acc_dq, const, bcast, b_dq, total, total_q)
         add.results[0].replace_all_uses_with(total.results[0])
         self.block.erase_op(add)
-        _erase_constant(b_value)
+        erase_constant(b_value)
         # The output point is now `total`; it requantizes from the i32 sum.
         self.types[total.results[0]] = self.types.pop(layer.output)
         self.plan.points[self.plan.points.index(layer.output)] = total.results[0]
         return total_q.result
 
 
-def _erase_constant(c: SSAValue) -> None:
+def quantized_constant(c: SSAValue, storage: np.ndarray, params: QuantParams,
+                       width: int) -> tuple[list[Operation], SSAValue]:  # fmt: skip
+    """The ops of dq(a constant of `storage` values in `params`' type), standing for the
+    constant (or broadcast of one) `c`: a broadcast is kept a broadcast, of the quantized
+    operand, its per-axis dimension moved with it. Returns the ops and the dequantized
+    value."""
+    owner = c.owner
+    q = quant_type(params, width)
+    const = sh.ConstantOp(integer_attr(storage, IntegerType(width)), _tensor(q, storage.shape))
+    ops: list[Operation] = [const]
+    value = const.output
+    if isinstance(owner, sh.BroadcastInDimOp):
+        dims = list(dense_values(owner.broadcast_dimensions))
+        if params.axis is not None:
+            q = quant_type(QuantParams(params.scale, params.zero_point, params.bits,
+                                       params.qmin, params.qmax, dims[params.axis]), width)  # fmt: skip
+        b = sh.BroadcastInDimOp.create(
+            operands=[value],
+            result_types=[_tensor(q, ht.shape_of(c.type))],
+            properties={"broadcast_dimensions": DenseArrayBase.from_list(i64, dims)},
+        )
+        ops.append(b)
+        value = b.results[0]
+    dq = sh.UniformDequantizeOp(value)
+    ops.append(dq)
+    return ops, dq.result
+
+
+def erase_constant(c: SSAValue) -> None:
     owner = c.owner
     if isinstance(owner, sh.BroadcastInDimOp) and not c.uses:
         inner = owner.operand
@@ -526,7 +534,7 @@ def _bounds(op: Operation) -> tuple[float, float]:
     to; unbounded on a side whose constant varies per element."""
 
     def splat(v: SSAValue, default: float) -> float:
-        a = constant_array(_unbroadcast(v), integer=False)
+        a = constant_array(unbroadcast(v), integer=False)
         return (
             float(a.reshape(-1)[0])
             if a is not None and a.size and np.all(a == a.flat[0])
