@@ -79,10 +79,16 @@ def test_qat_trains_freezes_exports_and_runs_on_the_npu(data, float_params) -> N
         assert "tosa.conv2d" not in run.host_ops() and run.npu_functions()
 
 
-@pytest.mark.parametrize("weights", [Scheme(4, per_channel=True), Scheme(8, formula="cambricon")])
-def test_ptq_int4_and_cambricon_reach_the_npu_bit_exactly(data, float_params, weights) -> None:
+@pytest.mark.parametrize("weights, activations", [
+    (Scheme(4, per_channel=True), Scheme(8)),
+    (Scheme(8, formula="cambricon"), Scheme(8, formula="cambricon")),
+    (Scheme(8, per_channel=True), Scheme(8, scheme="affine")),
+])  # fmt: skip
+def test_ptq_int4_cambricon_and_affine_reach_the_npu_bit_exactly(
+    data, float_params, weights, activations
+) -> None:
     x, _, x_test, y_test = data
-    config = cnn.QatConfig(weights=weights, activations=Scheme(8, formula=weights.formula))
+    config = cnn.QatConfig(weights=weights, activations=activations)
     frozen = cnn.freeze(cnn.DIGITS_CNN, float_params, config,
                         cnn.calibrate(cnn.DIGITS_CNN, float_params, config, x[:128]))  # fmt: skip
     lo, hi = weights.qmin, weights.qmax
