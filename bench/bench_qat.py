@@ -43,6 +43,7 @@ def main() -> None:
     from qdialect.models import digits
     from qdialect.qat import cnn, export
     from qdialect.qat.quantizer import Scheme
+    from qdialect.tools.text_table import format_table
 
     widths = [int(b) for b in args.weight_bits.split(",")]
     d = digits.load()
@@ -87,16 +88,7 @@ def main() -> None:
           f"{float_seconds:.1f} s, QAT {args.epochs} epochs "
           f"{np.mean([a[f'qat_seconds{widths[0]}'] for *_, a in rows]):.1f} s per run; "
           "w<b>: b-bit weights, activations 8-bit")  # fmt: skip
-    if args.markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in body:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(head)]
-        print("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
-        for r in body:
-            print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
+    print(format_table(head, body, markdown=args.markdown))
 
 
 if __name__ == "__main__":

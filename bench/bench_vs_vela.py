@@ -61,6 +61,8 @@ from pathlib import Path
 
 import numpy as np
 
+from qdialect.tools.text_table import format_table
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 STOCK = ["--config", "Arm/vela.ini", "--system-config", "Ethos_U55_High_End_Embedded",
@@ -236,17 +238,9 @@ def main() -> None:
                          f"our host ops {', '.join(sorted(set(o.host_ops))) or 'none'}")  # fmt: skip
         if not args.markdown:
             print("  ".join(rows[-1]), flush=True)
-    if args.markdown:
-        print("| " + " | ".join(HEADER) + " |")
-        print("|" + "---|" * len(HEADER))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(HEADER)]
+    if not args.markdown:
         print()
-        print("  ".join(h.rjust(w) for h, w in zip(HEADER, widths, strict=True)))
-        for r in rows:
-            print("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)))
+    print(format_table(HEADER, rows, markdown=args.markdown, right=True))
     for n in notes:
         print(n)
     for column in ("ours/Vela", "ours/Vela, our memory"):
