@@ -93,12 +93,23 @@ def array_passes(g: Geometry, cols: int) -> tuple[int, int]:
     return before, after
 
 
+COPY_LAYER_LATENCIES = 8
+"""What each data-movement layer a fold adds (a pad, one slice per kernel column, a
+concat) costs beyond its bytes, in DRAM latencies: measured on the simulator, a fold
+costs an 8 x 8 x 8 convolution 4,100 cycles and a 13 x 13 x 48 one 4,300 on the default
+machine (latency 100), most of it the layers' start-up, not their bytes."""
+
+
 def worth_it(g: Geometry, machine: Machine, min_gain: float) -> bool:
     """Fold when the array saves at least `min_gain` of its passes and more cycles than
-    the copies cost (the folded input written once and read once, over the bus)."""
+    the copies cost: the folded input written once and read once over the bus, and the
+    start-up of the KW + 2 copy layers (`COPY_LAYER_LATENCIES` DRAM latencies each) — on
+    a small layer that start-up is most of the cost."""
     before, after = array_passes(g, machine.mac_cols)
     saved = (before - after) * _ceil(g.n, machine.mac_cols)
-    copies = 2 * g.im2col_bytes / machine.bus_bytes
+    layers = g.kw + 2
+    copies = (2 * g.im2col_bytes / machine.bus_bytes
+              + layers * COPY_LAYER_LATENCIES * machine.dram_latency)  # fmt: skip
     return before > 0 and (before - after) >= min_gain * before and saved > copies
 
 
