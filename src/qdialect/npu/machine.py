@@ -91,6 +91,12 @@ def parse_machine(text: str, where: str = "<machine>") -> Machine:
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise MachineError(f"{where}: expected an object with a string 'name'")
     rows, cols = _field(data, "mac_array.rows", where), _field(data, "mac_array.cols", where)
+    if rows != cols:
+        raise MachineError(
+            f"{where}: 'mac_array.rows' ({rows}) must equal 'mac_array.cols' ({cols}): the "
+            "array multiplies one input row by a cols x cols weight tile a cycle; "
+            "rectangular arrays are not modelled"
+        )
     if _field(data, "mac_array.input_bits", where) != 8:
         raise MachineError(f"{where}: 'mac_array.input_bits' must be 8 (int8 inputs)")
     if _field(data, "mac_array.accumulator_bits", where) != 32:

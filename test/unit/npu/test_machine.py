@@ -66,6 +66,11 @@ def test_shipped_machines_and_description_errors() -> None:
     text = (ROOT / "src" / "qdialect" / "npu" / "machines" / "small.json").read_text()
     with pytest.raises(MachineError, match=r"'buffers\.input\.row_bytes' must be 4"):
         parse_machine(text.replace('"row_bytes": 4}', '"row_bytes": 8}', 1))
+    # The cycle model multiplies a cols x cols weight tile a cycle: only square arrays.
+    with pytest.raises(
+        MachineError, match=r"'mac_array\.rows' \(8\) must equal 'mac_array\.cols' \(4\)"
+    ):
+        parse_machine(text.replace('"rows": 4', '"rows": 8', 1))
     with pytest.raises(MachineError, match=r"missing field 'dram\.bus_bytes'"):
         parse_machine(text.replace('"bus_bytes": 4,', ""))
     with pytest.raises(MachineError, match="not JSON"):
