@@ -255,12 +255,13 @@ def function_batches(func: FuncOp, data: Path) -> tuple[int, Iterator[list[np.nd
     return read_batches(Path(data), names, shapes, dtypes)
 
 
-def progress_bar(total: int, stream: TextIO = sys.stderr) -> Callable[[int], None]:
+def progress_bar(total: int, stream: TextIO = sys.stderr,
+                 unit: str = "batches") -> Callable[[int], None]:  # fmt: skip
     """A one-line text bar on `stream`: `[#####.....] 5/10 batches`."""
 
     def show(done: int) -> None:
         filled = 30 * done // max(total, 1)
-        stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} batches")
+        stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} {unit}")
         if done >= total:
             stream.write("\n")
         stream.flush()

@@ -26,7 +26,7 @@ class PlotError(RuntimeError):
     """matplotlib is missing, or a plot cannot be made from what was asked."""
 
 
-def _pyplot():
+def pyplot():
     try:
         import matplotlib
 
@@ -38,7 +38,7 @@ def _pyplot():
 
 
 def sqnr_plot(table: Table, path: Path) -> Path:
-    plt = _pyplot()
+    plt = pyplot()
     rows = [r for r in table.rows if r.fused_into is None]  # fused: clipped by design
     names = [r.name for r in rows]
     fig, ax = plt.subplots(figsize=(min(16.0, max(6.0, 0.2 * len(names) + 2)), 5.0))
@@ -72,7 +72,7 @@ def histogram_plot(name: str, reference: Observed, quantized: Observed, path: Pa
                    bins: int = 128) -> Path:  # fmt: skip
     """`reference` (float) with the clipping range of `quantized`'s parameters, and
     `quantized`'s values as real numbers."""
-    plt = _pyplot()
+    plt = pyplot()
     q = quantized.quant
     if q is None or not reference.arrays or not quantized.arrays:
         raise PlotError(f"no quantized values of '{name}' to plot")
