@@ -51,7 +51,9 @@ def test_the_memory_cap_turns_a_blow_up_into_a_memory_finding() -> None:
         blocks = [bytearray(64 << 20) for _ in range(64)]  # 4 GiB against a 256 MiB cap
         return len(blocks)
 
-    outcome = run_in_child(lambda: run_tool("qtool", blow_up), memory_mb=256)
+    # A generous timeout: on a loaded machine the child may wait for a core, and this
+    # test is about the memory cap, not the clock (a CI run saw "hang" at 10 s).
+    outcome = run_in_child(lambda: run_tool("qtool", blow_up), timeout=120, memory_mb=256)
     assert outcome.kind == MEMORY
 
 
