@@ -62,7 +62,14 @@ from xdsl.traits import ConstantLike
 
 from qdialect.calibration.calibrate import Calibration, CalibrationError, function_batches
 from qdialect.calibration.observers import METHODS, TensorStats
-from qdialect.calibration.params import FORMULAS, SCHEMES, QuantParams, from_range, per_channel
+from qdialect.calibration.params import (
+    FORMULAS,
+    SCHEMES,
+    QuantParams,
+    from_range,
+    per_channel,
+    quantize_bias,
+)
 from qdialect.calibration.qtable import QTable
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
@@ -465,7 +472,7 @@ class _Emitter:
         assert b_value is not None
         b = per_channel_constant(b_value, layer.feature, n)
         assert b is not None
-        b_q = np.clip(np.round(b / np.broadcast_to(acc_scale, (n,))), I32_MIN, I32_MAX)
+        b_q = quantize_bias(b, np.broadcast_to(acc_scale, (n,)))
         vector = QuantParams(acc_scale, acc.zero_point, 32, I32_MIN, I32_MAX,
                              0 if o.per_channel else None)  # fmt: skip
         const = sh.ConstantOp(integer_attr(b_q.astype(np.int64), IntegerType(32)),

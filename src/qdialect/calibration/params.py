@@ -56,9 +56,8 @@ class QuantParams:
         return numerics.dequantize(q, self.scale, self.zero_point, axis=self.axis)
 
 
-def from_range(lo, hi, *, bits: int = 8, scheme: str = "symmetric", formula: str = "google",
-               narrow: bool = False, axis: int | None = None) -> QuantParams:  # fmt: skip
-    """The parameters of range [lo, hi] (scalars, or arrays for per-channel along `axis`)."""
+def check_scheme(bits: int, scheme: str, formula: str) -> None:
+    """A ValueError naming what is wrong with a (bits, scheme, formula) choice."""
     if scheme not in SCHEMES:
         raise ValueError(f"unknown quantization scheme '{scheme}' (symmetric or affine)")
     if formula not in FORMULAS:
@@ -67,6 +66,20 @@ def from_range(lo, hi, *, bits: int = 8, scheme: str = "symmetric", formula: str
         raise ValueError(f"{bits}-bit quantization is not supported (2 to 16 bits)")
     if formula == "cambricon" and scheme != "symmetric":
         raise ValueError("the cambricon formula is symmetric only (a power-of-two scale)")
+
+
+def quantize_bias(b: np.ndarray, acc_scale: np.ndarray) -> np.ndarray:
+    """A bias as the int32 values (int64 array) of its accumulator's scale s_x * s_w
+    (per channel or one): b / scale in float64, rounded half to even, saturated."""
+    b = np.asarray(b, np.float64)
+    q = np.round(b / np.broadcast_to(np.asarray(acc_scale, np.float64), b.shape))
+    return np.clip(q, -(1 << 31), (1 << 31) - 1).astype(np.int64)
+
+
+def from_range(lo, hi, *, bits: int = 8, scheme: str = "symmetric", formula: str = "google",
+               narrow: bool = False, axis: int | None = None) -> QuantParams:  # fmt: skip
+    """The parameters of range [lo, hi] (scalars, or arrays for per-channel along `axis`)."""
+    check_scheme(bits, scheme, formula)
     lo = np.minimum(np.asarray(lo, np.float64), 0.0)
     hi = np.maximum(np.asarray(hi, np.float64), 0.0)
     if np.any(~np.isfinite(lo)) or np.any(~np.isfinite(hi)):

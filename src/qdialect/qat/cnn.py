@@ -25,7 +25,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from qdialect import numerics
-from qdialect.calibration.params import QuantParams
+from qdialect.calibration.params import QuantParams, quantize_bias
 from qdialect.qat.observers import MinMaxObserver, MovingAverageMinMaxObserver, State
 from qdialect.qat.quantizer import Scheme, fake_quant, params
 
@@ -288,9 +288,8 @@ def freeze(layers: Sequence[Layer], p: dict, config: QatConfig, state: dict[str,
         out_axis = 3 if isinstance(layer, Conv) else 1
         acc = QuantParams(acc_scale, np.zeros(len(acc_scale), np.int64), 32, I32_MIN, I32_MAX,
                           out_axis if len(acc_scale) > 1 else None)  # fmt: skip
-        b = np.asarray(p[layer.name]["b"], np.float64)
-        b_q = np.clip(np.round(b / np.broadcast_to(acc_scale, b.shape)), I32_MIN, I32_MAX)
+        b_q = quantize_bias(np.asarray(p[layer.name]["b"], np.float64), acc_scale)
         out = _activation_bounds(activation(layer.name), layer.activation)
-        weighted[layer.name] = FrozenLayer(layer, w_q, w_params, b_q.astype(np.int64), acc, out)
+        weighted[layer.name] = FrozenLayer(layer, w_q, w_params, b_q, acc, out)
         current = out
     return Frozen(tuple(layers), config, x_params, weighted)

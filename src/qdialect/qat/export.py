@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from qdialect.calibration.params import QuantParams
 from qdialect.qat.cnn import Conv, Dense, Frozen, MaxPool, _conv, _pool
+from qdialect.qat.quantizer import along
 
 FAKE_QUANT = "qdialect.fake_quant"
 DEQUANTIZE = "qdialect.dequantize"
@@ -51,19 +52,14 @@ def _attributes(p: QuantParams, storage_bits: int | None = None) -> dict:
     }
 
 
-def _broadcast(values: np.ndarray, rank: int, axis: int) -> jax.Array:
-    v = jnp.asarray(values, jnp.float32)
-    if axis < 0 or v.size == 1:
-        return v.reshape(())
-    shape = [1] * rank
-    shape[axis] = -1
-    return v.reshape(shape)
+def _axis(axis: int) -> int | None:
+    return None if axis < 0 else axis
 
 
 def _fake_quant_decomposition(
     x, *, scale, zero_point, storage_min, storage_max, storage_bits, axis
 ):
-    s, z = _broadcast(scale, x.ndim, axis), _broadcast(zero_point, x.ndim, axis)
+    s, z = along(scale, x.ndim, _axis(axis)), along(zero_point, x.ndim, _axis(axis))
     q = jnp.round(jnp.clip(x / s + z, storage_min, storage_max))
     return (q - z) * s
 
@@ -71,7 +67,7 @@ def _fake_quant_decomposition(
 def _dequantize_decomposition(
     q, *, scale, zero_point, storage_min, storage_max, storage_bits, axis
 ):
-    s, z = _broadcast(scale, q.ndim, axis), _broadcast(zero_point, q.ndim, axis)
+    s, z = along(scale, q.ndim, _axis(axis)), along(zero_point, q.ndim, _axis(axis))
     return (q.astype(jnp.float32) - z) * s
 
 

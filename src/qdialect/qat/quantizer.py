@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from qdialect.calibration.params import FORMULAS, SCHEMES, QuantParams, from_range, per_channel
+from qdialect.calibration.params import QuantParams, check_scheme, from_range, per_channel
 
 Array = Any  # a jax or numpy array
 
@@ -42,18 +42,7 @@ class Scheme:
     per_channel: bool = False
 
     def __post_init__(self) -> None:
-        if self.scheme not in SCHEMES:
-            raise ValueError(
-                f"unknown quantization scheme '{self.scheme}' ({' or '.join(SCHEMES)})"
-            )
-        if self.formula not in FORMULAS:
-            raise ValueError(
-                f"unknown quantization formula '{self.formula}' ({' or '.join(FORMULAS)})"
-            )
-        if not 2 <= self.bits <= 16:
-            raise ValueError(f"{self.bits}-bit quantization is not supported (2 to 16 bits)")
-        if self.formula == "cambricon" and self.scheme != "symmetric":
-            raise ValueError("the cambricon formula is symmetric only (a power-of-two scale)")
+        check_scheme(self.bits, self.scheme, self.formula)
 
     @property
     def qmin(self) -> int:
@@ -100,7 +89,7 @@ def params(lo: Array, hi: Array, scheme: Scheme) -> tuple[jax.Array, jax.Array]:
     return jnp.where(empty, 1.0, scale), jnp.where(empty, 0.0, zp)
 
 
-def _along(p: Array, rank: int, axis: int | None) -> jax.Array:
+def along(p: Array, rank: int, axis: int | None) -> jax.Array:
     """Per-channel parameters shaped to broadcast along `axis` of a rank-`rank` tensor."""
     p = jnp.asarray(p, jnp.float32)
     if axis is None or p.ndim == 0:
@@ -150,8 +139,8 @@ def divide(x: Array, s: Array) -> jax.Array:
 
 def _scaled(x: Array, scale: Array, zero_point: Array, axis: int | None) -> jax.Array:
     x = jnp.asarray(x, jnp.float32)
-    s = jnp.broadcast_to(_along(scale, x.ndim, axis), x.shape)
-    return divide(x, s) + _along(zero_point, x.ndim, axis)
+    s = jnp.broadcast_to(along(scale, x.ndim, axis), x.shape)
+    return divide(x, s) + along(zero_point, x.ndim, axis)
 
 
 def quantize(x: Array, scale: Array, zero_point: Array, qmin: int, qmax: int,
@@ -164,7 +153,7 @@ def quantize(x: Array, scale: Array, zero_point: Array, qmin: int, qmax: int,
 def dequantize(q: Array, scale: Array, zero_point: Array, axis: int | None = None) -> jax.Array:
     """StableHLO's uniform_dequantize, (q - zero point) · scale in float32."""
     q = jnp.asarray(q).astype(jnp.float32)
-    return (q - _along(zero_point, q.ndim, axis)) * _along(scale, q.ndim, axis)
+    return (q - along(zero_point, q.ndim, axis)) * along(scale, q.ndim, axis)
 
 
 @partial(jax.custom_vjp, nondiff_argnums=(4,))
