@@ -3,6 +3,9 @@ classify what happened.
 
 Forking keeps each case cheap (the parent has already imported xDSL and numpy) and
 isolated: a case that exhausts memory, hangs or corrupts global state dies alone.
+The memory cap (RLIMIT_AS) bounds the address space a case adds to the parent's: memory
+the parent freed to its allocator but kept mapped is reusable by the child beyond the
+cap, so the fuzzer runs cases from a fresh, small parent (`python -m qdialect.fuzz`).
 The classification is what issue-free tools must guarantee (docs/hostile-input.md):
 a case is `ok` (exit 0) or `rejected` (exit 1, error lines, no traceback); anything
 else is a bug.
@@ -41,6 +44,7 @@ class Outcome:
     status: int | None  # the exit status, None if killed
     stderr: str  # the last lines the tool wrote to stderr
     seconds: float
+    signal: int = 0  # the signal that ended the child (0 if it exited or was killed at the timeout)
 
     @property
     def is_bug(self) -> bool:
@@ -122,7 +126,7 @@ class Running:
         self._err.seek(0)
         text = self._err.read()[-4000:].decode("utf-8", "replace")
         self._err.close()
-        return Outcome(_classify(status, text, killed, signaled), status, text, seconds)
+        return Outcome(_classify(status, text, killed, signaled), status, text, seconds, signaled)
 
 
 def run_in_child(body: Callable[[], int], timeout: float = 10.0, memory_mb: int = 2048) -> Outcome:
