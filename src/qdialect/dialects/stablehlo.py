@@ -80,7 +80,13 @@ from qdialect.dialects.stablehlo_attrs import (
     dot_algorithm_text,
     parse_conv_dims,
 )
-from qdialect.dialects.window import window_output_size
+from qdialect.dialects.window import (
+    WindowError,
+    check_window,
+    padding_pairs,
+    window_output_shape,
+    window_output_size,
+)
 from qdialect.ir import xdsl_private as xp
 
 # ==========================================================================
@@ -1574,12 +1580,13 @@ def _parse_precision(parser: Parser) -> ArrayAttr:
     return ArrayAttr(values)
 
 
-def _verify_precision(op: Operation, attr: ArrayAttr | None) -> None:
-    if attr is not None and len(attr.data) not in (0, 2):
+def _verify_precision(op: Operation, attr: Attribute | None) -> None:
+    if isinstance(attr, ArrayAttr) and len(attr.data) > 2:
         raise VerifyException(
-            f"'{op.name}' precision config must have 0 or 2 entries, got {len(attr.data)}"
+            f"'{op.name}' expects precision config to be empty or have <= 2 elements, "
+            f"got {len(attr.data)}"
         )
-    if attr is not None and not all(isinstance(p, PrecisionAttr) for p in attr.data):
+    if isinstance(attr, ArrayAttr) and not all(isinstance(p, PrecisionAttr) for p in attr.data):
         raise VerifyException(
             f"'{op.name}' precision config entries must be #stablehlo<precision ...>"
         )
@@ -1916,30 +1923,41 @@ class ConvolutionOp(IRDLOperation):
         def window_entry() -> None:
             start = parser.pos
             key = parser.parse_identifier()
-            if key not in names:
-                parser.raise_error(f"unknown window attribute '{key}'", start, parser.pos)
+            if key not in names or names[key] in props:  # unknown or repeated: upstream's words
+                parser.raise_error(f"Unexpected keyword {key}", start, parser.pos)
             parser.parse_punctuation("=")
             if key == "pad":
-                pairs = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: tuple(parse_int_list(parser))
-                )
-                if any(len(p) != 2 for p in pairs):
-                    parser.raise_error("each padding entry must be [low, high]", start, parser.pos)
+
+                def pair() -> tuple[int, int]:
+                    values = parse_int_list(parser)
+                    if len(values) != 2:
+                        parser.raise_error(
+                            f"Expected array with 2 elements, got {len(values)} elements instead"
+                        )
+                    return values[0], values[1]
+
+                pairs = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, pair)
                 props["padding"] = _padding_attr(pairs)
-            elif key == "reverse":
-                flags = parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: parser.parse_boolean()
-                )
-                props["window_reversal"] = DenseArrayBase.from_list(
-                    IntegerType(1), [int(f) for f in flags]
-                )
+            elif key == "reverse":  # booleans, or integers as upstream's parser reads them
+
+                def flag() -> int:
+                    value = parser.parse_optional_boolean()
+                    return int(value) if value is not None else int(parser.parse_integer() != 0)
+
+                flags = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, flag)
+                props["window_reversal"] = DenseArrayBase.from_list(IntegerType(1), flags)
             else:
                 props[names[key]] = dense_i64(parse_int_list(parser))
 
         parser.parse_comma_separated_list(parser.Delimiter.BRACES, window_entry)
+        dict_start = parser.pos
         extra = parser.parse_optional_attr_dict()
         more_props, attrs = split_attr_dict(cls, extra)
         props.update(more_props)
+        for name in ("feature_group_count", "batch_group_count"):
+            # MLIR checks inherent attributes as it parses, at the attribute dictionary.
+            if (message := _group_count_error(props.get(name), name)) is not None:
+                parser.raise_error(f"'{cls.name}' op {message}", dict_start, dict_start + 1)
         parser.parse_punctuation(":")
         fn = parser.parse_function_type()
         return cls.create(
@@ -1980,74 +1998,60 @@ class ConvolutionOp(IRDLOperation):
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
+        """StableHLO's checks in upstream's order and words (inferConvolutionOp), then the
+        quantization rules; the spec's constraint numbers are upstream's comments."""
+        for name in ("feature_group_count", "batch_group_count"):  # C21, C22 (ODS)
+            if (message := _group_count_error(self.properties[name], name)) is not None:
+                raise VerifyException(f"'{self.name}' {message}")
         lhs, rhs, result = self.lhs.type, self.rhs.type, self.result.type
+        sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
+        if sl is None or sr is None:
+            return
+        if len(sl) < 2:  # C13
+            raise VerifyException(
+                f"'{self.name}' expects convolution arguments to have >= 2 dimensions. "
+                f"Got: '{lhs}' and '{rhs}'."
+            )
+        if len(sl) != len(sr):  # C1
+            raise VerifyException(
+                f"'{self.name}' expects convolution arguments to have same number of "
+                f"dimensions. Got: '{lhs}' and '{rhs}'."
+            )
+        el, er = ht.element_type(lhs), ht.element_type(rhs)
+        if not ht.is_quantized(lhs) and not ht.is_quantized(rhs) and el != er:  # C27
+            raise VerifyException(
+                f"'{self.name}' expects lhs and rhs to have compatible element type. "
+                f"Got: '{el}' and '{er}'"
+            )
         dn: ConvDims = self.dimension_numbers.data
-        _verify_precision(self, self.precision_config)
         fgc = self.feature_group_count.value.data
         bgc = self.batch_group_count.value.data
-        if fgc < 1 or bgc < 1:
-            raise VerifyException(
-                f"'{self.name}' feature_group_count and batch_group_count must be positive"
-            )
-        if fgc > 1 and bgc > 1:
-            raise VerifyException(
-                f"'{self.name}' feature_group_count and batch_group_count cannot both exceed 1"
-            )
+        _verify_conv_attributes(self, sl, sr, dn, fgc, bgc)
         n = len(dn.input_spatial_dimensions)
-        sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
-        for shape, what in ((sl, "lhs"), (sr, "rhs"), (ht.shape_of(result), "result")):
-            if shape is not None and len(shape) != n + 2:
-                raise VerifyException(
-                    f"'{self.name}' {what} must have rank {n + 2} (from dim_numbers), got {len(shape)}"
-                )
-        strides = dense_values(self.window_strides) or (1,) * n
-        lhs_dil = dense_values(self.lhs_dilation) or (1,) * n
-        rhs_dil = dense_values(self.rhs_dilation) or (1,) * n
-        pads = _dense_2d(self.padding) or [(0, 0)] * n
-        for values, what in (
-            (strides, "window_strides"),
-            (lhs_dil, "lhs_dilation"),
-            (rhs_dil, "rhs_dilation"),
-        ):
-            if len(values) != n:
-                raise VerifyException(f"'{self.name}' {what} needs {n} entries, got {len(values)}")
-            if any(v < 1 for v in values):
-                raise VerifyException(f"'{self.name}' {what} entries must be positive")
-        if len(pads) != n:
+        if len(sl) != n + 2:  # C12
             raise VerifyException(
-                f"'{self.name}' padding needs {n} [low, high] pairs, got {len(pads)}"
+                f"'{self.name}' expects convolution arguments to have {n + 2} dimensions. "
+                f"Got: {len(sl)}"
             )
-        if sl is not None and sr is not None:
-            in_features = sl[dn.input_feature_dimension]
-            k_in = sr[dn.kernel_input_feature_dimension]
-            k_out = sr[dn.kernel_output_feature_dimension]
-            batch = sl[dn.input_batch_dimension]
-            if DYNAMIC_INDEX not in (in_features, k_in):
-                if in_features % fgc or in_features // fgc != k_in:
-                    raise VerifyException(
-                        f"'{self.name}' input features ({in_features}) / feature_group_count ({fgc}) must equal kernel input features ({k_in})"
-                    )
-            if k_out != DYNAMIC_INDEX and (k_out % fgc or k_out % bgc):
-                raise VerifyException(
-                    f"'{self.name}' kernel output features ({k_out}) must be divisible by the group counts"
-                )
-            if batch != DYNAMIC_INDEX and batch % bgc:
-                raise VerifyException(
-                    f"'{self.name}' input batch ({batch}) must be divisible by batch_group_count ({bgc})"
-                )
-            expected = [0] * (n + 2)
-            expected[dn.output_batch_dimension] = batch if batch == DYNAMIC_INDEX else batch // bgc
-            expected[dn.output_feature_dimension] = k_out
-            for i in range(n):
-                expected[dn.output_spatial_dimensions[i]] = window_output_size(
-                    sl[dn.input_spatial_dimensions[i]],
-                    sr[dn.kernel_spatial_dimensions[i]],
-                    strides[i],
-                    pads[i],
-                    lhs_dil[i],
-                    rhs_dil[i],
-                )
-            _expect_shape(self, expected, result)
+        try:
+            window = check_window(
+                [sr[d] for d in dn.kernel_spatial_dimensions],
+                dense_values(self.window_strides),
+                _padding(self.padding),
+                dense_values(self.lhs_dilation),
+                dense_values(self.rhs_dilation),
+                len(dense_values(self.window_reversal)),
+            )
+        except WindowError as err:
+            raise VerifyException(f"'{self.name}' {err}") from None
+        expected = [DYNAMIC_INDEX] * len(sl)
+        spatial = window_output_shape([sl[d] for d in dn.input_spatial_dimensions], window)
+        for d, size in zip(dn.output_spatial_dimensions, spatial, strict=True):
+            expected[d] = size
+        batch = sl[dn.input_batch_dimension]
+        expected[dn.output_batch_dimension] = batch if batch == DYNAMIC_INDEX else batch // bgc
+        expected[dn.output_feature_dimension] = sr[dn.kernel_output_feature_dimension]
+        _expect_inferred_shape(self, expected, result)  # C25
         reduced = (dn.kernel_input_feature_dimension, *dn.kernel_spatial_dimensions)
         _verify_quantized_contraction(
             self,
@@ -2058,6 +2062,118 @@ class ConvolutionOp(IRDLOperation):
             {dn.kernel_output_feature_dimension: dn.output_feature_dimension},
             (dn.kernel_output_feature_dimension, dn.output_feature_dimension),
         )
+
+
+def _group_count_error(attr: Attribute | None, name: str) -> str | None:
+    """ODS's message for a group count that is not a positive i64, else None."""
+    if attr is None or (
+        isinstance(attr, IntegerAttr) and attr.type == i64 and attr.value.data >= 1
+    ):
+        return None
+    return (
+        f"attribute '{name}' failed to satisfy constraint: "
+        "64-bit signless integer attribute whose value is positive"
+    )
+
+
+def _padding(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, int]]:
+    """A window op's padding as [low, high] pairs (empty when absent)."""
+    if attr is None:
+        return []
+    shape = ht.shape_of(attr.get_type()) or ()
+    return padding_pairs(shape, [int(v) for v in attr.get_values()])
+
+
+def _expect_inferred_shape(op: Operation, expected: Sequence[int], result: Attribute) -> None:
+    """Upstream's "inferred shape '[..]' is incompatible with return type of operation"."""
+    actual = ht.shape_of(result)
+    if not ht.shapes_compatible(tuple(expected), actual):
+        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in expected)
+        raise VerifyException(
+            f"'{op.name}' inferred shape '[{dims}]' is incompatible with return type of "
+            f"operation '{result}'"
+        )
+
+
+def _verify_conv_attributes(
+    op: Operation, sl: Sequence[int], sr: Sequence[int], dn: ConvDims, fgc: int, bgc: int
+) -> None:
+    """verifyConvolutionAttributes: the dimension numbers against the ranks, then the
+    group counts against the feature and batch sizes."""
+    spatial = (
+        len(dn.input_spatial_dimensions),
+        len(dn.kernel_spatial_dimensions),
+        len(dn.output_spatial_dimensions),
+    )
+    if len(set(spatial)) != 1:  # C17, C19
+        raise VerifyException(
+            f"'{op.name}' expects the same size for input, kernel and output spatial-dimensions, "
+            f"but got {spatial[0]}, {spatial[1]}, and {spatial[2]} resp."
+        )
+    groups = {
+        "input": (
+            dn.input_batch_dimension,
+            dn.input_feature_dimension,
+            *dn.input_spatial_dimensions,
+        ),
+        "kernel": (
+            dn.kernel_input_feature_dimension,
+            dn.kernel_output_feature_dimension,
+            *dn.kernel_spatial_dimensions,
+        ),
+        "output": (
+            dn.output_batch_dimension,
+            dn.output_feature_dimension,
+            *dn.output_spatial_dimensions,
+        ),
+    }
+    rank = len(sl)
+    if any(not 0 <= d < rank for dims in groups.values() for d in dims):  # C13, C18, C20
+        raise VerifyException(
+            f"'{op.name}' expects input, kernel, and output dimension-numbers to be in-range "
+            f"[0, {rank})."
+        )
+    for what, dims in groups.items():
+        if len(set(dims)) != len(dims):
+            listed = ", ".join(str(d) for d in dims)
+            raise VerifyException(
+                f"'{op.name}' expects {what} dimension-numbers to be unique, got {{{listed}}}."
+            )
+    if bgc > 1 and fgc > 1:  # C23
+        raise VerifyException(
+            f"'{op.name}' expects batch_group_count and feature_group_count not to be both "
+            f"greater than 1. Got {bgc} and {fgc} resp."
+        )
+    features, batch = sl[dn.input_feature_dimension], sl[dn.input_batch_dimension]
+    k_in, k_out = sr[dn.kernel_input_feature_dimension], sr[dn.kernel_output_feature_dimension]
+    if batch != DYNAMIC_INDEX and batch % bgc:  # C10
+        raise VerifyException(
+            f"'{op.name}' expects input batch dimension ({batch}) to be divisible by "
+            f"batch_group_count. Got batch_group_count = {bgc}."
+        )
+    if features != DYNAMIC_INDEX:
+        if features % fgc:  # C11
+            raise VerifyException(
+                f"'{op.name}' expects input feature dimension ({features}) to be a multiple of "
+                f"feature_group_count. Got feature_group_count = {fgc}."
+            )
+        if k_in != DYNAMIC_INDEX and features // fgc != k_in:  # C14
+            raise VerifyException(
+                f"'{op.name}' expects input feature dimension ({features}) / feature_group_count "
+                f"= kernel input feature dimension ({k_in}). Got feature_group_count = {fgc}."
+            )
+    if k_out != DYNAMIC_INDEX:
+        if k_out % bgc:  # C15
+            raise VerifyException(
+                f"'{op.name}' expects output feature dimension size ({k_out}) to be a multiple of "
+                f"batch_group_count. Got batch_group_count = {bgc}."
+            )
+        if k_out % fgc:  # C16
+            raise VerifyException(
+                f"'{op.name}' expects kernel output feature dimension ({k_out}) to be divisible "
+                f"by feature_group_count. For feature_group_count = {fgc}."
+            )
+    _verify_precision(op, op.properties.get("precision_config"))  # C24
 
 
 # ==========================================================================

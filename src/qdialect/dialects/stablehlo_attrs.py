@@ -73,29 +73,36 @@ def _parse_field_list(
     parser: AttrParser, fields: Sequence[str], ints: Sequence[str] = ()
 ) -> dict[str, object]:
     """`<name = [..], name = N, ...>` with fields in any order, each optional."""
-    values: dict[str, object] = {}
     with parser.in_angle_brackets():
         if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
-            return values
+            return {}
+        return _parse_fields(parser, fields, ints)
 
-        def entry() -> None:
-            start = parser.pos
-            key = parser.parse_identifier()
-            if key not in fields and key not in ints:
-                parser.raise_error(f"unknown field '{key}'", start, parser.pos)
-            if key in values:
-                parser.raise_error(f"duplicate field '{key}'", start, parser.pos)
-            parser.parse_punctuation("=")
-            if key in ints:
-                values[key] = parser.parse_integer(allow_boolean=False)
-            else:
-                values[key] = tuple(
-                    parser.parse_comma_separated_list(
-                        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-                    )
+
+def _parse_fields(
+    parser: AttrParser, fields: Sequence[str], ints: Sequence[str] = ()
+) -> dict[str, object]:
+    """`name = [..], name = N, ...` (no brackets) with fields in any order, each optional."""
+    values: dict[str, object] = {}
+
+    def entry() -> None:
+        start = parser.pos
+        key = parser.parse_identifier()
+        if key not in fields and key not in ints:
+            parser.raise_error(f"unknown field '{key}'", start, parser.pos)
+        if key in values:
+            parser.raise_error(f"duplicate field '{key}'", start, parser.pos)
+        parser.parse_punctuation("=")
+        if key in ints:
+            values[key] = parser.parse_integer(allow_boolean=False)
+        else:
+            values[key] = tuple(
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
                 )
+            )
 
-        parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+    parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
     return values
 
 
@@ -151,14 +158,26 @@ class ConvDims:
     output_spatial_dimensions: tuple[int, ...]
 
 
+_CONV_INTS = (
+    "input_batch_dimension",
+    "input_feature_dimension",
+    "kernel_input_feature_dimension",
+    "kernel_output_feature_dimension",
+    "output_batch_dimension",
+    "output_feature_dimension",
+)
+_CONV_LISTS = ("input_spatial_dimensions", "kernel_spatial_dimensions", "output_spatial_dimensions")
+
+
 def _layout_text(
     rank: int, first: tuple[str, int], second: tuple[str, int], spatial: Sequence[int]
 ) -> str:
-    labels = [""] * rank
-    labels[first[1]] = first[0]
-    labels[second[1]] = second[0]
-    for index, dim in enumerate(spatial):
-        labels[dim] = str(index)
+    """One `[b, 0, 1, f]` group; dimensions no number names print as `?`, as upstream
+    prints the raw form's impossible numbers."""
+    labels = ["?"] * rank
+    for label, dim in (first, second, *((str(i), d) for i, d in enumerate(spatial))):
+        if 0 <= dim < rank:
+            labels[dim] = label
     return "[" + ", ".join(labels) + "]"
 
 
@@ -189,62 +208,82 @@ def conv_dims_text(d: ConvDims) -> str:
 
 
 def _parse_layout(parser: AttrParser, letters: tuple[str, str]) -> tuple[int, int, tuple[int, ...]]:
-    """`[b, 0, 1, f]` -> (position of letters[0], position of letters[1], spatial positions)."""
-    start = parser.pos
-    items: list[str] = parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE,
-        lambda: (
-            str(parser.parse_optional_integer(allow_boolean=False, allow_negative=False))
-            if xp.current_token(parser).kind == MLIRTokenKind.INTEGER_LIT
-            else parser.parse_identifier()
-        ),
-    )
+    """`[b, 0, 1, f]` -> (position of letters[0], position of letters[1], spatial positions),
+    with upstream's messages (ConvDimensionNumbersAttr's parser)."""
+    parser.parse_punctuation("[")
+    allowed = list(letters)
     found: dict[str, int] = {}
     spatial: dict[int, int] = {}
-    for position, item in enumerate(items):
-        if item.isdigit():
-            if int(item) in spatial:
-                parser.raise_error(f"duplicate spatial dimension {item}", start, parser.pos)
-            spatial[int(item)] = position
-        elif item in letters and item not in found:
-            found[item] = position
+    index = 0
+    while True:
+        start = parser.pos
+        number = parser.parse_optional_integer(allow_boolean=False, allow_negative=True)
+        if number is not None:
+            if number < 0:
+                parser.raise_error(f"Unexpected dimension {number}", start, parser.pos)
+            if number in spatial:
+                parser.raise_error(
+                    f"Duplicate entries for spatial dimension {number}", start, parser.pos
+                )
+            spatial[number] = index
         else:
-            parser.raise_error(
-                f"unexpected dimension label '{item}' (expected {letters} or a number)",
-                start,
-                parser.pos,
-            )
-    if len(found) != 2 or sorted(spatial) != list(range(len(spatial))):
+            keyword = parser.parse_identifier()
+            if len(keyword) != 1 or not allowed:
+                parser.raise_error(f"Unexpected keyword {keyword}", start, parser.pos)
+            if keyword not in allowed:
+                parser.raise_error(
+                    f"Unexpected dimension {keyword}, expecting {', '.join(allowed)}",
+                    start,
+                    parser.pos,
+                )
+            allowed.remove(keyword)
+            found[keyword] = index
+        index += 1
+        if parser.parse_optional_punctuation(",") is None:
+            break
+    if allowed:
+        parser.raise_error(f"Expected dimensions {', '.join(allowed)} not specified")
+    parser.parse_punctuation("]")
+    count = max(spatial, default=-1) + 1
+    missing = [d for d in range(count) if d not in spatial][:10]
+    if missing:
         parser.raise_error(
-            f"a layout needs '{letters[0]}', '{letters[1]}' and spatial dimensions 0..n-1",
-            start,
-            parser.pos,
+            f"Expected spatial dimensions {', '.join(map(str, missing))} not specified"
         )
-    return found[letters[0]], found[letters[1]], tuple(spatial[i] for i in range(len(spatial)))
+    return found[letters[0]], found[letters[1]], tuple(spatial[i] for i in range(count))
 
 
 def parse_conv_dims(parser: AttrParser) -> ConvDims:
+    """The compact form `[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]`. Spatial counts that
+    differ are the op verifier's error, as upstream reports them."""
     ib, if_, isp = _parse_layout(parser, ("b", "f"))
     parser.parse_keyword("x")
     ki, ko, ksp = _parse_layout(parser, ("i", "o"))
     parser.parse_punctuation("->")
     ob, of, osp = _parse_layout(parser, ("b", "f"))
-    if not len(isp) == len(ksp) == len(osp):
-        parser.raise_error(
-            "input, kernel and output layouts need the same number of spatial dimensions"
-        )
     return ConvDims(ib, if_, isp, ki, ko, ksp, ob, of, osp)
+
+
+def _parse_raw_conv_dims(parser: AttrParser) -> ConvDims:
+    """`raw input_batch_dimension = 0, ..., output_spatial_dimensions = [1, 2]`: the
+    fields one by one, so tests can write numbers no compact form can (upstream's form)."""
+    fields = _parse_fields(parser, _CONV_LISTS, _CONV_INTS)
+    values = {name: fields.get(name, 0) for name in _CONV_INTS}
+    values.update({name: fields.get(name, ()) for name in _CONV_LISTS})
+    return ConvDims(**values)  # type: ignore[arg-type]
 
 
 @irdl_attr_definition
 class ConvDimensionNumbersAttr(Data[ConvDims]):
-    """`#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`."""
+    """`#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>` or `#stablehlo.conv<raw ...>`."""
 
     name = "stablehlo.conv"
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> ConvDims:
         with parser.in_angle_brackets():
+            if parser.parse_optional_keyword("raw") is not None:
+                return _parse_raw_conv_dims(parser)
             return parse_conv_dims(parser)
 
     def print_parameter(self, printer: Printer) -> None:

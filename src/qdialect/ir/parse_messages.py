@@ -45,6 +45,8 @@ _TYPE_MISMATCH = re.compile(
 )
 _UNBALANCED = re.compile(r"Unbalanced '(.)' in dialect symbol body$")
 _CLOSERS = {">": "<", ")": "(", "]": "[", "}": "{"}
+# Dialect parsers upstream words with a capital (StableHLO's convolution syntax): kept.
+_UPSTREAM_CAPITALIZED = ("Expected array with ", "Expected dimensions ", "Expected spatial ")
 
 
 def unknown_op_message(
@@ -116,6 +118,6 @@ def _reworded(message: str, text: str, offset: int) -> str:
         )
     if (match := _UNBALANCED.match(message)) is not None:
         return f"unbalanced '{unclosed_opener(text, offset)}' character in pretty dialect name"
-    if message.startswith("Expected "):
+    if message.startswith("Expected ") and not message.startswith(_UPSTREAM_CAPITALIZED):
         return "e" + message[1:]
     return message

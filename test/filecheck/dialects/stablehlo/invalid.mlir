@@ -400,9 +400,9 @@ func.func @f(%a: tensor<3x4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x2x!quant.
 
 // -----
 
-// dot_general precision config length
-// expected-error @+1 {{'stablehlo.dot_general' op precision config must have 0 or 2 entries, got 1}}
-func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT] : (tensor<3x4xf32>, tensor<4x6xf32>) -> tensor<3x6xf32>
+// dot_general precision config length (upstream allows one entry, not three)
+// expected-error @+1 {{'stablehlo.dot_general' op expects precision config to be empty or have <= 2 elements, got 3}}
+func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT, HIGH] : (tensor<3x4xf32>, tensor<4x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
@@ -422,35 +422,35 @@ func.func @f(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) { %0 = stablehlo.dot %a, 
 // -----
 
 // convolution group counts both above one
-// expected-error @+1 {{'stablehlo.convolution' op feature_group_count and batch_group_count cannot both exceed 1}}
+// expected-error @+1 {{'stablehlo.convolution' op expects batch_group_count and feature_group_count not to be both greater than 1. Got 2 and 2 resp.}}
 func.func @f(%a: tensor<2x8x8x4xf32>, %w: tensor<3x3x2x4xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 2 : i64, feature_group_count = 2 : i64} : (tensor<2x8x8x4xf32>, tensor<3x3x2x4xf32>) -> tensor<1x6x6x4xf32>
   func.return }
 
 // -----
 
 // convolution input features and kernel disagree
-// expected-error @+1 {{'stablehlo.convolution' op input features (4) / feature_group_count (1) must equal kernel input features (3)}}
+// expected-error @+1 {{'stablehlo.convolution' op expects input feature dimension (4) / feature_group_count = kernel input feature dimension (3). Got feature_group_count = 1.}}
 func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x3x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
   func.return }
 
 // -----
 
 // convolution rank from dim_numbers
-// expected-error @+1 {{'stablehlo.convolution' op lhs must have rank 4 (from dim_numbers), got 3}}
+// expected-error @+1 {{'stablehlo.convolution' op expects convolution arguments to have same number of dimensions. Got: 'tensor<1x8x4xf32>' and 'tensor<3x3x4x16xf32>'.}}
 func.func @f(%a: tensor<1x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x6x6x16xf32>
   func.return }
 
 // -----
 
 // convolution stride entries
-// expected-error @+1 {{'stablehlo.convolution' op window_strides needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.convolution' op expects window-strides to have same dimension-size as size of window dimensions (2), but got: 1.}}
 func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x3x3x16xf32>
   func.return }
 
 // -----
 
 // convolution result shape
-// expected-error @+1 {{'stablehlo.convolution' op inferred result shape 1x4x4x16 but the result has shape 1x8x8x16}}
+// expected-error @+1 {{'stablehlo.convolution' op inferred shape '[1, 4, 4, 16]' is incompatible with return type of operation 'tensor<1x8x8x16xf32>'}}
 func.func @f(%a: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x16xf32>) { %0 = stablehlo.convolution(%a, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x4x16xf32>) -> tensor<1x8x8x16xf32>
   func.return }
 
