@@ -87,6 +87,19 @@ def is_complex(e: Attribute) -> bool:
     return isinstance(e, ComplexType)
 
 
+def bit_width(e: Attribute) -> int | None:
+    """An element type's width in bits (a quantized type's storage width, a complex
+    number's two parts); None for types without one."""
+    if isinstance(e, UniformQuantizedType):
+        return e.storage_type.width.data
+    if isinstance(e, IntegerType):
+        return e.width.data
+    if isinstance(e, ComplexType):
+        part = bit_width(e.element_type)  # type: ignore[arg-type]
+        return None if part is None else 2 * part
+    return getattr(e, "bitwidth", None)
+
+
 def is_bool(e: Attribute) -> bool:
     return isinstance(e, IntegerType) and e.width.data == 1
 
@@ -159,3 +172,28 @@ def require_compatible_shape(expected: Shape, actual: Attribute, what: str) -> N
 def same_element_types(types: Sequence[Attribute]) -> bool:
     elements = [element_type(t) for t in types]
     return all(e == elements[0] for e in elements)
+
+
+def tensor_like(shape: Sequence[int], element: Attribute) -> TensorType:
+    """A ranked tensor type of `shape` (dynamic sizes as -1) and `element`."""
+    return TensorType(element, list(shape))
+
+
+def quoted_types(types: Sequence[Attribute]) -> str:
+    """Types as MLIR's diagnostics print a type list: each quoted, comma-separated."""
+    return ", ".join(f"'{t}'" for t in types)
+
+
+def verify_inferred_results(
+    op_name: str, inferred: Sequence[Attribute], results: Sequence[Attribute]
+) -> None:
+    """MLIR's check of an op's result types against the types its inference gives."""
+    ok = len(inferred) == len(results) and all(
+        shapes_compatible(shape_of(a), shape_of(b)) and element_type(a) == element_type(b)
+        for a, b in zip(inferred, results, strict=False)
+    )
+    if not ok:
+        raise VerifyException(
+            f"'{op_name}' inferred type(s) {quoted_types(inferred)} are incompatible "
+            f"with return type(s) of operation {quoted_types(results)}"
+        )

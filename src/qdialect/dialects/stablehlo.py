@@ -60,7 +60,6 @@ from qdialect.dialects.hlo_syntax import (
     resolve,
     split_attr_dict,
 )
-from qdialect.dialects.quant import UniformQuantizedType
 from qdialect.dialects.stablehlo_attrs import (
     ComparisonDirection,
     ComparisonDirectionAttr,
@@ -80,12 +79,12 @@ from qdialect.dialects.stablehlo_attrs import (
     dot_algorithm_text,
     parse_conv_dims,
 )
+from qdialect.dialects.stablehlo_reducer import verify_reducer
 from qdialect.dialects.window import (
     WindowError,
     check_window,
     padding_pairs,
     window_output_shape,
-    window_output_size,
 )
 from qdialect.ir import xdsl_private as xp
 
@@ -809,14 +808,6 @@ class ConvertOp(_ElementwiseSyntax):
             )
 
 
-def _bit_width(e: Attribute) -> int | None:
-    if isinstance(e, UniformQuantizedType):
-        return e.storage_type.width.data
-    if isinstance(e, IntegerType):
-        return e.width.data
-    return getattr(e, "bitwidth", None)
-
-
 @irdl_op_definition
 class BitcastConvertOp(_ElementwiseSyntax):
     """`stablehlo.bitcast_convert %x : (T) -> R`: reinterpret bits; widths may differ with a trailing dim.
@@ -839,7 +830,7 @@ class BitcastConvertOp(_ElementwiseSyntax):
             raise VerifyException(
                 f"'{self.name}' cannot convert between real and complex types, but got: {a} and {r}"
             )
-        wa, wr = _bit_width(ea), _bit_width(er)
+        wa, wr = ht.bit_width(ea), ht.bit_width(er)
         sa, sr = ht.shape_of(a), ht.shape_of(r)
         if wa is None or wr is None or sa is None or sr is None:
             return
@@ -2081,7 +2072,7 @@ def _padding(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, int]]:
     if attr is None:
         return []
     shape = ht.shape_of(attr.get_type()) or ()
-    return padding_pairs(shape, [int(v) for v in attr.get_values()])
+    return padding_pairs(shape, [int(v) for v in attr.get_values() if isinstance(v, int | float)])
 
 
 def _expect_inferred_shape(op: Operation, expected: Sequence[int], result: Attribute) -> None:
@@ -2181,30 +2172,6 @@ def _verify_conv_attributes(
 # ==========================================================================
 
 
-def _verify_reduction_body(op: Operation, body: Region, inits: Sequence[SSAValue]) -> None:
-    block = body.blocks.first
-    n = len(inits)
-    if block is None or len(block.args) != 2 * n:
-        raise VerifyException(
-            f"'{op.name}' body must take {2 * n} arguments (accumulators, then elements)"
-        )
-    for i, init in enumerate(inits):
-        for arg in (block.args[i], block.args[i + n]):
-            if ht.rank_of(arg.type) not in (0, None):
-                raise VerifyException(
-                    f"'{op.name}' body arguments must be rank-0 tensors, got {arg.type}"
-                )
-            if ht.element_type(arg.type) != ht.element_type(init.type) and not ht.is_quantized(
-                init.type
-            ):
-                raise VerifyException(
-                    f"'{op.name}' body argument {arg.type} does not match init value {init.type}"
-                )
-    term = block.last_op
-    if not isinstance(term, ReturnOp) or len(term.operands) != n:
-        raise VerifyException(f"'{op.name}' body must end in stablehlo.return with {n} operand(s)")
-
-
 @irdl_op_definition
 class ReduceOp(IRDLOperation):
     """`stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0]` or with a `reducer` body."""
@@ -2237,7 +2204,15 @@ class ReduceOp(IRDLOperation):
             parser.parse_punctuation(")")
         applies = None
         if parser.parse_optional_keyword("applies") is not None:
+            start = parser.pos
             applies = parser.parse_identifier()
+            if applies not in COMMUTATIVE_REDUCERS or parser.ctx.get_optional_op(applies) is None:
+                parser.raise_error(
+                    "expected the inner-op to be a commutative binary-op from the stablehlo "
+                    "dialect, with zero region, producing single result",
+                    start,
+                    parser.pos,
+                )
         parser.parse_keyword("across")
         parser.parse_keyword("dimensions")
         parser.parse_punctuation("=")
@@ -2285,7 +2260,7 @@ class ReduceOp(IRDLOperation):
             or inner.regions
             or inner.attributes
             or inner.properties
-            or not (inner.name.startswith("stablehlo."))
+            or inner.name not in COMMUTATIVE_REDUCERS
         ):
             return None
         init_type = self.init_values[0].type
@@ -2329,30 +2304,58 @@ class ReduceOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
 
     def verify_(self) -> None:
-        if len(self.inputs) != len(self.init_values) or len(self.results) != len(self.inputs):
-            raise VerifyException(f"'{self.name}' needs as many inputs, init values and results")
+        """Upstream's verifyReduceOp (inputs, dimensions, then the reducer), then the
+        result types against the ones inferred from the reducer."""
+        inputs = [x.type for x in self.inputs]
+        shape = _common_input_shape(self, inputs)
         dims = dense_values(self.dimensions)
-        shapes = [ht.shape_of(x.type) for x in self.inputs]
-        ranked = [s for s in shapes if s is not None]
-        if any(s != ranked[0] for s in ranked):
-            raise VerifyException(f"'{self.name}' inputs must all have the same shape")
-        if ranked:
-            check_unique_in_range(dims, len(ranked[0]), f"'{self.name}' dimension")
-            expected = [d for i, d in enumerate(ranked[0]) if i not in dims]
-            for r in self.results:
-                _expect_shape(self, expected, r.type)
-        for init, r in zip(self.init_values, self.results, strict=True):
-            if ht.rank_of(init.type) not in (0, None):
-                raise VerifyException(f"'{self.name}' init values must be rank-0 tensors")
-            _same_element_or_baseline(self, init.type, r.type, "init value and result")
-        _verify_reduction_body(self, self.body, self.init_values)
+        kept: list[int] = []
+        if shape is not None:
+            seen: set[int] = set()
+            for d in dims:
+                if not 0 <= d < len(shape):  # C4
+                    raise VerifyException(
+                        f"'{self.name}' Out-of-bounds dimension {d}, expected to be in range "
+                        f"[0, {len(shape)})"
+                    )
+                if d in seen:  # C5
+                    raise VerifyException(f"'{self.name}' Duplicate reduction dimension: {d}")
+                seen.add(d)
+            kept = [size for i, size in enumerate(shape) if i not in seen]
+        block = self.body.blocks.first
+        accumulators = verify_reducer(
+            self.name, block, inputs, [v.type for v in self.init_values], kept
+        )
+        if shape is not None:  # C7, C8
+            ht.verify_inferred_results(
+                self.name,
+                [ht.tensor_like(kept, ht.element_type(a)) for a in accumulators],
+                [r.type for r in self.results],
+            )
+
+
+def _common_input_shape(op: Operation, inputs: Sequence[Attribute]) -> ht.Shape:
+    """The inputs' shape (the first one's), once all are compatible with it."""
+    shapes = [ht.shape_of(t) for t in inputs]
+    for i, shape in enumerate(shapes[1:], start=1):
+        if not ht.shapes_compatible(shapes[0], shape):
+            raise VerifyException(
+                f"'{op.name}' expects all inputs to have compatible shapes. Shape at input-index "
+                f"{i} is not compatible with shape at input-index 0"
+            )
+    return shapes[0] if shapes else None
+
+
+# The ops `reduce ... applies OP` may name: upstream's commutative binary ops.
+COMMUTATIVE_REDUCERS = frozenset(
+    "stablehlo." + name for name in ("add", "multiply", "maximum", "minimum", "and", "or", "xor")
+)
 
 
 def _compact_body(parser: Parser, op_name: str, init_types: Sequence[Attribute]) -> Region:
     """Build the reducer region `^bb0(%a, %b): %r = OP %a, %b; return %r` for `applies OP`."""
     op_cls = parser.ctx.get_optional_op(op_name)
-    if op_cls is None:
-        parser.raise_error(f"unknown reduction operation '{op_name}'")
+    assert op_cls is not None  # checked where `applies OP` was read
     t = init_types[0]
     block = Block(arg_types=[t, t])
     inner = op_cls.create(operands=list(block.args), result_types=[t])
@@ -2378,35 +2381,44 @@ class ReduceWindowOp(IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect())
 
     def verify_(self) -> None:
-        window = dense_values(self.window_dimensions)
-        shapes = [ht.shape_of(x.type) for x in self.inputs]
-        if not shapes or shapes[0] is None:
-            return
-        n = len(shapes[0])
-        if len(window) != n:
-            raise VerifyException(
-                f"'{self.name}' window_dimensions needs {n} entries, got {len(window)}"
+        """Upstream's verifyReduceWindowOp (inputs, window, then the reducer), then the
+        result types against the ones inferred from the window and the reducer."""
+        inputs = [x.type for x in self.inputs]
+        if not inputs:  # C1
+            raise VerifyException(f"'{self.name}' requires at least 1 input value")
+        _common_input_shape(self, inputs)  # C2
+        sizes = dense_values(self.window_dimensions)
+        try:
+            padding = _padding(self.padding)  # C12
+            for t in inputs:  # C4
+                rank = ht.rank_of(t)
+                if rank is not None and rank != len(sizes):
+                    raise WindowError(
+                        "expects window-dimensions size == input rank, but got window-dimensions "
+                        f"size: {len(sizes)} and input: '{t}' with rank = {rank}."
+                    )
+            window = check_window(  # C5-C11
+                sizes,
+                dense_values(self.window_strides),
+                padding,
+                dense_values(self.base_dilations),
+                dense_values(self.window_dilations),
             )
-        strides = dense_values(self.window_strides) or (1,) * n
-        base = dense_values(self.base_dilations) or (1,) * n
-        wdil = dense_values(self.window_dilations) or (1,) * n
-        pads = _dense_2d(self.padding) or [(0, 0)] * n
-        for values, what in (
-            (strides, "window_strides"),
-            (base, "base_dilations"),
-            (wdil, "window_dilations"),
-        ):
-            if len(values) != n or any(v < 1 for v in values):
-                raise VerifyException(f"'{self.name}' {what} needs {n} positive entries")
-        if len(pads) != n:
-            raise VerifyException(f"'{self.name}' padding needs {n} [low, high] pairs")
-        expected = [
-            window_output_size(shapes[0][i], window[i], strides[i], pads[i], base[i], wdil[i])
-            for i in range(n)
-        ]
-        for r in self.results:
-            _expect_shape(self, expected, r.type)
-        _verify_reduction_body(self, self.body, self.init_values)
+        except WindowError as err:
+            raise VerifyException(f"'{self.name}' {err}") from None
+        block = self.body.blocks.first
+        accumulators = verify_reducer(
+            self.name, block, inputs, [v.type for v in self.init_values], sizes
+        )
+        inferred = []
+        for t, acc in zip(inputs, accumulators, strict=True):
+            shape = ht.shape_of(t)
+            if shape is None:
+                return
+            inferred.append(
+                ht.tensor_like(window_output_shape(shape, window), ht.element_type(acc))
+            )
+        ht.verify_inferred_results(self.name, inferred, [r.type for r in self.results])  # C15, C16
 
 
 # ==========================================================================

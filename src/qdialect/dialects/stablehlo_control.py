@@ -144,26 +144,57 @@ class WhileOp(IRDLOperation):
         printer.print_region(self.body, print_entry_block_args=False)
 
     def verify_(self) -> None:
+        """Upstream's verifyWhileOp in its order and words (types need only be compatible
+        there), then the exact types the interpreter runs on, then the results."""
         types = [o.type for o in self.operand]
-        if [r.type for r in self.results] != types:
-            raise VerifyException(f"'{self.name}' results must have the operands' types")
-        for what, region in (("cond", self.cond), ("body", self.body)):
-            if _arg_types(region) != types:
+        cond_args, body_args = _arg_types(self.cond), _arg_types(self.body)
+        for what, other in (
+            ("condition block arguments", cond_args),  # C1
+            ("body block arguments", body_args),  # C2
+        ):
+            if not _compatible(types, other):
+                raise VerifyException(
+                    f"'{self.name}' expect operands to be compatible with {what} but got "
+                    f"{ht.quoted_types(types)} vs {ht.quoted_types(other)}"
+                )
+        body_ret = _returned(self, self.body, "body")
+        if not _compatible(types, body_ret):  # C2
+            raise VerifyException(
+                f"'{self.name}' expect operands to be compatible with body block return types "
+                f"but got {ht.quoted_types(types)} vs {ht.quoted_types(body_ret)}"
+            )
+        cond_ret = _returned(self, self.cond, "cond")
+        if len(cond_ret) != 1:  # C1
+            raise VerifyException(
+                f"'{self.name}' expect condition body returns a single value but got "
+                f"{len(cond_ret)}"
+            )
+        if ht.rank_of(cond_ret[0]) != 0 or not ht.is_bool(ht.element_type(cond_ret[0])):
+            raise VerifyException(
+                f"'{self.name}' expect condition block return a zero-ranked tensor of i1 but "
+                f"got {ht.quoted_types(cond_ret)}"
+            )
+        for what, other in (("cond", cond_args), ("body", body_args)):
+            if other != types:  # stricter than upstream: the same types, not just compatible
                 raise VerifyException(
                     f"'{self.name}' {what} must take the operands' types {_types_text(types)}, "
-                    f"got {_types_text(_arg_types(region))}"
+                    f"got {_types_text(other)}"
                 )
-        ret = _returned(self, self.cond, "cond")
-        if len(ret) != 1 or ret[0] != TensorType(IntegerType(1), []):
-            raise VerifyException(
-                f"'{self.name}' cond must return a single tensor<i1>, got {_types_text(ret)}"
-            )
-        ret = _returned(self, self.body, "body")
-        if ret != types:
+        if body_ret != types:
             raise VerifyException(
                 f"'{self.name}' body must return the operands' types {_types_text(types)}, "
-                f"got {_types_text(ret)}"
+                f"got {_types_text(body_ret)}"
             )
+        ht.verify_inferred_results(self.name, types, [r.type for r in self.results])
+
+
+def _compatible(a: Sequence[Attribute], b: Sequence[Attribute]) -> bool:
+    """Upstream's isCompatibleForHloTypeInference on two type lists."""
+    return len(a) == len(b) and all(
+        ht.element_type(x) == ht.element_type(y)
+        and ht.shapes_compatible(ht.shape_of(x), ht.shape_of(y))
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def _verify_branches(op: Operation, branches: Sequence[Region]) -> None:

@@ -568,6 +568,16 @@ def reduce_last_axis(interp: Interpreter, op: Operation, flat: Arrays, inits: Ar
     tree, log2(n) body evaluations over whole arrays.
     """
     body = op.regions[0]
+    block = body.blocks.first
+    if block is not None and len(block.args) == 2 * len(flat):
+        # Promotion: the body may take wider types than the inputs (i8 summed in i32).
+        n = len(flat)
+        flat = [
+            x.astype(_dtype(a.type), copy=False) for x, a in zip(flat, block.args[n:], strict=True)
+        ]
+        inits = [
+            i.astype(_dtype(a.type), copy=False) for i, a in zip(inits, block.args[:n], strict=True)
+        ]
     fast = _fast_reducer(op)
     if fast is not None and len(flat) == 1:
         x, init = flat[0], inits[0]

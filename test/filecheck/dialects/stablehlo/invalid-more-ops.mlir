@@ -3,7 +3,7 @@
 // RUN: qopt %s --split-input-file --verify-diagnostics
 
 func.func @f(%a: tensor<i32>) {
-// expected-error @+1 {{'stablehlo.while' op cond must return a single tensor<i1>, got (tensor<i32>)}}
+// expected-error @+1 {{'stablehlo.while' op expect condition block return a zero-ranked tensor of i1 but got 'tensor<i32>'}}
   %r = stablehlo.while(%arg0 = %a) : tensor<i32>
   cond {
     stablehlo.return %arg0 : tensor<i32>
@@ -15,7 +15,7 @@ func.func @f(%a: tensor<i32>) {
 // -----
 
 func.func @f(%a: tensor<i32>, %b: tensor<i64>) {
-// expected-error @+1 {{'stablehlo.while' op body must return the operands' types (tensor<i32>), got (tensor<i64>)}}
+// expected-error @+1 {{'stablehlo.while' op expect operands to be compatible with body block return types but got 'tensor<i32>' vs 'tensor<i64>'}}
   %r = stablehlo.while(%arg0 = %a) : tensor<i32>
   cond {
     %c = stablehlo.constant dense<true> : tensor<i1>
@@ -23,6 +23,35 @@ func.func @f(%a: tensor<i32>, %b: tensor<i64>) {
   } do {
     stablehlo.return %b : tensor<i64>
   }
+  func.return }
+
+// -----
+
+func.func @f(%a: tensor<i32>) {
+// expected-error @+1 {{'stablehlo.while' op expect condition body returns a single value but got 2}}
+  %r = stablehlo.while(%arg0 = %a) : tensor<i32>
+  cond {
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c, %c : tensor<i1>, tensor<i1>
+  } do {
+    stablehlo.return %arg0 : tensor<i32>
+  }
+  func.return }
+
+// -----
+
+// Upstream needs only compatible types; the pretty form carries one type per loop value,
+// so qdialect wants the regions to take exactly the operands' types.
+func.func @f(%a: tensor<2xf32>) {
+// expected-error @+1 {{'stablehlo.while' op cond must take the operands' types (tensor<2xf32>), got (tensor<?xf32>)}}
+  %r = "stablehlo.while"(%a) ({
+  ^bb0(%x: tensor<?xf32>):
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%x: tensor<2xf32>):
+    stablehlo.return %x : tensor<2xf32>
+  }) : (tensor<2xf32>) -> tensor<2xf32>
   func.return }
 
 // -----

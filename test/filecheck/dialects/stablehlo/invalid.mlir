@@ -464,21 +464,21 @@ func.func @f(%a: tensor<1x4x4x2x!quant.uniform<i8:f32, 0.1>>, %w: tensor<1x1x2x3
 // -----
 
 // reduce dimension out of range
-// expected-error @+1 {{'stablehlo.reduce' op dimension 1 is out of range [0, 1)}}
+// expected-error @+1 {{'stablehlo.reduce' op Out-of-bounds dimension 1, expected to be in range [0, 1)}}
 func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   func.return }
 
 // -----
 
 // reduce result shape
-// expected-error @+1 {{'stablehlo.reduce' op inferred result shape 4 but the result has shape 5}}
+// expected-error @+1 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
 func.func @f(%a: tensor<4x5xf32>, %z: tensor<f32>) { %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<5xf32>
   func.return }
 
 // -----
 
 // reduce body arguments
-// expected-error @+1 {{'stablehlo.reduce' op body must take 2 arguments (accumulators, then elements)}}
+// expected-error @+1 {{'stablehlo.reduce' op Reduction-region must take 2 parameters, but takes 1 parameter(s)}}
 func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %z) <{dimensions = array<i64: 0>}> ({
   ^bb0(%x: tensor<f32>):
     stablehlo.return %x : tensor<f32>
@@ -488,7 +488,7 @@ func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %
 // -----
 
 // reduce_window dimension count
-// expected-error @+1 {{'stablehlo.reduce_window' op window_dimensions needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.reduce_window' op expects window-dimensions size == input rank, but got window-dimensions size: 1 and input: 'tensor<4x4xf32>' with rank = 2.}}
 func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %1 = stablehlo.maximum %x, %y : tensor<f32>
@@ -499,7 +499,7 @@ func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_wind
 // -----
 
 // reduce_window result shape
-// expected-error @+1 {{'stablehlo.reduce_window' op inferred result shape 2x2 but the result has shape 3x3}}
+// expected-error @+1 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<2x2xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
 func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %1 = stablehlo.maximum %x, %y : tensor<f32>
@@ -531,7 +531,7 @@ func.func @f(%a: tensor<4xf32>) { %0 = "stablehlo.optimization_barrier"(%a) : (t
 // -----
 
 // reduce body terminator
-// expected-error @+1 {{'stablehlo.reduce' op body must end in stablehlo.return with 1 operand(s)}}
+// expected-error @+1 {{'stablehlo.reduce' op The reduction-region expected to return some value(s)}}
 func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %z) <{dimensions = array<i64: 0>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     "stablehlo.return"() : () -> ()

@@ -1,0 +1,164 @@
+// The reductions (reduce, reduce_window) in upstream StableHLO's words and order: the
+// inputs, the dimensions or window, the reducer body (shared rules), then the result
+// types against the inferred ones. Reducers may promote (i8 inputs, i32 body); bodies
+// with arguments of rank > 0 are upstream's extension, refused by the spec's rule.
+// RUN: qopt %s --split-input-file --verify-diagnostics | filecheck %s
+
+// CHECK-LABEL: func.func @promoted
+// CHECK: reducer(%a: tensor<i32>, %b: tensor<i32>)
+func.func @promoted(%x: tensor<4x3xi8>, %z: tensor<i8>) -> tensor<4xi32> {
+  %0 = stablehlo.reduce(%x init: %z) across dimensions = [1] : (tensor<4x3xi8>, tensor<i8>) -> tensor<4xi32>
+   reducer(%a: tensor<i32>, %b: tensor<i32>) {
+    %s = stablehlo.add %a, %b : tensor<i32>
+    stablehlo.return %s : tensor<i32>
+  }
+  func.return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %y: tensor<3x4xf32>, %z: tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.reduce' op expects all inputs to have compatible shapes. Shape at input-index 1 is not compatible with shape at input-index 0}}
+  %0:2 = stablehlo.reduce(%x init: %z), (%y init: %z) across dimensions = [1] : (tensor<4x3xf32>, tensor<3x4xf32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>)
+   reducer(%a: tensor<f32>, %c: tensor<f32>) (%b: tensor<f32>, %d: tensor<f32>) {
+    stablehlo.return %a, %b : tensor<f32>, tensor<f32>
+  }
+  func.return %0#0, %0#1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.reduce' op Out-of-bounds dimension -1, expected to be in range [0, 2)}}
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [-1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'stablehlo.reduce' op Duplicate reduction dimension: 0}}
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0, 0] : (tensor<4x3xf32>, tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected the inner-op to be a commutative binary-op from the stablehlo dialect, with zero region, producing single result}}
+  %0 = stablehlo.reduce(%x init: %z) applies stablehlo.subtract across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.reduce' op Reduction-region must take 2 parameters, but takes 3 parameter(s)}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<f32>):
+    "stablehlo.return"(%a) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.reduce' op Reduction-region here must produce tensor-typed result(s), but produces 'tuple<tensor<f32>>' instead}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = "stablehlo.tuple"(%a) : (tensor<f32>) -> tuple<tensor<f32>>
+    "stablehlo.return"(%t) : (tuple<tensor<f32>>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xi32>, %z: tensor<i32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'stablehlo.reduce' op The type of reduction-region's parameter at index 1 is different than the corresponding result type: 'tensor<i16>' vs 'tensor<i32>'}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i16>):
+    "stablehlo.return"(%a) : (tensor<i32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xi32>, tensor<i32>) -> tensor<4xi32>
+  func.return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xi8>, %z: tensor<i32>) -> tensor<4xi16> {
+  // expected-error @+1 {{'stablehlo.reduce' op The element-type of reduction-region's result type at index 0 is expected to be promotable from the op's corresponding init-value element-type: 'tensor<i16>' vs 'tensor<i32>'}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<i16>, %b: tensor<i16>):
+    "stablehlo.return"(%a) : (tensor<i16>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xi8>, tensor<i32>) -> tensor<4xi16>
+  func.return %0 : tensor<4xi16>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xi32>, %z: tensor<i8>) -> tensor<4xi16> {
+  // expected-error @+1 {{'stablehlo.reduce' op The element-type of reduction-region's argument at index 1 is expected to be promotable from 'i32', but got 'i16'}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<i16>, %b: tensor<i16>):
+    "stablehlo.return"(%a) : (tensor<i16>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xi32>, tensor<i8>) -> tensor<4xi16>
+  func.return %0 : tensor<4xi16>
+}
+
+// -----
+
+// Upstream accepts a body on slices of the result's dimensions; the spec types the body
+// on 0-dimensional tensors, and so does qdialect.
+func.func @f(%x: tensor<4x3xf32>, %z: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'stablehlo.reduce' op reduction-region arguments must be 0-dimensional tensors (the spec's rule), got 'tensor<3xf32>'}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<3xf32>, %b: tensor<3xf32>):
+    "stablehlo.return"(%a) : (tensor<3xf32>) -> ()
+  }) {dimensions = array<i64: 0>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  func.return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xi8>, %z: tensor<i8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xi32>' are incompatible with return type(s) of operation 'tensor<4xi8>'}}
+  %0 = "stablehlo.reduce"(%x, %z) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    "stablehlo.return"(%a) : (tensor<i32>) -> ()
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xi8>, tensor<i8>) -> tensor<4xi8>
+  func.return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x4xf32>, %z: tensor<f32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'stablehlo.reduce_window' op expects the shape of padding-attribute to be {N, 2}, but got {2, 1}.}}
+  %0 = "stablehlo.reduce_window"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%a) : (tensor<f32>) -> ()
+  }) {window_dimensions = array<i64: 2, 2>, padding = dense<0> : tensor<2x1xi64>} : (tensor<4x4xf32>, tensor<f32>) -> tensor<3x3xf32>
+  func.return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x4xf32>, %z: tensor<f32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'stablehlo.reduce_window' op expects window to have positive base dilation factor for 1-th window dimension, but got 0.}}
+  %0 = "stablehlo.reduce_window"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%a) : (tensor<f32>) -> ()
+  }) {window_dimensions = array<i64: 2, 2>, base_dilations = array<i64: 1, 0>} : (tensor<4x4xf32>, tensor<f32>) -> tensor<3x3xf32>
+  func.return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x4xf32>, %z: tensor<1xf32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'stablehlo.reduce_window' op The shape of reduction-region's result type at index 0 differs from the op's corresponding init-value type: 'tensor<f32>' vs 'tensor<1xf32>'}}
+  %0 = "stablehlo.reduce_window"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    "stablehlo.return"(%a) : (tensor<f32>) -> ()
+  }) {window_dimensions = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<1xf32>) -> tensor<3x3xf32>
+  func.return %0 : tensor<3x3xf32>
+}
