@@ -7,7 +7,7 @@ Upstream lets an element argument's type be *promoted* from the input's element 
 (same kind, at least as wide; i8 inputs summed in i32), and so does the interpreter. It
 also accepts arguments of rank > 0 (a tensor per reduced slice, an XLA extension); the
 spec types them `tensor<E>` and so does qdialect: such a body is refused after upstream's
-checks pass (docs/upstream-compatibility.md).
+checks pass (docs/stablehlo.md, "Where upstream and the spec differ").
 """
 
 from __future__ import annotations
