@@ -2028,7 +2028,7 @@ class ConvolutionOp(IRDLOperation):
             window = check_window(
                 [sr[d] for d in dn.kernel_spatial_dimensions],
                 dense_values(self.window_strides),
-                _padding(self.padding),
+                window_padding(self.padding),
                 dense_values(self.lhs_dilation),
                 dense_values(self.rhs_dilation),
                 len(dense_values(self.window_reversal)),
@@ -2067,7 +2067,7 @@ def _group_count_error(attr: Attribute | None, name: str) -> str | None:
     )
 
 
-def _padding(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, int]]:
+def window_padding(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, int]]:
     """A window op's padding as [low, high] pairs (empty when absent)."""
     if attr is None:
         return []
@@ -2389,7 +2389,7 @@ class ReduceWindowOp(IRDLOperation):
         _common_input_shape(self, inputs)  # C2
         sizes = dense_values(self.window_dimensions)
         try:
-            padding = _padding(self.padding)  # C12
+            padding = window_padding(self.padding)  # C12
             for t in inputs:  # C4
                 rank = ht.rank_of(t)
                 if rank is not None and rank != len(sizes):

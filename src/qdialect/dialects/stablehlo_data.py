@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
+    TensorType,
     i64,
 )
 from xdsl.ir import Attribute, Data, Operation, SSAValue
@@ -62,6 +63,7 @@ from qdialect.dialects.stablehlo import (
     _verify_kept_quantization,
     _verify_same_scale_count,
     verify_broadcast_quantization,
+    window_padding,
 )
 from qdialect.dialects.stablehlo_attrs import (
     ConvDimensionNumbersAttr,
@@ -69,6 +71,8 @@ from qdialect.dialects.stablehlo_attrs import (
     _parse_field_list,
     check_unique_in_range,
 )
+from qdialect.dialects.stablehlo_reducer import same_shape_and_element, verify_reducer
+from qdialect.dialects.window import WindowError, check_window, window_output_shape
 
 # ==========================================================================
 # #stablehlo.scatter
@@ -683,26 +687,69 @@ class SelectAndScatterOp(IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect())
 
     def verify_(self) -> None:
-        if self.operand.type != self.result.type:
-            raise VerifyException(f"'{self.name}' result must have the operand's type")
-        if ht.rank_of(self.init_value.type) not in (0, None):
-            raise VerifyException(f"'{self.name}' init_value must be a rank-0 tensor")
-        rank = ht.rank_of(self.operand.type)
+        """Upstream's verifySelectAndScatterOp in its order and words, then the result
+        against the inferred type (the operand's shape, the scatter body's type)."""
+        operand_t, source_t = self.operand.type, self.source.type
+        element = ht.element_type(operand_t)
+        block = self.select.blocks.first
+        args = list(block.args) if block is not None else []
+        if len(args) != 2:  # C9
+            raise VerifyException(
+                f"'{self.name}' expects the select-region to take 2 parameters, but takes "
+                f"{len(args)}"
+            )
+        scalar = TensorType(element, [])
+        for i, arg in enumerate(args):
+            if not same_shape_and_element(scalar, arg.type, ignore_fp_precision=True):
+                raise VerifyException(
+                    f"'{self.name}' expects the type of select-region's parameter at index {i} "
+                    f"to be '{scalar}', but got '{arg.type}'"
+                )
+        assert block is not None
+        returned = [v.type for v in block.last_op.operands] if block.last_op else []
+        if len(returned) != 1:
+            raise VerifyException(
+                f"'{self.name}' expects select-region to return single value, but got: "
+                f"{len(returned)}"
+            )
+        if ht.rank_of(returned[0]) != 0 or not ht.is_bool(ht.element_type(returned[0])):
+            raise VerifyException(
+                f"'{self.name}' expects the return-type of select-region to be tensor<i1>, "
+                f"but got: '{returned[0]}'"
+            )
+        accumulators = verify_reducer(  # C10
+            self.name,
+            self.scatter.blocks.first,
+            [TensorType(ht.element_type(source_t), [])],
+            [self.init_value.type],
+            [],
+        )
+        shape = ht.shape_of(operand_t)
+        if shape is None:
+            return
         dims = dense_values(self.window_dimensions)
-        strides = dense_values(self.window_strides)
-        if rank is not None:
-            for values, what in ((dims, "window_dimensions"), (strides, "window_strides")):
-                if values and len(values) != rank:
-                    raise VerifyException(
-                        f"'{self.name}' {what} needs {rank} entries, got {len(values)}"
-                    )
-                if any(v < 1 for v in values):
-                    raise VerifyException(f"'{self.name}' {what} must be positive")
-            if self.padding is not None and list(self.padding.get_shape() or []) != [rank, 2]:
-                raise VerifyException(f"'{self.name}' padding must have shape {rank}x2")
-        e = ht.element_type(self.operand.type)
-        _scalar_body(self, self.select, [e, e], "select")
-        _scalar_body(self, self.scatter, [e, e], "scatter")
+        if len(dims) != len(shape):  # C4
+            raise VerifyException(
+                f"'{self.name}' expects window-dimensions size == operand rank, but got "
+                f"window-dimensions size: {len(dims)} and operand-type: '{operand_t}' with "
+                f"rank = {len(shape)}."
+            )
+        try:
+            window = check_window(  # C5, C7, C8
+                dims, dense_values(self.window_strides), window_padding(self.padding)
+            )
+        except WindowError as err:
+            raise VerifyException(f"'{self.name}' {err}") from None
+        expected = TensorType(element, window_output_shape(shape, window))
+        if not same_shape_and_element(expected, source_t, ignore_fp_precision=True):  # C1, C2
+            raise VerifyException(
+                f"'{self.name}' expects source-type to be '{expected}', but got'{source_t}'"
+            )
+        ht.verify_inferred_results(  # C11, C12
+            self.name,
+            [TensorType(ht.element_type(accumulators[0]), list(shape))],
+            [self.result.type],
+        )
 
 
 DATA_OPS = [

@@ -46,7 +46,8 @@ def promotable(from_type: Attribute, to_type: Attribute, ignore_fp_precision: bo
     return (ht.bit_width(a) or 0) <= (ht.bit_width(b) or 0)
 
 
-def _same_shape_and_element(a: Attribute, b: Attribute, ignore_fp_precision: bool) -> bool:
+def same_shape_and_element(a: Attribute, b: Attribute, ignore_fp_precision: bool) -> bool:
+    """Upstream's compatibleShapeAndElementType."""
     if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(b)):
         return False
     ea, eb = ht.element_type(a), ht.element_type(b)
@@ -96,12 +97,12 @@ def verify_reducer(
             )
     for i in range(n):
         acc, element_arg = returned[i], args[n + i].type
-        if not _same_shape_and_element(acc, args[i].type, ignore_fp_precision=False):
+        if not same_shape_and_element(acc, args[i].type, ignore_fp_precision=False):
             raise fail(
                 f"The type of reduction-region's parameter at index {i} is different than the "
                 f"corresponding result type: {_quoted(args[i].type)} vs {_quoted(acc)}"
             )
-        if not _same_shape_and_element(acc, element_arg, ignore_fp_precision=True):
+        if not same_shape_and_element(acc, element_arg, ignore_fp_precision=True):
             raise fail(
                 f"The type of reduction-region's parameter at index {n + i} is different than "
                 f"the corresponding result type: {_quoted(element_arg)} vs {_quoted(acc)}"

@@ -194,7 +194,8 @@ def _scatter(interp: Interpreter, op: sd.ScatterOp, args: Arrays, types: Types) 
     n = (len(args) - 1) // 2
     inputs, indices, updates = args[:n], args[n], args[n + 1 :]
     d = op.scatter_dimension_numbers.data
-    results = [x.copy() for x in inputs]
+    # Promotion: results take the update computation's types (i8 updates summed in i32).
+    results = [x.astype(v.dtype_of(t)) for x, t in zip(inputs, types, strict=True)]
     rank = inputs[0].ndim
     ivd = d.index_vector_dim
     update_scatter_dims = [i for i in range(updates[0].ndim) if i not in d.update_window_dims]
@@ -252,7 +253,7 @@ def _select_and_scatter(
         else [0] * 2 * rank
     )
     low = flat[0::2]
-    result = np.full(operand.shape, init, dtype=operand.dtype)
+    result = np.full(operand.shape, init, dtype=v.dtype_of(types[0]))  # the scatter body's type
     for source_index in itertools.product(*(range(s) for s in source.shape)):
         selected: tuple[int, ...] | None = None
         for offset in itertools.product(*(range(w) for w in window)):

@@ -204,7 +204,7 @@ func.func @f(%x: tensor<5xi32>, %i: tensor<2x2xi64>, %u: tensor<2xi32>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>, %s: tensor<2xi32>, %z: tensor<i32>) {
-// expected-error @+1 {{'stablehlo.select_and_scatter' op window_dimensions must be positive}}
+// expected-error @+1 {{'stablehlo.select_and_scatter' op expects window to have positive value for 0-th window dimension, but got 0.}}
   %r = "stablehlo.select_and_scatter"(%x, %s, %z) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     %c = stablehlo.compare GE, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>

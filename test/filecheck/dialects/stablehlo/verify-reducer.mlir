@@ -1,4 +1,4 @@
-// The reductions (reduce, reduce_window) in upstream StableHLO's words and order: the
+// The reductions (reduce, reduce_window, select_and_scatter) in upstream StableHLO's words and order: the
 // inputs, the dimensions or window, the reducer body (shared rules), then the result
 // types against the inferred ones. Reducers may promote (i8 inputs, i32 body); bodies
 // with arguments of rank > 0 are upstream's extension, refused by the spec's rule.
@@ -161,4 +161,48 @@ func.func @f(%x: tensor<4x4xf32>, %z: tensor<1xf32>) -> tensor<3x3xf32> {
     "stablehlo.return"(%a) : (tensor<f32>) -> ()
   }) {window_dimensions = array<i64: 2, 2>} : (tensor<4x4xf32>, tensor<1xf32>) -> tensor<3x3xf32>
   func.return %0 : tensor<3x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %s: tensor<2xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.select_and_scatter' op expects the type of select-region's parameter at index 1 to be 'tensor<f32>', but got 'tensor<i32>'}}
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>):
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %s: tensor<2xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.select_and_scatter' op expects the return-type of select-region to be tensor<i1>, but got: 'tensor<f32>'}}
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %s: tensor<3xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.select_and_scatter' op expects source-type to be 'tensor<2xf32>', but got'tensor<3xf32>'}}
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.constant dense<true> : tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
 }
