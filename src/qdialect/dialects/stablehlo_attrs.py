@@ -82,7 +82,8 @@ def _parse_field_list(
 def _parse_fields(
     parser: AttrParser, fields: Sequence[str], ints: Sequence[str] = ()
 ) -> dict[str, object]:
-    """`name = [..], name = N, ...` (no brackets) with fields in any order, each optional."""
+    """`name = [..], name = N, ...` (no brackets) with fields in any order, each optional,
+    and an optional trailing comma."""
     values: dict[str, object] = {}
 
     def entry() -> None:
@@ -102,7 +103,11 @@ def _parse_fields(
                 )
             )
 
-    parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+    entry()
+    while parser.parse_optional_punctuation(",") is not None:
+        if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
+            break  # a trailing comma, as upstream's struct parser allows
+        entry()
     return values
 
 

@@ -611,6 +611,8 @@ class ScatterOp(IRDLOperation):
         return ops[:n], ops[n], ops[n + 1 :]
 
     def verify_(self) -> None:
+        """Upstream's verifyScatterOp in its order and words, then the results against the
+        inferred types (the inputs' shapes, the update computation's types)."""
         ops = list(self.all_operands)
         if len(ops) < 3 or len(ops) % 2 == 0:
             raise VerifyException(
@@ -618,56 +620,223 @@ class ScatterOp(IRDLOperation):
                 f"got {len(ops)} operands"
             )
         inputs, indices, updates = self.split()
-        if [r.type for r in self.results] != [x.type for x in inputs]:
-            raise VerifyException(f"'{self.name}' results must have the inputs' types")
         if not _is_int_tensor(indices.type):
             raise VerifyException(
                 f"'{self.name}' scatter_indices must be a tensor of integers, got {indices.type}"
             )
-        d = self.scatter_dimension_numbers.data
+        input_shapes = [ht.shape_of(x.type) for x in inputs]
+        update_shapes = [ht.shape_of(u.type) for u in updates]
         si = ht.shape_of(indices.type)
-        so = ht.shape_of(inputs[0].type)
-        su = ht.shape_of(updates[0].type)
-        if si is not None and not 0 <= d.index_vector_dim <= len(si):
+        if si is None or None in input_shapes or None in update_shapes:
+            return
+        if any(not ht.shapes_compatible(input_shapes[0], x) for x in input_shapes):  # C1
+            raise VerifyException(f"'{self.name}' Not all inputs have compatible shapes.")
+        if any(not ht.shapes_compatible(update_shapes[0], u) for u in update_shapes):  # C3
+            raise VerifyException(f"'{self.name}' Not all updates have compatible shapes.")
+        d = self.scatter_dimension_numbers.data
+        if not 0 <= d.index_vector_dim <= len(si):  # C22
             raise VerifyException(
-                f"'{self.name}' index_vector_dim {d.index_vector_dim} is out of range [0, {len(si)}]"
+                f"'{self.name}' Expects index_vector_dim to be in range [0, "
+                f"rank-of('scatter_indices')] i.e. [0, {len(si)}]. got: {d.index_vector_dim}."
             )
-        if so is not None:
-            check_unique_in_range(
-                (*d.inserted_window_dims, *d.input_batching_dims),
-                len(so),
-                f"'{self.name}' inserted window or batching dimension",
-            )
-            check_unique_in_range(
-                d.scatter_dims_to_operand_dims,
-                len(so),
-                f"'{self.name}' scatter_dims_to_operand_dims entry",
-            )
-        if su is not None:
-            check_unique_in_range(d.update_window_dims, len(su), f"'{self.name}' update window dim")
-        if si is not None:
-            index_count = si[d.index_vector_dim] if d.index_vector_dim < len(si) else 1
-            if index_count != DYNAMIC_INDEX and index_count != len(d.scatter_dims_to_operand_dims):
-                raise VerifyException(
-                    f"'{self.name}' scatter_dims_to_operand_dims needs {index_count} entries, "
-                    f"got {len(d.scatter_dims_to_operand_dims)}"
-                )
-        if len(d.input_batching_dims) != len(d.scatter_indices_batching_dims):
-            raise VerifyException(
-                f"'{self.name}' needs as many input_batching_dims as scatter_indices_batching_dims"
-            )
-        if so is not None and su is not None:
-            window = len(so) - len(d.inserted_window_dims) - len(d.input_batching_dims)
-            if len(d.update_window_dims) != window:
-                raise VerifyException(
-                    f"'{self.name}' needs {window} update_window_dims, got {len(d.update_window_dims)}"
-                )
-        _scalar_body(
-            self,
-            self.update_computation,
-            [ht.element_type(x.type) for x in (*inputs, *inputs)],
-            "update_computation",
+        accumulators = verify_reducer(  # C6, C23
+            self.name,
+            self.update_computation.blocks.first,
+            [x.type for x in inputs],
+            [TensorType(ht.element_type(u.type), []) for u in updates],
+            [],
         )
+        expanded = [*si, 1] if d.index_vector_dim == len(si) else list(si)
+        for su in update_shapes:  # C4
+            assert su is not None
+            rank = len(expanded) - 1 + len(d.update_window_dims)
+            if len(su) != rank:
+                raise VerifyException(
+                    f"'{self.name}' expects updates tensor must be of rank {rank} ( == "
+                    "rank-of('scatter_indices') - 1 + size-of('update_window_dims'), where "
+                    "'scatter_indices' is expanded by a trailing 1 dimension if "
+                    f"'index_vector_dim' == rank-of('scatter_indices')), but got {len(su)}."
+                )
+        for so, su in zip(input_shapes, update_shapes, strict=True):
+            assert so is not None and su is not None
+            message = _scatter_dims_error(d, so, expanded, su)
+            if message is None:
+                message = _scatter_bounds_error(d, so, expanded, su)
+            if message is not None:
+                raise VerifyException(f"'{self.name}' {message}")
+        ht.verify_inferred_results(
+            self.name,
+            [
+                TensorType(ht.element_type(acc), list(so or ()))
+                for acc, so in zip(accumulators, input_shapes, strict=True)
+            ],
+            [r.type for r in self.results],
+        )
+
+
+def _dims_text(dims: Sequence[int]) -> str:
+    return ", ".join(str(d) for d in dims)
+
+
+def _out_of_range(dims: Sequence[int], bound: int, name: str, bound_name: str) -> str | None:
+    for dim in dims:
+        if not 0 <= dim < bound:
+            return (
+                f"Expects each element of {name} to be in range [0, {bound_name}) i.e. "
+                f"[0, {bound}). got: {dim}."
+            )
+    return None
+
+
+def _repeated(a: Sequence[int], b: Sequence[int], a_name: str, b_name: str) -> str | None:
+    seen: set[int] = set()
+    for dim in (*a, *b):
+        if dim in seen:
+            return f"has duplicated dimension from {a_name} and {b_name}: {dim}"
+        seen.add(dim)
+    return None
+
+
+def _scatter_dims_error(
+    d: ScatterDims, so: Sequence[int], si: Sequence[int], su: Sequence[int]
+) -> str | None:
+    """validateScatterDimensionNumbers (C2, C7-C21): the first broken rule, else None.
+    `si` is the scatter indices' shape, expanded by a trailing 1 when index_vector_dim
+    is its rank."""
+    window_size = (
+        len(d.update_window_dims) + len(d.inserted_window_dims) + len(d.input_batching_dims)
+    )
+    if len(so) != window_size:
+        return (
+            "Expects rank-of operand to match size-of('update_window_dims') + "
+            "size-of('inserted_window_dims') + size-of('input_batching_dims') i.e. "
+            f"{window_size} but got {len(so)}."
+        )
+    uwd = d.update_window_dims
+    if list(uwd) != sorted(uwd):
+        return f"Expects update_window_dims to be sorted; got: [{_dims_text(uwd)}]."
+    if len(set(uwd)) != len(uwd):
+        return f"Expects update_window_dims to not repeat; got: [{_dims_text(uwd)}]."
+    checks = (
+        lambda: _out_of_range(uwd, len(su), "update_window_dims", "rank-of('updates')"),
+        lambda: _repeated(
+            d.inserted_window_dims,
+            d.input_batching_dims,
+            "inserted_window_dims",
+            "input_batching_dims",
+        ),
+        lambda: _sorted_error(d.inserted_window_dims, "inserted_window_dims"),
+        lambda: _out_of_range(
+            d.inserted_window_dims, len(so), "inserted_window_dims", "rank-of('operand')"
+        ),
+        lambda: _sorted_error(d.input_batching_dims, "input_batching_dims"),
+        lambda: _out_of_range(
+            d.input_batching_dims, len(so), "input_batching_dims", "rank-of('operand')"
+        ),
+        lambda: (
+            "Expects scatter_indices_batching_dims to not repeat; got: "
+            f"[{_dims_text(d.scatter_indices_batching_dims)}]."
+            if len(set(d.scatter_indices_batching_dims)) != len(d.scatter_indices_batching_dims)
+            else None
+        ),
+        lambda: _out_of_range(
+            d.scatter_indices_batching_dims,
+            len(si),
+            "scatter_indices_batching_dims",
+            "rank-of('scatter_indices')",
+        ),
+        lambda: (
+            "expects scatter_indices_batching_dims not to include index_vector_dim "
+            f"{d.index_vector_dim}."
+            if d.index_vector_dim in d.scatter_indices_batching_dims
+            else None
+        ),
+        lambda: (
+            "input_batching_dims and scatter_indices_batching_dims should have the same size."
+            if len(d.input_batching_dims) != len(d.scatter_indices_batching_dims)
+            else None
+        ),
+        lambda: _batching_sizes_error(d, so, si),
+        lambda: _index_count_error(d, si),
+        lambda: _repeated(
+            d.scatter_dims_to_operand_dims,
+            d.input_batching_dims,
+            "scatter_dims_to_operand_dims",
+            "input_batching_dims",
+        ),
+        lambda: _out_of_range(
+            d.scatter_dims_to_operand_dims,
+            len(so),
+            "scatter_dims_to_operand_dims",
+            "rank-of('operand')",
+        ),
+    )
+    for check in checks:
+        if (message := check()) is not None:
+            return message
+    return None
+
+
+def _sorted_error(dims: Sequence[int], name: str) -> str | None:
+    if list(dims) != sorted(dims):
+        return f"Expects {name} to be sorted; got: [{_dims_text(dims)}]."
+    return None
+
+
+def _batching_sizes_error(d: ScatterDims, so: Sequence[int], si: Sequence[int]) -> str | None:
+    pairs = zip(d.input_batching_dims, d.scatter_indices_batching_dims, strict=True)
+    for index, (input_dim, indices_dim) in enumerate(pairs):
+        if not ht.dims_compatible(so[input_dim], si[indices_dim]):
+            return (
+                f"input_batching_dims[{index}] and scatter_indices_batching_dims[{index}] must "
+                f"have compatible sizes, but got {so[input_dim]} and {si[indices_dim]}."
+            )
+    return None
+
+
+def _index_count_error(d: ScatterDims, si: Sequence[int]) -> str | None:
+    count = si[d.index_vector_dim]
+    if count != DYNAMIC_INDEX and len(d.scatter_dims_to_operand_dims) != count:
+        return (
+            f"Scatter op has {len(d.scatter_dims_to_operand_dims)} elements in "
+            "scatter_dims_to_operand_dims and the bound of dimension "
+            f"index_vector_dim={d.index_vector_dim} of scatter_indices is {count}. These two "
+            "numbers must be equal."
+        )
+    return None
+
+
+def _scatter_bounds_error(
+    d: ScatterDims, so: Sequence[int], si: Sequence[int], su: Sequence[int]
+) -> str | None:
+    """The update window may not exceed the operand; the scatter dimensions of the
+    updates match the scatter indices' (C4)."""
+    window_sizes = [
+        size
+        for i, size in enumerate(so)
+        if i not in d.inserted_window_dims and i not in d.input_batching_dims
+    ]
+    for dim, bound in zip(d.update_window_dims, window_sizes, strict=False):
+        if DYNAMIC_INDEX not in (su[dim], bound) and su[dim] > bound:
+            return (
+                "expects bounds of the window dimensions of updates to not exceed the bounds of "
+                f"the corresponding dimensions of operand. For dimension {dim}, updates bound is "
+                f"{su[dim]}, operand bound is {bound}."
+            )
+    seen = 0
+    for i, size in enumerate(su):
+        if i in d.update_window_dims:
+            continue
+        if seen == d.index_vector_dim:
+            seen += 1
+        if not ht.dims_compatible(size, si[seen]):
+            return (
+                "expects bounds of the scatter dimensions of updates to be same as the bounds of "
+                f"the corresponding dimensions of scatter indices. For scatter dimension {i}, "
+                f"updates bound is {size} , scatter_indices bound is {si[seen]}."
+            )
+        seen += 1
+    return None
 
 
 @irdl_op_definition

@@ -194,7 +194,7 @@ func.func @f(%x: tensor<4xi32>, %u: tensor<5xi32>, %i: tensor<i64>) {
 // -----
 
 func.func @f(%x: tensor<5xi32>, %i: tensor<2x2xi64>, %u: tensor<2xi32>) {
-// expected-error @+1 {{'stablehlo.scatter' op scatter_dims_to_operand_dims needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.scatter' op Scatter op has 1 elements in scatter_dims_to_operand_dims and the bound of dimension index_vector_dim=1 of scatter_indices is 2. These two numbers must be equal.}}
   %r = "stablehlo.scatter"(%x, %i, %u) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     stablehlo.return %b : tensor<i32>

@@ -1,4 +1,4 @@
-// The reductions (reduce, reduce_window, select_and_scatter) in upstream StableHLO's words and order: the
+// The reductions (reduce, reduce_window, select_and_scatter, scatter) in upstream StableHLO's words and order: the
 // inputs, the dimensions or window, the reducer body (shared rules), then the result
 // types against the inferred ones. Reducers may promote (i8 inputs, i32 body); bodies
 // with arguments of rank > 0 are upstream's extension, refused by the spec's rule.
@@ -205,4 +205,59 @@ func.func @f(%x: tensor<4xf32>, %s: tensor<3xf32>, %z: tensor<f32>) -> tensor<4x
     stablehlo.return %a : tensor<f32>
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+// scatter: the dimension numbers in upstream's order and words, then its update
+// computation under the shared reducer rules. A trailing comma closes the struct.
+func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stablehlo.scatter' op Expects update_window_dims to be sorted; got: [2, 1].}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2, 1],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1,>}
+    : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x4x3xf32>) -> tensor<4x3xf32>
+  func.return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %i: tensor<4x1xi32>, %u: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stablehlo.scatter' op has duplicated dimension from scatter_dims_to_operand_dims and input_batching_dims: 0}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      input_batching_dims = [0], scatter_indices_batching_dims = [0],
+      scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<4x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  func.return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'stablehlo.scatter' op expects bounds of the window dimensions of updates to not exceed the bounds of the corresponding dimensions of operand. For dimension 1, updates bound is 4, operand bound is 3.}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  func.return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xi32>) -> tensor<4x3xi32> {
+  // expected-error @+1 {{'stablehlo.scatter' op The element-type of reduction-region's argument at index 1 is expected to be promotable from 'f32', but got 'i32'}}
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %a : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1],
+      inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}
+    : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xi32>) -> tensor<4x3xi32>
+  func.return %0 : tensor<4x3xi32>
 }
