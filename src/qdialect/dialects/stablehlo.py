@@ -9,8 +9,8 @@ allows it, and shape inference on results. docs/stablehlo.md lists the rules.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -1989,52 +1989,67 @@ class ConvolutionOp(IRDLOperation):
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
-        """StableHLO's checks in upstream's order and words (inferConvolutionOp), then the
-        quantization rules; the spec's constraint numbers are upstream's comments."""
-        for name in ("feature_group_count", "batch_group_count"):  # C21, C22 (ODS)
-            if (message := _group_count_error(self.properties[name], name)) is not None:
-                raise VerifyException(f"'{self.name}' {message}")
-        lhs, rhs, result = self.lhs.type, self.rhs.type, self.result.type
-        sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
-        if sl is None or sr is None:
-            return
-        if len(sl) < 2:  # C13
-            raise VerifyException(
-                f"'{self.name}' expects convolution arguments to have >= 2 dimensions. "
-                f"Got: '{lhs}' and '{rhs}'."
-            )
-        if len(sl) != len(sr):  # C1
-            raise VerifyException(
-                f"'{self.name}' expects convolution arguments to have same number of "
-                f"dimensions. Got: '{lhs}' and '{rhs}'."
-            )
-        el, er = ht.element_type(lhs), ht.element_type(rhs)
-        if not ht.is_quantized(lhs) and not ht.is_quantized(rhs) and el != er:  # C27
-            raise VerifyException(
-                f"'{self.name}' expects lhs and rhs to have compatible element type. "
-                f"Got: '{el}' and '{er}'"
-            )
-        dn: ConvDims = self.dimension_numbers.data
-        fgc = self.feature_group_count.value.data
-        bgc = self.batch_group_count.value.data
-        _verify_conv_attributes(self, sl, sr, dn, fgc, bgc)
-        n = len(dn.input_spatial_dimensions)
-        if len(sl) != n + 2:  # C12
-            raise VerifyException(
-                f"'{self.name}' expects convolution arguments to have {n + 2} dimensions. "
-                f"Got: {len(sl)}"
-            )
-        try:
-            window = check_window(
+        verify_convolution(self, lambda spatial: window_padding(self.padding))
+
+
+def verify_convolution(
+    op: Operation, padding_of: Callable[[int], list[tuple[int, int]] | None]
+) -> None:
+    """convolution's and dynamic_conv's checks in upstream's order and words
+    (inferConvolutionOp), then the quantization rules; the spec's constraint numbers are
+    upstream's comments. `padding_of(spatial_count)` gives the padding pairs, raises
+    WindowError for a malformed padding, or returns None when the padding is not known
+    (a dynamic_conv padding operand that is not a constant)."""
+    props = op.properties
+    for name in ("feature_group_count", "batch_group_count"):  # C21, C22 (ODS)
+        if (message := _group_count_error(props[name], name)) is not None:
+            raise VerifyException(f"'{op.name}' {message}")
+    lhs, rhs, result = op.operands[0].type, op.operands[1].type, op.results[0].type
+    sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
+    if sl is None or sr is None:
+        return
+    if len(sl) < 2:  # C13
+        raise VerifyException(
+            f"'{op.name}' expects convolution arguments to have >= 2 dimensions. "
+            f"Got: '{lhs}' and '{rhs}'."
+        )
+    if len(sl) != len(sr):  # C1
+        raise VerifyException(
+            f"'{op.name}' expects convolution arguments to have same number of "
+            f"dimensions. Got: '{lhs}' and '{rhs}'."
+        )
+    el, er = ht.element_type(lhs), ht.element_type(rhs)
+    if not ht.is_quantized(lhs) and not ht.is_quantized(rhs) and el != er:  # C27
+        raise VerifyException(
+            f"'{op.name}' expects lhs and rhs to have compatible element type. "
+            f"Got: '{el}' and '{er}'"
+        )
+    dn: ConvDims = cast(ConvDimensionNumbersAttr, props["dimension_numbers"]).data
+    fgc = cast(IntegerAttr, props["feature_group_count"]).value.data
+    bgc = cast(IntegerAttr, props["batch_group_count"]).value.data
+    _verify_conv_attributes(op, sl, sr, dn, fgc, bgc)
+    n = len(dn.input_spatial_dimensions)
+    if len(sl) != n + 2:  # C12
+        raise VerifyException(
+            f"'{op.name}' expects convolution arguments to have {n + 2} dimensions. Got: {len(sl)}"
+        )
+    try:
+        padding = padding_of(n)  # C4
+        window = (
+            None
+            if padding is None
+            else check_window(
                 [sr[d] for d in dn.kernel_spatial_dimensions],
-                dense_values(self.window_strides),
-                window_padding(self.padding),
-                dense_values(self.lhs_dilation),
-                dense_values(self.rhs_dilation),
-                len(dense_values(self.window_reversal)),
+                dense_values(props.get("window_strides")),
+                padding,
+                dense_values(props.get("lhs_dilation")),
+                dense_values(props.get("rhs_dilation")),
+                len(dense_values(props.get("window_reversal"))),
             )
-        except WindowError as err:
-            raise VerifyException(f"'{self.name}' {err}") from None
+        )
+    except WindowError as err:
+        raise VerifyException(f"'{op.name}' {err}") from None
+    if window is not None:
         expected = [DYNAMIC_INDEX] * len(sl)
         spatial = window_output_shape([sl[d] for d in dn.input_spatial_dimensions], window)
         for d, size in zip(dn.output_spatial_dimensions, spatial, strict=True):
@@ -2042,17 +2057,17 @@ class ConvolutionOp(IRDLOperation):
         batch = sl[dn.input_batch_dimension]
         expected[dn.output_batch_dimension] = batch if batch == DYNAMIC_INDEX else batch // bgc
         expected[dn.output_feature_dimension] = sr[dn.kernel_output_feature_dimension]
-        _expect_inferred_shape(self, expected, result)  # C25
-        reduced = (dn.kernel_input_feature_dimension, *dn.kernel_spatial_dimensions)
-        _verify_quantized_contraction(
-            self,
-            lhs,
-            rhs,
-            result,
-            reduced,
-            {dn.kernel_output_feature_dimension: dn.output_feature_dimension},
-            (dn.kernel_output_feature_dimension, dn.output_feature_dimension),
-        )
+        _expect_inferred_shape(op, expected, result)  # C25
+    reduced = (dn.kernel_input_feature_dimension, *dn.kernel_spatial_dimensions)
+    _verify_quantized_contraction(
+        op,
+        lhs,
+        rhs,
+        result,
+        reduced,
+        {dn.kernel_output_feature_dimension: dn.output_feature_dimension},
+        (dn.kernel_output_feature_dimension, dn.output_feature_dimension),
+    )
 
 
 def _group_count_error(attr: Attribute | None, name: str) -> str | None:

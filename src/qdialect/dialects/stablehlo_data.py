@@ -59,10 +59,12 @@ from qdialect.dialects.hlo_syntax import (
     split_attr_dict,
 )
 from qdialect.dialects.stablehlo import (
+    ConstantOp,
     _same_element_or_baseline,
     _verify_kept_quantization,
     _verify_same_scale_count,
     verify_broadcast_quantization,
+    verify_convolution,
     window_padding,
 )
 from qdialect.dialects.stablehlo_attrs import (
@@ -563,32 +565,32 @@ class DynamicConvOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        t = self.d_padding.type
-        rank = ht.rank_of(self.lhs.type)
-        shape = ht.shape_of(t)
-        if not _is_int_tensor(t, 2) or (
-            shape is not None and rank is not None and shape[1] not in (2, DYNAMIC_INDEX)
-        ):
+        """convolution's checks (upstream's inferDynamicConvOp differs only in the padding,
+        an operand here: its shape is checked, and its values when it is a constant)."""
+        if not _is_int_tensor(self.d_padding.type):
             raise VerifyException(
-                f"'{self.name}' padding must be a 2-D tensor of integers of shape Nx2, got {t}"
+                f"'{self.name}' padding must be a tensor of integers, got {self.d_padding.type}"
             )
-        if rank is not None and shape is not None and shape[0] not in (rank - 2, DYNAMIC_INDEX):
-            raise VerifyException(
-                f"'{self.name}' padding needs {rank - 2} rows (one per spatial dimension), got {t}"
+        verify_convolution(self, self._padding)
+
+    def _padding(self, spatial: int) -> list[tuple[int, int]] | None:
+        shape = ht.shape_of(self.d_padding.type)
+        if shape is None:
+            return None
+        if len(shape) != 2:  # C4
+            raise WindowError(f"expects padding to be of rank 2 but got {len(shape)}")
+        if shape[0] != spatial or shape[1] != 2:
+            raise WindowError(
+                f"expects padding to be of shape [{spatial}, 2], but got [{shape[0]}, {shape[1]}]"
             )
-        for attr, what in (
-            (self.feature_group_count, "feature_group_count"),
-            (self.batch_group_count, "batch_group_count"),
-        ):
-            if attr.value.data < 1:
-                raise VerifyException(f"'{self.name}' {what} must be positive")
-        for attr, what in (
-            (self.window_strides, "window_strides"),
-            (self.lhs_dilation, "lhs_dilation"),
-            (self.rhs_dilation, "rhs_dilation"),
-        ):
-            if any(v < 1 for v in dense_values(attr)):
-                raise VerifyException(f"'{self.name}' {what} must be positive")
+        owner = self.d_padding.owner
+        value = owner.properties.get("value") if isinstance(owner, Operation) else None
+        if not isinstance(owner, ConstantOp) or not isinstance(value, DenseIntOrFPElementsAttr):
+            return None
+        flat = [int(v) for v in value.get_values() if isinstance(v, int)]
+        if len(flat) != 2 * spatial:  # a splat
+            flat = flat[:1] * (2 * spatial)
+        return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
 
 
 @irdl_op_definition

@@ -1,6 +1,6 @@
-// stablehlo.convolution's parser and verifier in upstream StableHLO's words and order:
-// the dimension-number syntax (compact and raw), the window syntax, the group counts,
-// the window attributes and the inferred shape.
+// stablehlo.convolution's (and dynamic_conv's) parser and verifier in upstream
+// StableHLO's words and order: the dimension-number syntax (compact and raw), the window
+// syntax, the group counts, the window attributes and the inferred shape.
 // RUN: qopt %s --split-input-file --verify-diagnostics | filecheck %s
 
 // The raw form writes the numbers one by one and prints in the compact form.
@@ -263,4 +263,38 @@ func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2x2xf32>) -> tensor<1x3x3x2
     window = {stride = [2, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
     : (tensor<1x4x4x2xf32>, tensor<2x2x2x2xf32>) -> tensor<1x3x3x2xf32>
   func.return %0 : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// dynamic_conv: convolution's checks; its padding operand has a shape to check, and
+// values to check when it is a constant.
+func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2x2xf32>, %p: tensor<3x2xi64>) -> tensor<1x3x3x2xf32> {
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op expects padding to be of shape [2, 2], but got [3, 2]}}
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+    dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+  } : (tensor<1x4x4x2xf32>, tensor<2x2x2x2xf32>, tensor<3x2xi64>) -> tensor<1x3x3x2xf32>
+  func.return %0 : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2x2xf32>) -> tensor<1x3x3x2xf32> {
+  %p = stablehlo.constant dense<[[1, 1], [0, 0]]> : tensor<2x2xi64>
+  // expected-error @+1 {{'stablehlo.dynamic_conv' op inferred shape '[1, 5, 3, 2]' is incompatible with return type of operation 'tensor<1x3x3x2xf32>'}}
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+    dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+  } : (tensor<1x4x4x2xf32>, tensor<2x2x2x2xf32>, tensor<2x2xi64>) -> tensor<1x3x3x2xf32>
+  func.return %0 : tensor<1x3x3x2xf32>
+}
+
+// -----
+
+// A padding that is not a constant leaves the spatial sizes to the interpreter.
+// CHECK-LABEL: func.func @dynamic_padding
+func.func @dynamic_padding(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2x2xf32>, %p: tensor<2x2xi64>) -> tensor<1x?x?x2xf32> {
+  %0 = "stablehlo.dynamic_conv"(%x, %w, %p) {batch_group_count = 1 : i64, feature_group_count = 1 : i64,
+    dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>
+  } : (tensor<1x4x4x2xf32>, tensor<2x2x2x2xf32>, tensor<2x2xi64>) -> tensor<1x?x?x2xf32>
+  func.return %0 : tensor<1x?x?x2xf32>
 }
