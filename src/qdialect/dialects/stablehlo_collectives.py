@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerType, Signedness
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerType, Signedness, TensorType
 from xdsl.ir import Attribute, Data, Operation
 from xdsl.irdl import (
     IRDLOperation,
@@ -31,6 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import print_extra_attrs
 from qdialect.dialects.stablehlo_attrs import _parse_field_list
+from qdialect.dialects.stablehlo_reducer import verify_reducer
 
 
 @dataclass(frozen=True)
@@ -131,26 +132,90 @@ class _Collective(IRDLOperation):
                 return [[i for i in row if i != -1] for row in rows]  # -1 pads ragged groups
         return None
 
+    def replica_groups(self) -> tuple[list[int], list[int]] | None:
+        """replica_groups as written: (shape, values), -1 padding included; None if absent."""
+        attr = self._attr("replica_groups")
+        if attr is None or not hasattr(attr, "get_values"):
+            return None
+        values = [int(v) for v in attr.get_values()]  # type: ignore[union-attr]
+        return list(attr.get_shape() or (len(values),)), values  # type: ignore[union-attr]
+
+    @property
+    def use_global_device_ids(self) -> bool:
+        return self._attr("use_global_device_ids") is not None
+
+    @property
+    def channel_id(self) -> int:
+        handle = self._attr("channel_handle")
+        return handle.data.handle if isinstance(handle, ChannelHandleAttr) else 0
+
     def verify_(self) -> None:
         if not self.operands_:
             raise VerifyException(f"'{self.name}' needs at least one operand")
         if len(self.results) != len(self.operands_):
             raise VerifyException(f"'{self.name}' needs one result per operand")
-        groups = self.groups()
-        if groups is not None:
-            ids = [i for g in groups for i in g if i != -1]
-            if any(i < 0 for i in ids) or (
-                self.name != "stablehlo.collective_permute" and len(set(ids)) != len(ids)
-            ):
-                raise VerifyException(
-                    f"'{self.name}' replica groups must hold distinct non-negative ids"
-                )
+        self.verify_collective()
+
+    def verify_collective(self) -> None:
+        """The op's own rules (upstream's words); by default the replica groups, and
+        results of the operands' types."""
+        self.verify_replica_groups(all_same_size=False)
+        self.verify_same_types()
+
+    def verify_same_types(self) -> None:
+        """Each result has its operand's element type, and a shape `check_shapes` allows."""
         for i, (x, r) in enumerate(zip(self.operands_, self.results, strict=True)):
             if ht.element_type(x.type) != ht.element_type(r.type):
-                raise VerifyException(
-                    f"'{self.name}' result #{i} must have operand #{i}'s element type"
-                )
+                raise self._fail(f"result #{i} must have operand #{i}'s element type")
             self.check_shapes(x.type, r.type)
+
+    def verify_replica_groups(self, all_same_size: bool, group_size: int | None = None) -> None:
+        """Upstream's verifyReplicaGroups: a rank-2 tensor of distinct ids covering 0..n-1
+        (-1 pads a ragged group where groups may differ in size)."""
+        groups = self.replica_groups()
+        if groups is None:
+            return
+        shape, values = groups
+        fail = self._fail
+        if len(shape) != 2:
+            raise fail("replica groups should be a rank 2 tensor")
+        if self.use_global_device_ids and shape[0] * shape[1] == 0:
+            raise fail("if `use_global_device_ids` is set, the replica groups cannot be empty")
+        seen: set[int] = set()
+        for replica in values:
+            if replica == -1:
+                if not all_same_size:
+                    continue
+                raise fail("Invalid replica id -1")
+            if replica in seen:
+                raise fail(f"replica id #{replica} seen more than once")
+            seen.add(replica)
+        for replica in range(len(seen)):
+            if replica not in seen:
+                raise fail(f"replica id #{replica} not seen in replica groups")
+        if (
+            all_same_size
+            and group_size is not None
+            and (shape[0] == 0 or len(values) // shape[0] != group_size)
+        ):
+            raise fail(f"group size of replica_groups must be {group_size}")
+
+    def _fail(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' {message}")
+
+    def verify_body(self) -> list[Attribute]:
+        """The reducer rules on the computation; returns one accumulator type per operand.
+        Upstream applies a body of one scalar pair to each operand; the spec's body takes
+        one scalar per operand twice: both are accepted."""
+        block = self.computation.blocks.first if self.computation is not None else None
+        types = [x.type for x in self.operands_]
+        scalars = [TensorType(ht.element_type(t), []) for t in types]
+        if block is not None and len(block.args) == 2 * len(types) and len(types) > 1:
+            return verify_reducer(self.name, block, types, scalars, [])
+        return [
+            verify_reducer(self.name, block, [t], [z], [])[0]
+            for t, z in zip(types, scalars, strict=True)
+        ]
 
     def check_shapes(self, operand: Attribute, result: Attribute) -> None:
         if not ht.shapes_compatible(ht.shape_of(operand), ht.shape_of(result)):
@@ -171,6 +236,24 @@ class AllReduceOp(_Collective):
 
     name = "stablehlo.all_reduce"
 
+    def verify_collective(self) -> None:
+        """Upstream's verifyAllReduceOp, then the results against the inferred types."""
+        self.verify_replica_groups(all_same_size=False)  # C1-C3
+        if self.use_global_device_ids and self.channel_id <= 0:  # C4
+            raise self._fail(
+                "channel_id must be positive when useGlobalDeviceIds is set but got: "
+                f"{self.channel_id}"
+            )
+        accumulators = self.verify_body()  # C5
+        ht.verify_inferred_results(  # C6, C7
+            self.name,
+            [
+                TensorType(ht.element_type(a), list(ht.shape_of(x.type) or ()))
+                for a, x in zip(accumulators, self.operands_, strict=True)
+            ],
+            [r.type for r in self.results],
+        )
+
 
 @irdl_op_definition
 class AllGatherOp(_Collective):
@@ -178,15 +261,36 @@ class AllGatherOp(_Collective):
 
     name = "stablehlo.all_gather"
 
-    def check_shapes(self, operand: Attribute, result: Attribute) -> None:
-        dim = _dim_in_range(self, "all_gather_dim", operand)
-        so, sr = ht.shape_of(operand), ht.shape_of(result)
-        if so is not None and sr is not None:
-            if len(so) != len(sr) or any(
-                a != b for i, (a, b) in enumerate(zip(so, sr, strict=True)) if i != dim
+    def verify_collective(self) -> None:
+        """Upstream's verifyAllGatherOp, in its order and words."""
+        self.verify_replica_groups(all_same_size=True)  # I3, C2, C4
+        if self.use_global_device_ids and self.channel_id < 0:  # C5
+            raise self._fail("channel_id cannot be negative when useGlobalDeviceIds is set")
+        dim = self.int_attr("all_gather_dim")
+        for x, r in zip(self.operands_, self.results, strict=True):
+            so, sr = ht.shape_of(x.type), ht.shape_of(r.type)
+            if ht.element_type(x.type) != ht.element_type(r.type):
+                raise self._fail("result must have the operand's element type")
+            if so is None or sr is None:
+                continue
+            if not 0 <= dim < len(so):  # C1
+                raise self._fail("all_gather_dim must be a valid index of operand")
+            if so[dim] == 0:
+                raise self._fail("dimension size of operand at 'all_gather_dim' cannot be zero")
+            if len(sr) != len(so):  # C6
+                raise self._fail("operand and result must have the same rank")
+            if any(
+                i != dim and not ht.dims_compatible(a, b)
+                for i, (a, b) in enumerate(zip(so, sr, strict=True))
             ):
-                raise VerifyException(
-                    f"'{self.name}' result may differ from the operand only in all_gather_dim"
+                raise self._fail(
+                    "operand and result should have the same shape except for the dimension "
+                    "size at 'all_gather_dim'"
+                )
+            if DYNAMIC_INDEX not in (so[dim], sr[dim]) and sr[dim] % so[dim]:
+                raise self._fail(
+                    f"result gather dimension has size {sr[dim]}, expected to be a multiple of "
+                    f"operand gather dimension size {so[dim]}"
                 )
 
 
@@ -209,8 +313,44 @@ class ReduceScatterOp(_Collective):
 
     name = "stablehlo.reduce_scatter"
 
-    def check_shapes(self, operand: Attribute, result: Attribute) -> None:
-        _dim_in_range(self, "scatter_dimension", operand)
+    def verify_collective(self) -> None:
+        """Upstream's verifyReduceScatterOp, in its order and words."""
+        self.verify_replica_groups(all_same_size=True)
+        accumulators = self.verify_body()  # C7
+        dim = self.int_attr("scatter_dimension")
+        for x, r, acc in zip(self.operands_, self.results, accumulators, strict=True):
+            so, sr = ht.shape_of(x.type), ht.shape_of(r.type)
+            if so is None or sr is None:
+                continue
+            if len(so) != len(sr):  # C8
+                raise self._fail("operand and result should have same rank")
+            if dim >= len(so):  # C2
+                raise self._fail("scatter dim should be less than operand/result rank")
+            if self.use_global_device_ids and self.channel_id <= 0:  # C6
+                raise self._fail(
+                    "channel_id must be positive when useGlobalDeviceIds is set but got: "
+                    f"{self.channel_id}"
+                )
+            if DYNAMIC_INDEX not in (so[dim], sr[dim]):
+                if sr[dim] == 0:
+                    raise self._fail("result dimension size at scatter_dimension cannot be zero")
+                if so[dim] == 0:
+                    raise self._fail("operand dimension size at scatter_dimension cannot be zero")
+                if so[dim] % sr[dim]:  # C8
+                    raise self._fail(
+                        f"operand scatter dimension has size {so[dim]}, expected to be a "
+                        f"multiple of result scatter dimension size {sr[dim]}"
+                    )
+            for i, (a, b) in enumerate(zip(so, sr, strict=True)):
+                if i != dim and not ht.dims_compatible(a, b):
+                    raise self._fail(
+                        f"non scatter dimensions should be same for operand ({a}) and result ({b})"
+                    )
+            if ht.element_type(r.type) != ht.element_type(acc):  # C9
+                raise self._fail(
+                    f"result element-type is expected to be '{ht.element_type(acc)}', but got "
+                    f"'{ht.element_type(r.type)}'"
+                )
 
 
 @irdl_op_definition
@@ -219,12 +359,62 @@ class CollectivePermuteOp(_Collective):
 
     name = "stablehlo.collective_permute"
 
+    def verify_collective(self) -> None:
+        """Upstream's verifyCollectivePermuteOp on source_target_pairs, then results of
+        the operands' types."""
+        attr = self._attr("source_target_pairs")
+        if attr is not None and hasattr(attr, "get_values"):
+            values = [int(v) for v in attr.get_values()]  # type: ignore[union-attr]
+            shape = list(attr.get_shape() or (len(values),))  # type: ignore[union-attr]
+            if len(shape) != 2:  # I2
+                raise self._fail(
+                    "expect source_target_pairs attribute to be of rank 2, but got rank "
+                    f"{len(shape)}"
+                )
+            if shape[1] != 2:  # C1
+                raise self._fail(
+                    "expect source_target_pairs attribute of shape (N, 2), but got "
+                    f"({', '.join(map(str, shape))})"
+                )
+            sources: set[int] = set()
+            targets: set[int] = set()
+            for index, value in enumerate(values):
+                if value < 0:  # C4
+                    raise self._fail("replica ids in source_target_pairs must be >= 0.")
+                side, what = (sources, "sources") if index % 2 == 0 else (targets, "targets")
+                if value in side:  # C2, C3
+                    raise self._fail(f"duplicate {what} not allowed.")
+                side.add(value)
+        self.verify_same_types()
+
 
 @irdl_op_definition
 class CollectiveBroadcastOp(_Collective):
     """Broadcast the group's first process's operand to the group."""
 
     name = "stablehlo.collective_broadcast"
+
+    def verify_collective(self) -> None:
+        """Upstream's verifyCollectiveBroadcastOp on replica_groups (ids need only be
+        distinct and non-negative), then results of the operands' types."""
+        groups = self.replica_groups()
+        if groups is not None:
+            shape, values = groups
+            if len(shape) != 2:
+                raise self._fail(
+                    f"replica groups should be a rank 2 tensor,but instead it is of rank "
+                    f"{len(shape)}"
+                )
+            seen: set[int] = set()
+            for replica in values:
+                if replica < 0:  # C2
+                    raise self._fail(
+                        f"replica_groups values must be positive, but was given {replica}"
+                    )
+                if replica in seen:  # C1
+                    raise self._fail(f"replica id #{replica} seen more than once")
+                seen.add(replica)
+        self.verify_same_types()
 
 
 def is_collective(op: Operation) -> bool:

@@ -19,6 +19,7 @@ import numpy as np
 
 from qdialect.dialects import interpreter as interp_dialect
 from qdialect.dialects import stablehlo_collectives as sc
+from qdialect.interpreter import values as v
 from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
 from qdialect.interpreter.values import InterpreterError
 
@@ -184,10 +185,17 @@ def _group_or_fail(op: sc._Collective, ctx: ProcessContext) -> list[Process]:
     return group
 
 
+def _promoted(args: Arrays, types: Types) -> Arrays:
+    """The operands in the results' element types: a reducing collective's body may take
+    wider types than its operands (i8 summed in i32), as `reduce`'s may."""
+    return [a.astype(v.dtype_of(t), copy=False) for a, t in zip(args, types, strict=True)]
+
+
 @implements(sc.AllReduceOp, quantized="storage")
 def _all_reduce(interp: Interpreter, op: sc.AllReduceOp, args: Arrays, types: Types) -> Arrays:
     ctx = _context(interp)
     group = _group_or_fail(op, ctx)
+    args = _promoted(args, types)
     return _reduce_over(interp, op, _exchange(op, ctx, args, group))
 
 
@@ -206,6 +214,7 @@ def _reduce_scatter(
 ) -> Arrays:
     ctx = _context(interp)
     group = _group_or_fail(op, ctx)
+    args = _promoted(args, types)
     reduced = _reduce_over(interp, op, _exchange(op, ctx, args, group))
     dim = op.int_attr("scatter_dimension")
     return [np.split(r, len(group), axis=dim)[group.index(ctx.me)] for r in reduced]

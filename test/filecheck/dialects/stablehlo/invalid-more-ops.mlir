@@ -225,18 +225,63 @@ func.func @f() {
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.all_gather' op all_gather_dim 1 is out of range [0, 1)}}
+// expected-error @+1 {{'stablehlo.all_gather' op all_gather_dim must be a valid index of operand}}
   %g = "stablehlo.all_gather"(%x) {all_gather_dim = 1 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<4xi32>) -> tensor<4xi32>
   func.return }
 
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.all_reduce' op replica groups must hold distinct non-negative ids}}
+// expected-error @+1 {{'stablehlo.all_reduce' op replica id #0 seen more than once}}
   %g = "stablehlo.all_reduce"(%x) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     stablehlo.return %b : tensor<i32>
   }) {replica_groups = dense<[[0, 0]]> : tensor<1x2xi64>} : (tensor<4xi32>) -> tensor<4xi32>
+  func.return }
+
+// -----
+
+// Collectives: upstream's replica-group, channel and shape rules, in its words.
+func.func @f(%x: tensor<4xi32>) {
+// expected-error @+1 {{'stablehlo.all_reduce' op replica id #1 not seen in replica groups}}
+  %g = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {replica_groups = dense<[[0, 2]]> : tensor<1x2xi64>} : (tensor<4xi32>) -> tensor<4xi32>
+  func.return }
+
+// -----
+
+func.func @f(%x: tensor<4xi32>) {
+// expected-error @+1 {{'stablehlo.all_gather' op Invalid replica id -1}}
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, -1]]> : tensor<1x2xi64>} : (tensor<4xi32>) -> tensor<8xi32>
+  func.return }
+
+// -----
+
+func.func @f(%x: tensor<4xi32>) {
+// expected-error @+1 {{'stablehlo.all_reduce' op channel_id must be positive when useGlobalDeviceIds is set but got: 0}}
+  %g = "stablehlo.all_reduce"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {replica_groups = dense<[[0]]> : tensor<1x1xi64>, use_global_device_ids} : (tensor<4xi32>) -> tensor<4xi32>
+  func.return }
+
+// -----
+
+func.func @f(%x: tensor<4xi8>) {
+// expected-error @+1 {{'stablehlo.reduce_scatter' op result element-type is expected to be 'i32', but got 'i8'}}
+  %g = "stablehlo.reduce_scatter"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<4xi8>) -> tensor<4xi8>
+  func.return }
+
+// -----
+
+func.func @f(%x: tensor<4xi32>) {
+// expected-error @+1 {{'stablehlo.collective_permute' op duplicate sources not allowed.}}
+  %g = "stablehlo.collective_permute"(%x) {source_target_pairs = dense<[[0, 1], [0, 2]]> : tensor<2x2xi64>} : (tensor<4xi32>) -> tensor<4xi32>
   func.return }
 
 // -----

@@ -1,6 +1,8 @@
-// A reducer (or a scatter body) may take wider types than its inputs (the spec's is_promotable): the
-// elements are converted before the body sees them, so i8 inputs summed in i32 do
-// not wrap and f32 inputs summed in f64 keep the f64 sum. Expected values by hand.
+// A reducer (or a scatter body) may take wider types than its inputs (the spec's
+// is_promotable): the elements are converted before the body sees them, so i8 inputs
+// summed in i32 do not wrap and f32 inputs summed in f64 keep the f64 sum (all_reduce:
+// run-parallel.mlir).
+// Expected values by hand.
 // RUN: qrun %s | FileCheck %s
 
 // CHECK: PASS: @i8_summed_in_i32
@@ -67,3 +69,4 @@ func.func @select_and_scatter_in_i32() {
   check.expect_eq_const %0, dense<[0, 200, 0, 200]> : tensor<4xi32>
   func.return
 }
+

@@ -5,7 +5,8 @@
 // CHECK: PASS: @main
 // CHECK: PASS: @main
 // CHECK: PASS: @main
-// CHECK: 3 passed, 0 failed
+// CHECK: PASS: @main
+// CHECK: 4 passed, 0 failed
 
 module @two_replicas {
   func.func @step(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<4xi32>, tensor<2xi32>, tensor<ui32>) {
@@ -67,6 +68,28 @@ module @partitions {
     %r:2 = "interpreter.run_parallel"() {programs = [[@pid, @pid]]} : () -> (tensor<ui32>, tensor<ui32>)
     check.expect_eq_const %r#0, dense<0> : tensor<ui32>
     check.expect_eq_const %r#1, dense<1> : tensor<ui32>
+    func.return
+  }
+}
+
+// -----
+
+// A promoted all_reduce: i8 operands summed in an i32 body. 100 + 100 = 200 and
+// -100 - 100 = -200 fit i32; in i8 they would wrap to -56 and 56.
+module @promoted_all_reduce {
+  func.func @step(%x: tensor<2xi8>) -> tensor<2xi32> {
+    %sum = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+      %s = stablehlo.add %a, %b : tensor<i32>
+      stablehlo.return %s : tensor<i32>
+    }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xi8>) -> tensor<2xi32>
+    func.return %sum : tensor<2xi32>
+  }
+  func.func @main() {
+    %a = stablehlo.constant dense<[100, -100]> : tensor<2xi8>
+    %r:2 = "interpreter.run_parallel"(%a, %a) {programs = [[@step], [@step]]} : (tensor<2xi8>, tensor<2xi8>) -> (tensor<2xi32>, tensor<2xi32>)
+    check.expect_eq_const %r#0, dense<[200, -200]> : tensor<2xi32>
+    check.expect_eq_const %r#1, dense<[200, -200]> : tensor<2xi32>
     func.return
   }
 }
