@@ -135,12 +135,25 @@ def split_attr_dict(op_cls: type[IRDLOperation], parsed: dict[str, Attribute]) -
     return props, attrs
 
 
+# Attributes upstream declares with a default value, and so does not print at it.
+_DEFAULT_ATTRS = {
+    "result_accuracy": "#stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<DEFAULT>>"
+}
+
+
 def print_extra_attrs(
     printer: Printer, op: Operation, printed: Sequence[str] = (), props: Sequence[str] = ()
 ) -> None:
-    """Print `{...}` with the op's attributes and the listed properties, skipping `printed`."""
+    """Print `{...}` with the op's attributes and the listed properties, skipping `printed`
+    and attributes at their default value."""
     entries = {k: v for k, v in op.properties.items() if k in props}
-    entries.update({k: v for k, v in op.attributes.items() if k not in printed})
+    entries.update(
+        {
+            k: v
+            for k, v in op.attributes.items()
+            if k not in printed and str(v) != _DEFAULT_ATTRS.get(k)
+        }
+    )
     entries = dict(sorted(entries.items()))  # MLIR dictionaries are sorted by name
     if entries:
         printer.print_string(" ")

@@ -73,6 +73,8 @@ from qdialect.dialects.stablehlo_attrs import (
     GatherDimensionNumbersAttr,
     Precision,
     PrecisionAttr,
+    ResultAccuracyAttr,
+    ResultAccuracyModeAttr,
     check_unique_in_range,
     conv_dims_text,
     dot_algorithm_problem,
@@ -2751,5 +2753,7 @@ StableHLO = Dialect(
         DotAlgorithmAttr,
         ConvDimensionNumbersAttr,
         GatherDimensionNumbersAttr,
+        ResultAccuracyAttr,
+        ResultAccuracyModeAttr,
     ],
 )

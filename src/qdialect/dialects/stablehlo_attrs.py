@@ -450,3 +450,95 @@ def dot_algorithm_text(a: DotAlgorithm) -> str:
     parts = [f"{k} = {getattr(a, k)}" for k in (*_ALGORITHM_TYPES, *_ALGORITHM_INTS)]
     parts.append(f"allow_imprecise_accumulation = {str(a.allow_imprecise_accumulation).lower()}")
     return "<" + ", ".join(parts) + ">"
+
+
+class ResultAccuracyMode(StrEnum):
+    DEFAULT = "DEFAULT"
+    HIGHEST = "HIGHEST"
+    TOLERANCE = "TOLERANCE"
+
+
+@irdl_attr_definition
+class ResultAccuracyModeAttr(Data[str]):
+    """`#stablehlo.result_accuracy_mode<DEFAULT|HIGHEST|TOLERANCE>`."""
+
+    name = "stablehlo.result_accuracy_mode"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        with parser.in_angle_brackets():
+            start = parser.pos
+            mode = parser.parse_identifier()
+            if mode not in ResultAccuracyMode.__members__:
+                parser.raise_error(
+                    f"expected one of [{', '.join(ResultAccuracyMode.__members__)}] for "
+                    f"result accuracy mode, got '{mode}'",
+                    start,
+                    parser.pos,
+                )
+            return mode
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+
+@dataclass(frozen=True)
+class ResultAccuracy:
+    atol: float = 0.0
+    rtol: float = 0.0
+    ulps: int = 0
+    mode: str = ResultAccuracyMode.DEFAULT
+
+
+@irdl_attr_definition
+class ResultAccuracyAttr(Data[ResultAccuracy]):
+    """`#stablehlo.result_accuracy<atol = 1.0e-5, rtol = 0.0, ulps = 2, mode = #stablehlo.
+    result_accuracy_mode<TOLERANCE>>`: the accuracy a transcendental op's result must have.
+    The tolerances come in that order, each optional, then the mode; zero tolerances
+    are not printed. A negative tolerance, or one with mode DEFAULT or HIGHEST, is an
+    error at the attribute (upstream's words)."""
+
+    name = "stablehlo.result_accuracy"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ResultAccuracy:
+        parser.parse_punctuation("<")
+        values: dict[str, float] = {}
+        for key in ("atol", "rtol", "ulps"):
+            if parser.parse_optional_keyword(key) is not None:
+                parser.parse_punctuation("=")
+                values[key] = (
+                    parser.parse_integer() if key == "ulps" else float(parser.parse_number())
+                )
+                parser.parse_punctuation(",")
+        parser.parse_keyword("mode")
+        parser.parse_punctuation("=")
+        start = parser.pos
+        mode = parser.parse_attribute()
+        if not isinstance(mode, ResultAccuracyModeAttr):
+            parser.raise_error("expected #stablehlo.result_accuracy_mode<...>", start, parser.pos)
+        parser.parse_punctuation(">")
+        accuracy = ResultAccuracy(
+            values.get("atol", 0.0), values.get("rtol", 0.0), int(values.get("ulps", 0)), mode.data
+        )
+        if (message := _result_accuracy_error(accuracy)) is not None:
+            parser.raise_error(message, parser.pos - 1, parser.pos)
+        return accuracy
+
+    def print_parameter(self, printer: Printer) -> None:
+        from qdialect.ir.float_format import format_mlir_double
+
+        a = self.data
+        parts = [f"atol = {format_mlir_double(a.atol)}"] if a.atol else []
+        parts += [f"rtol = {format_mlir_double(a.rtol)}"] if a.rtol else []
+        parts += [f"ulps = {a.ulps}"] if a.ulps else []
+        parts.append(f"mode = #stablehlo.result_accuracy_mode<{a.mode}>")
+        printer.print_string("<" + ", ".join(parts) + ">")
+
+
+def _result_accuracy_error(a: ResultAccuracy) -> str | None:
+    if a.atol < 0 or a.rtol < 0 or a.ulps < 0:
+        return "Negative tolerance"
+    if a.mode in ("DEFAULT", "HIGHEST") and (a.atol or a.rtol or a.ulps):
+        return f"Invalid tolerances for ResultAccuracyAttr with mode {a.mode}, must be all zero."
+    return None
