@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
@@ -120,6 +121,37 @@ def op_message(op: Operation, message: str, always: bool = True) -> str:
     return f"{quoted} op {message}"
 
 
+# Ops whose upstream checks live in their result-type inference (no verifier of their
+# own), so that MLIR reports a failed check twice: the check's message, then "failed to
+# infer returned types".
+INFERENCE_VERIFIED = frozenset(
+    "stablehlo." + name
+    for name in (
+        "all_to_all",
+        "broadcast",
+        "case",
+        "cholesky",
+        "clamp",
+        "concatenate",
+        "dynamic_gather",
+        "dynamic_slice",
+        "dynamic_update_slice",
+        "fft",
+        "gather",
+        "get_dimension_size",
+        "get_tuple_element",
+        "if",
+        "map",
+        "pad",
+        "rng",
+        "select",
+        "set_dimension_size",
+        "triangular_solve",
+        "tuple",
+    )
+)
+
+
 def verify_module(
     module: ModuleOp, locator: Locator, file: str, suffix: str = ""
 ) -> Diagnostic | None:
@@ -147,7 +179,12 @@ def verify_module(
             try:
                 op.verify(verify_nested_ops=False)
             except DiagnosticException as err:
-                return located(op, first_line(err))
+                diag = located(op, first_line(err))
+                if op.name in INFERENCE_VERIFIED and "inferred type(s)" not in diag.message:
+                    # MLIR follows an inference failure with a second error at the op.
+                    follow = located(op, "failed to infer returned types")
+                    diag = dataclasses.replace(diag, follow_ups=(follow,))
+                return diag
     if whole_module_error is not None:
         return Diagnostic("error", whole_module_error + suffix)
     if (wrong := dominance_error(module) or first_container_error(module)) is not None:

@@ -33,12 +33,19 @@ class Diagnostic:
     line: int | None = None
     col: int | None = None
 
+    follow_ups: tuple[Diagnostic, ...] = ()  # MLIR's further errors for the same failure
+
+    def all(self) -> list[Diagnostic]:
+        """This diagnostic and its follow-ups, in the order MLIR emits them."""
+        return [self, *self.follow_ups]
+
     def format(self) -> str:
         if self.file is not None and self.line is not None:
             return f"{self.file}:{self.line}:{self.col or 1}: {self.severity}: {self.message}"
         return f"{self.severity}: {self.message}"
 
     def emit(self, stream: TextIO | None = None) -> None:
+        """Print this diagnostic (callers print `all()` for the follow-ups too)."""
         print(self.format(), file=stream or sys.stderr)
 
 

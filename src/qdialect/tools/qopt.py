@@ -195,7 +195,7 @@ class QOpt:
         self.timer.record("Parser", time.perf_counter() - start)
 
         if (diag := self.verify(module, locator)) is not None:
-            return None, [diag]
+            return None, diag.all()
 
         for step in self.steps:
             if step.name in self.args.mlir_print_ir_before:
@@ -210,7 +210,7 @@ class QOpt:
                 return None, [Diagnostic("error", f"pass '{step.name}' failed: {err}")]
             self.timer.record(step.name, time.perf_counter() - start)
             if (diag := self.verify(module, locator, after=step.name)) is not None:
-                return None, [diag]
+                return None, diag.all()
             if self.args.mlir_print_ir_after_all or step.name in self.args.mlir_print_ir_after:
                 self.dump(module, f"IR Dump After {step.name}")
 

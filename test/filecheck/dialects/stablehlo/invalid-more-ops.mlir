@@ -57,6 +57,7 @@ func.func @f(%a: tensor<2xf32>) {
 // -----
 
 func.func @f(%p: tensor<2xi1>, %a: tensor<i32>) {
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.if' op predicate must be a tensor<i1>, got tensor<2xi1>}}
   %r = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<i32> }, { stablehlo.return %a : tensor<i32> }) : (tensor<2xi1>) -> tensor<i32>
   func.return }
@@ -64,6 +65,7 @@ func.func @f(%p: tensor<2xi1>, %a: tensor<i32>) {
 // -----
 
 func.func @f(%p: tensor<i1>, %a: tensor<i32>, %b: tensor<i64>) {
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.if' op branch #1 returns (tensor<i64>) but the op's results are (tensor<i32>)}}
   %r = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<i32> }, { stablehlo.return %b : tensor<i64> }) : (tensor<i1>) -> tensor<i32>
   func.return }
@@ -71,6 +73,7 @@ func.func @f(%p: tensor<i1>, %a: tensor<i32>, %b: tensor<i64>) {
 // -----
 
 func.func @f(%i: tensor<i64>, %a: tensor<i32>) {
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.case' op index must be a tensor<i32>, got tensor<i64>}}
   %r = "stablehlo.case"(%i) ({ stablehlo.return %a : tensor<i32> }) : (tensor<i64>) -> tensor<i32>
   func.return }
@@ -100,6 +103,7 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<2x2xi32>) {
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.map' op dimensions must be [0, ..., 1] (all dimensions in order)}}
   %r = "stablehlo.map"(%x) ({
   ^bb0(%a: tensor<i32>):
@@ -159,6 +163,7 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<2x3xf32>) {
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.get_dimension_size' op dimension 2 is out of range [0, 2)}}
   %r = stablehlo.get_dimension_size %x, dim = 2 : (tensor<2x3xf32>) -> tensor<i32>
   func.return }
@@ -187,6 +192,7 @@ func.func @f(%x: tensor<2xi32>, %s: tensor<2xi64>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>, %u: tensor<5xi32>, %i: tensor<i64>) {
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.dynamic_update_slice' op update dimension 0 (size 5) exceeds the operand's (4)}}
   %r = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<4xi32>, tensor<5xi32>, tensor<i64>) -> tensor<4xi32>
   func.return }
@@ -294,6 +300,7 @@ func.func @f(%x: tensor<4xcomplex<f32>>) {
 // -----
 
 func.func @rfft_of_complex(%x: tensor<4xcomplex<f32>>) {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.fft' op RFFT takes floating-point operands and gives complex results}}
   %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<3xcomplex<f32>>
   func.return
@@ -302,6 +309,7 @@ func.func @rfft_of_complex(%x: tensor<4xcomplex<f32>>) {
 // -----
 
 func.func @rfft_half_spectrum(%x: tensor<4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.fft' op inferred result shape 3 but the result has shape 4}}
   %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<4xf32>) -> tensor<4xcomplex<f32>>
   func.return
@@ -310,6 +318,7 @@ func.func @rfft_half_spectrum(%x: tensor<4xf32>) {
 // -----
 
 func.func @fft_too_many_dims(%x: tensor<2x2x2x2xcomplex<f32>>) {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.fft' op fft_length must have 1 to 3 entries, got 4}}
   %0 = stablehlo.fft %x, type = FFT, length = [2, 2, 2, 2] : (tensor<2x2x2x2xcomplex<f32>>) -> tensor<2x2x2x2xcomplex<f32>>
   func.return
@@ -318,6 +327,7 @@ func.func @fft_too_many_dims(%x: tensor<2x2x2x2xcomplex<f32>>) {
 // -----
 
 func.func @triangular_solve_not_square(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.triangular_solve' op two minor-most dimensions of operand 'a' must have equal size}}
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   func.return
@@ -326,6 +336,7 @@ func.func @triangular_solve_not_square(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>)
 // -----
 
 func.func @triangular_solve_shared_dim(%a: tensor<3x3xf32>, %b: tensor<2x1xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.triangular_solve' op shared dimension of operands 'a' and 'b' does not match}}
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   func.return

@@ -72,6 +72,7 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf16>) { %0 = stablehlo.multiply %a,
 // -----
 
 // clamp bound shape
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.clamp' op min must be a scalar tensor or have the operand's shape}}
 func.func @f(%a: tensor<4xf32>, %m: tensor<2xf32>) { %0 = stablehlo.clamp %m, %a, %m : (tensor<2xf32>, tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>
   func.return }
@@ -93,6 +94,7 @@ func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.compare GT, %a, %a, FLOAT : (te
 // -----
 
 // select predicate is not boolean
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.select' op pred must be a tensor of i1, got tensor<4xi8>}}
 func.func @f(%p: tensor<4xi8>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a, %a : (tensor<4xi8>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
@@ -100,6 +102,7 @@ func.func @f(%p: tensor<4xi8>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a
 // -----
 
 // select predicate shape
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.select' op pred must be a scalar tensor or have the operands' shape}}
 func.func @f(%p: tensor<2xi1>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a, %a : (tensor<2xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
@@ -240,6 +243,7 @@ func.func @f(%a: tensor<3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>) { %0 = stabl
 // -----
 
 // concatenate ranks differ
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.concatenate' op inputs must all have the same rank}}
 func.func @f(%a: tensor<3xf32>, %b: tensor<1x3xf32>) { %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<3xf32>, tensor<1x3xf32>) -> tensor<4xf32>
   func.return }
@@ -247,6 +251,7 @@ func.func @f(%a: tensor<3xf32>, %b: tensor<1x3xf32>) { %0 = stablehlo.concatenat
 // -----
 
 // concatenate dimension out of range
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.concatenate' op dimension 1 is out of range [0, 1)}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<3xf32>, tensor<3xf32>) -> tensor<6xf32>
   func.return }
@@ -254,6 +259,7 @@ func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (
 // -----
 
 // concatenate other dimensions differ
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.concatenate' op inputs differ in dimension 1, which is not the concatenated one}}
 func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) { %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   func.return }
@@ -261,6 +267,7 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) { %0 = stablehlo.concaten
 // -----
 
 // concatenate result shape
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.concatenate' op inferred result shape 2x6 but the result has shape 2x5}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x5xf32>
   func.return }
@@ -282,6 +289,7 @@ func.func @f(%a: tensor<8xf32>) { %0 = stablehlo.slice %a [0:8:3] : (tensor<8xf3
 // -----
 
 // dynamic_slice index count
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.dynamic_slice' op needs one start index and one size per operand dimension (2)}}
 func.func @f(%a: tensor<4x4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [2, 2] : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
   func.return }
@@ -289,6 +297,7 @@ func.func @f(%a: tensor<4x4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slic
 // -----
 
 // dynamic_slice size too large
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.dynamic_slice' op slice size 5 does not fit dimension 0 (size 4)}}
 func.func @f(%a: tensor<4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
   func.return }
@@ -296,6 +305,7 @@ func.func @f(%a: tensor<4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice 
 // -----
 
 // dynamic_slice index type
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.dynamic_slice' op start indices must be rank-0 integer tensors, got tensor<f32>}}
 func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [2] : (tensor<4xf32>, tensor<f32>) -> tensor<2xf32>
   func.return }
@@ -303,6 +313,7 @@ func.func @f(%a: tensor<4xf32>, %i: tensor<f32>) { %0 = stablehlo.dynamic_slice 
 // -----
 
 // pad value is not a scalar
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.pad' op padding value must be a rank-0 tensor}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<1xf32>) { %0 = stablehlo.pad %a, %v, low = [1], high = [1], interior = [0] : (tensor<4xf32>, tensor<1xf32>) -> tensor<6xf32>
   func.return }
@@ -310,6 +321,7 @@ func.func @f(%a: tensor<4xf32>, %v: tensor<1xf32>) { %0 = stablehlo.pad %a, %v, 
 // -----
 
 // pad negative interior
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.pad' op interior padding must be non-negative}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, low = [0], high = [0], interior = [-1] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   func.return }
@@ -317,6 +329,7 @@ func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, lo
 // -----
 
 // pad result shape
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.pad' op inferred result shape 10 but the result has shape 8}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, low = [1], high = [2], interior = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<8xf32>
   func.return }
@@ -510,6 +523,7 @@ func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_wind
 // -----
 
 // gather slice sizes count
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.gather' op slice_sizes needs 2 entries, got 1}}
 func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
   func.return }
@@ -517,6 +531,7 @@ func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"
 // -----
 
 // gather result shape
+// expected-error @+2 {{failed to infer returned types}}
 // expected-error @+1 {{'stablehlo.gather' op inferred result shape 2x3 but the result has shape 3x3}}
 func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<3x3xf32>
   func.return }
