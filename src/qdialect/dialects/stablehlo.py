@@ -46,6 +46,7 @@ from xdsl.traits import ConstantLike, HasFolder, IsTerminator, Pure, RecursiveMe
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.dim_rules import dims_text, out_of_range, repeated
 from qdialect.dialects.hlo_syntax import (
     dense_i64,
     dense_values,
@@ -71,6 +72,7 @@ from qdialect.dialects.stablehlo_attrs import (
     DotDimensionNumbersAttr,
     DotDims,
     GatherDimensionNumbersAttr,
+    GatherDims,
     Precision,
     PrecisionAttr,
     ResultAccuracyAttr,
@@ -2457,57 +2459,179 @@ class GatherOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        d = self.dimension_numbers.data
-        sizes = dense_values(self.slice_sizes)
-        so, si = ht.shape_of(self.operand.type), ht.shape_of(self.start_indices.type)
-        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
-        if so is None or si is None:
-            return
-        if len(sizes) != len(so):
-            raise VerifyException(
-                f"'{self.name}' slice_sizes needs {len(so)} entries, got {len(sizes)}"
-            )
-        if not 0 <= d.index_vector_dim <= len(si):
-            raise VerifyException(
-                f"'{self.name}' index_vector_dim {d.index_vector_dim} is out of range"
-            )
-        index_count = si[d.index_vector_dim] if d.index_vector_dim < len(si) else 1
-        if index_count != DYNAMIC_INDEX and len(d.start_index_map) != index_count:
-            raise VerifyException(
-                f"'{self.name}' start_index_map needs {index_count} entries, got {len(d.start_index_map)}"
-            )
-        check_unique_in_range(d.start_index_map, len(so), f"'{self.name}' start_index_map entry")
-        check_unique_in_range(
-            (*d.collapsed_slice_dims, *d.operand_batching_dims),
-            len(so),
-            f"'{self.name}' collapsed or batching dimension",
+        sizes = list(dense_values(self.slice_sizes))
+        verify_gather(self, self.dimension_numbers.data, [len(sizes)], sizes)
+
+
+def verify_gather(
+    op: Operation, d: GatherDims, sizes_shape: Sequence[int], sizes: Sequence[int] | None
+) -> None:
+    """gather's and dynamic_gather's checks in upstream's order and words (verifyGather,
+    inferGatherOp), then the result against the inferred shape and the operand's element
+    type. `sizes` are the slice sizes when known (dynamic_gather's operand may not be a
+    constant); `sizes_shape` is their container's shape."""
+    operand, indices, result = op.operands[0].type, op.operands[1].type, op.results[0].type
+    so, si = ht.shape_of(operand), ht.shape_of(indices)
+    if so is not None and si is not None:
+        message = _gather_dims_error(d, so, si, sizes_shape)
+        if message is None and sizes is not None:
+            message = _gather_sizes_error(d, so, sizes)
+        if message is None:  # C5
+            rank = len(d.offset_dims) + len(si) - (0 if d.index_vector_dim == len(si) else 1)
+            message = out_of_range(d.offset_dims, rank, "offset_dims", "implied-result-rank")
+        if message is not None:
+            raise VerifyException(f"'{op.name}' {message}")
+        if sizes is not None:  # C22, C23
+            inferred = ht.tensor_like(_gather_shape(d, si, sizes), ht.element_type(operand))
+            if not ht.shapes_compatible(ht.shape_of(inferred), ht.shape_of(result)):
+                ht.verify_inferred_results(op.name, [inferred], [result])
+    _same_element_or_baseline(op, operand, result, "operand and result")
+
+
+def _gather_dims_error(
+    d: GatherDims, so: Sequence[int], si: Sequence[int], sizes_shape: Sequence[int]
+) -> str | None:
+    """verifyGather (C1-C4, C6-C8, C10, C11, C13-C20, I9): the first broken rule."""
+    implied = len(d.offset_dims) + len(d.collapsed_slice_dims) + len(d.operand_batching_dims)
+    if len(so) != implied:
+        return (
+            f"offset_dims size ({len(d.offset_dims)}) plus collapse_slice_dims size "
+            f"({len(d.collapsed_slice_dims)}) plus operand_batching_dims size "
+            f"({len(d.operand_batching_dims)}) is not equal to operand rank ({len(so)})"
         )
-        for dim in d.collapsed_slice_dims:
+    ivd = d.index_vector_dim
+    if not 0 <= ivd <= len(si):
+        return (
+            "Expects index_vector_dim to be in range [0, rank-of('start_indices')] i.e. "
+            f"[0, {len(si)}]. got: {ivd}."
+        )
+    count = 1 if ivd == len(si) else si[ivd]
+    if count != DYNAMIC_INDEX and count != len(d.start_index_map):
+        return (
+            f"start_index_map size ({len(d.start_index_map)}) is not equal to size of index "
+            f"dimension ({ivd}) of start_indices ({count})"
+        )
+    checks: list[tuple[bool, str]] = [
+        (
+            list(d.offset_dims) != sorted(d.offset_dims),
+            f"expects offset_dims to be sorted, got: [{dims_text(d.offset_dims)}]",
+        ),
+        (
+            len(set(d.offset_dims)) != len(d.offset_dims),
+            f"expects offset_dims to not repeat, got: [{dims_text(d.offset_dims)}]",
+        ),
+    ]
+    for bad, message in checks:
+        if bad:
+            return message
+    lazy = (
+        lambda: repeated(
+            d.collapsed_slice_dims,
+            d.operand_batching_dims,
+            "collapsed_slice_dims",
+            "operand_batching_dims",
+        ),
+        lambda: (
+            f"expects collapsed_slice_dims to be sorted, got: [{dims_text(d.collapsed_slice_dims)}]"
+            if list(d.collapsed_slice_dims) != sorted(d.collapsed_slice_dims)
+            else None
+        ),
+        lambda: out_of_range(
+            d.collapsed_slice_dims, len(so), "collapsed_slice_dims", "rank-of('operand')"
+        ),
+        lambda: (
+            "expects operand_batching_dims to be sorted, got: "
+            f"[{dims_text(d.operand_batching_dims)}]"
+            if list(d.operand_batching_dims) != sorted(d.operand_batching_dims)
+            else None
+        ),
+        lambda: out_of_range(
+            d.operand_batching_dims, len(so), "operand_batching_dims", "rank-of('operand')"
+        ),
+        lambda: (
+            "expects start_indices_batching_dims to not repeat, got: "
+            f"[{dims_text(d.start_indices_batching_dims)}]"
+            if len(set(d.start_indices_batching_dims)) != len(d.start_indices_batching_dims)
+            else None
+        ),
+        lambda: out_of_range(
+            d.start_indices_batching_dims,
+            len(si),
+            "start_indices_batching_dims",
+            "rank-of('start_indices')",
+        ),
+        lambda: (
+            f"expects start_indices_batching_dims not to include index_vector_dim {ivd}"
+            if ivd in d.start_indices_batching_dims
+            else None
+        ),
+        lambda: (
+            "operand_batching_dims and start_indices_batching_dims should have the same size"
+            if len(d.operand_batching_dims) != len(d.start_indices_batching_dims)
+            else None
+        ),
+        lambda: next(
+            (
+                f"operand_batching_dims[{i}] and start_indices_batching_dims[{i}] must have "
+                f"compatible sizes, but got {so[a]} and {si[b]}"
+                for i, (a, b) in enumerate(
+                    zip(d.operand_batching_dims, d.start_indices_batching_dims, strict=True)
+                )
+                if not ht.dims_compatible(so[a], si[b])
+            ),
+            None,
+        ),
+        lambda: repeated(
+            d.start_index_map, d.operand_batching_dims, "start_index_map", "operand_batching_dims"
+        ),
+        lambda: out_of_range(d.start_index_map, len(so), "start_index_map", "rank-of('operand')"),
+        lambda: (
+            f"slice_sizes.rank != 1 (got {len(sizes_shape)})" if len(sizes_shape) != 1 else None
+        ),
+        lambda: (
+            f"slice_sizes size ({sizes_shape[0]}) not equal to operand rank ({len(so)})"
+            if sizes_shape[0] != len(so)
+            else None
+        ),
+    )
+    for check in lazy:
+        if (message := check()) is not None:
+            return message
+    return None
+
+
+def _gather_sizes_error(d: GatherDims, so: Sequence[int], sizes: Sequence[int]) -> str | None:
+    """inferGatherOp's slice-size rules (C9, C12, C21) and the offset_dims range (C5)."""
+    for dims, name in (
+        (d.collapsed_slice_dims, "collapsed_slice_dims"),
+        (d.operand_batching_dims, "operand_batching_dims"),
+    ):
+        for dim in dims:
             if sizes[dim] > 1:
-                raise VerifyException(
-                    f"'{self.name}' collapsed dimension {dim} must have slice size 0 or 1"
+                return (
+                    f"Expects that for each dim in {name}, slice_sizes[dim] should be <= 1, "
+                    f"but got {sizes[dim]}"
                 )
-        for dim, size in enumerate(sizes):
-            if size < 0 or (so[dim] != DYNAMIC_INDEX and size > so[dim]):
-                raise VerifyException(
-                    f"'{self.name}' slice size {size} does not fit operand dimension {dim}"
-                )
-        batch_sizes = [s for i, s in enumerate(si) if i != d.index_vector_dim]
-        offset_sizes = [
-            s
-            for i, s in enumerate(sizes)
-            if i not in d.collapsed_slice_dims and i not in d.operand_batching_dims
-        ]
-        rank = len(batch_sizes) + len(offset_sizes)
-        check_unique_in_range(d.offset_dims, rank, f"'{self.name}' offset dimension")
-        if len(d.offset_dims) != len(offset_sizes):
-            raise VerifyException(
-                f"'{self.name}' needs {len(offset_sizes)} offset_dims, got {len(d.offset_dims)}"
+    for index, size in enumerate(sizes):
+        if size < 0 or (so[index] != DYNAMIC_INDEX and size > so[index]):
+            return (
+                f"slice size ({size}) is out of bounds for operand dimension ({so[index]}) at "
+                f"index {index}"
             )
-        expected, b, o = [], iter(batch_sizes), iter(offset_sizes)
-        for i in range(rank):
-            expected.append(next(o) if i in d.offset_dims else next(b))
-        _expect_shape(self, expected, self.result.type)
+    return None
+
+
+def _gather_shape(d: GatherDims, si: Sequence[int], sizes: Sequence[int]) -> list[int]:
+    """The result shape: offset dimensions take the kept slice sizes in order, the others
+    the start indices' dimensions except index_vector_dim."""
+    rank = len(d.offset_dims) + len(si) - (0 if d.index_vector_dim == len(si) else 1)
+    removed = {*d.collapsed_slice_dims, *d.operand_batching_dims}
+    kept = [size for i, size in enumerate(sizes) if i not in removed]
+    batch = [size for i, size in enumerate(si) if i != d.index_vector_dim]
+    shape, offsets, batches = [], iter(kept), iter(batch)
+    for i in range(rank):
+        shape.append(next(offsets) if i in d.offset_dims else next(batches))
+    return shape
 
 
 @irdl_op_definition

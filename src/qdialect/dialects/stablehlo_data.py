@@ -46,6 +46,7 @@ from xdsl.traits import Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.dim_rules import dims_text, out_of_range, repeated
 from qdialect.dialects.hlo_syntax import (
     dense_i64,
     dense_values,
@@ -65,6 +66,7 @@ from qdialect.dialects.stablehlo import (
     _verify_same_scale_count,
     verify_broadcast_quantization,
     verify_convolution,
+    verify_gather,
     window_padding,
 )
 from qdialect.dialects.stablehlo_attrs import (
@@ -539,10 +541,25 @@ class DynamicGatherOp(IRDLOperation):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        _require_int_vector(self, self.slice_sizes, "slice_sizes", ht.rank_of(self.operand.type))
+        """gather's checks (verify_gather); the slice sizes are an operand here: their shape
+        is checked, and their values when they are a constant."""
         if not _is_int_tensor(self.start_indices.type):
             raise VerifyException(f"'{self.name}' start_indices must be a tensor of integers")
-        _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        if not _is_int_tensor(self.slice_sizes.type):
+            raise VerifyException(f"'{self.name}' slice_sizes must be a tensor of integers")
+        shape = ht.shape_of(self.slice_sizes.type)
+        if shape is None:
+            return
+        owner = self.slice_sizes.owner
+        value = owner.properties.get("value") if isinstance(owner, ConstantOp) else None
+        sizes = (
+            [int(v) for v in value.get_values() if isinstance(v, int)]
+            if isinstance(value, DenseIntOrFPElementsAttr)
+            else None
+        )
+        if sizes is not None and len(shape) == 1 and len(sizes) != shape[0]:
+            sizes = sizes[:1] * shape[0]  # a splat
+        verify_gather(self, self.dimension_numbers.data, shape, sizes)
 
 
 @irdl_op_definition
@@ -676,29 +693,6 @@ class ScatterOp(IRDLOperation):
         )
 
 
-def _dims_text(dims: Sequence[int]) -> str:
-    return ", ".join(str(d) for d in dims)
-
-
-def _out_of_range(dims: Sequence[int], bound: int, name: str, bound_name: str) -> str | None:
-    for dim in dims:
-        if not 0 <= dim < bound:
-            return (
-                f"Expects each element of {name} to be in range [0, {bound_name}) i.e. "
-                f"[0, {bound}). got: {dim}."
-            )
-    return None
-
-
-def _repeated(a: Sequence[int], b: Sequence[int], a_name: str, b_name: str) -> str | None:
-    seen: set[int] = set()
-    for dim in (*a, *b):
-        if dim in seen:
-            return f"has duplicated dimension from {a_name} and {b_name}: {dim}"
-        seen.add(dim)
-    return None
-
-
 def _scatter_dims_error(
     d: ScatterDims, so: Sequence[int], si: Sequence[int], su: Sequence[int]
 ) -> str | None:
@@ -716,32 +710,32 @@ def _scatter_dims_error(
         )
     uwd = d.update_window_dims
     if list(uwd) != sorted(uwd):
-        return f"Expects update_window_dims to be sorted; got: [{_dims_text(uwd)}]."
+        return f"Expects update_window_dims to be sorted; got: [{dims_text(uwd)}]."
     if len(set(uwd)) != len(uwd):
-        return f"Expects update_window_dims to not repeat; got: [{_dims_text(uwd)}]."
+        return f"Expects update_window_dims to not repeat; got: [{dims_text(uwd)}]."
     checks = (
-        lambda: _out_of_range(uwd, len(su), "update_window_dims", "rank-of('updates')"),
-        lambda: _repeated(
+        lambda: out_of_range(uwd, len(su), "update_window_dims", "rank-of('updates')"),
+        lambda: repeated(
             d.inserted_window_dims,
             d.input_batching_dims,
             "inserted_window_dims",
             "input_batching_dims",
         ),
         lambda: _sorted_error(d.inserted_window_dims, "inserted_window_dims"),
-        lambda: _out_of_range(
+        lambda: out_of_range(
             d.inserted_window_dims, len(so), "inserted_window_dims", "rank-of('operand')"
         ),
         lambda: _sorted_error(d.input_batching_dims, "input_batching_dims"),
-        lambda: _out_of_range(
+        lambda: out_of_range(
             d.input_batching_dims, len(so), "input_batching_dims", "rank-of('operand')"
         ),
         lambda: (
             "Expects scatter_indices_batching_dims to not repeat; got: "
-            f"[{_dims_text(d.scatter_indices_batching_dims)}]."
+            f"[{dims_text(d.scatter_indices_batching_dims)}]."
             if len(set(d.scatter_indices_batching_dims)) != len(d.scatter_indices_batching_dims)
             else None
         ),
-        lambda: _out_of_range(
+        lambda: out_of_range(
             d.scatter_indices_batching_dims,
             len(si),
             "scatter_indices_batching_dims",
@@ -760,13 +754,13 @@ def _scatter_dims_error(
         ),
         lambda: _batching_sizes_error(d, so, si),
         lambda: _index_count_error(d, si),
-        lambda: _repeated(
+        lambda: repeated(
             d.scatter_dims_to_operand_dims,
             d.input_batching_dims,
             "scatter_dims_to_operand_dims",
             "input_batching_dims",
         ),
-        lambda: _out_of_range(
+        lambda: out_of_range(
             d.scatter_dims_to_operand_dims,
             len(so),
             "scatter_dims_to_operand_dims",
@@ -781,7 +775,7 @@ def _scatter_dims_error(
 
 def _sorted_error(dims: Sequence[int], name: str) -> str | None:
     if list(dims) != sorted(dims):
-        return f"Expects {name} to be sorted; got: [{_dims_text(dims)}]."
+        return f"Expects {name} to be sorted; got: [{dims_text(dims)}]."
     return None
 
 

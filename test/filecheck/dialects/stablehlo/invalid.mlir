@@ -524,7 +524,7 @@ func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_wind
 
 // gather slice sizes count
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.gather' op slice_sizes needs 2 entries, got 1}}
+// expected-error @+1 {{'stablehlo.gather' op slice_sizes size (1) not equal to operand rank (2)}}
 func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
   func.return }
 
@@ -532,7 +532,7 @@ func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"
 
 // gather result shape
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.gather' op inferred result shape 2x3 but the result has shape 3x3}}
+// expected-error @+1 {{'stablehlo.gather' op inferred type(s) 'tensor<2x3xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
 func.func @f(%a: tensor<4x3xf32>, %i: tensor<2x1xi32>) { %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>}> : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<3x3xf32>
   func.return }
 
