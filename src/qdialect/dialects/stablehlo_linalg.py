@@ -137,13 +137,17 @@ class FftOp(IRDLOperation):
             raise _error(self, f"rank must be between 1 and 3, but got {len(length)}.")
         ea = ht.element_type(a)
         real_in, real_out = kind == FftType.RFFT, kind == FftType.IRFFT
-        if real_in and not (isinstance(ea, Float32Type | Float64Type)):  # C2
-            raise _error(self, f"RFFT requires f32 or f64 input type, but is given '{ea}'.")
-        if not real_in and not ht.is_complex(ea):
+        element: Attribute | None = ea
+        if real_in:  # C2
+            if not isinstance(ea, Float32Type | Float64Type):
+                raise _error(self, f"RFFT requires f32 or f64 input type, but is given '{ea}'.")
+            element = ComplexType(ea)
+        elif not ht.is_complex(ea):
             raise _error(
                 self, f"FFT/IFFT/IRFFT take a complex tensor as input, but is given '{a}'."
             )
-        element = ComplexType(ea) if real_in else (_complex_part(ea) if real_out else ea)
+        elif real_out:
+            element = _complex_part(ea)
         sa = ht.shape_of(a)
         if sa is None:
             return
