@@ -250,7 +250,9 @@ def _parse_layout(parser: AttrParser, letters: tuple[str, str]) -> tuple[int, in
         parser.raise_error(f"Expected dimensions {', '.join(allowed)} not specified")
     parser.parse_punctuation("]")
     count = max(spatial, default=-1) + 1
-    missing = [d for d in range(count) if d not in spatial][:10]
+    # The first ten numbers missing below the largest one; they lie within the first
+    # len(spatial) + 10 (a hostile `2147483648` must not make a list that long).
+    missing = [d for d in range(min(count, len(spatial) + 10)) if d not in spatial][:10]
     if missing:
         parser.raise_error(
             f"Expected spatial dimensions {', '.join(map(str, missing))} not specified"

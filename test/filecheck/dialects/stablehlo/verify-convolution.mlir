@@ -66,6 +66,14 @@ module attributes {
 
 // -----
 
+// A huge spatial number is reported like any gap, without counting up to it.
+module attributes {
+  // expected-error @+1 {{Expected spatial dimensions 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 not specified}}
+  x.dims = #stablehlo.conv<[b, 2147483648, f]x[0, i, o]->[b, 0, f]>
+} {}
+
+// -----
+
 module attributes {
   // expected-error @+1 {{Duplicate entries for spatial dimension 0}}
   x.dims = #stablehlo.conv<[b, 0, f, 0]x[0, i, o]->[b, 0, f]>
