@@ -1,7 +1,8 @@
 """The NPU machine description: one JSON file read by the compiler, encoder and simulator.
 
 A description names the MAC array, the on-chip buffers (size and row width in
-bytes), the DRAM (size, bus width, latency) and the clock. `read_machine`
+bytes), the DRAM (size, bus width, latency, and optionally how many DMA requests may
+be in flight: 1 when not given) and the clock. `read_machine`
 validates every field with a message naming it; `load_machine` remembers what
 it read for as long as the file is unchanged, so the verifier can ask for its
 program's description once per instruction without re-reading it each time.
@@ -51,6 +52,7 @@ class Machine:
     bus_bytes: int
     dram_latency: int
     source: str  # canonical JSON text, hashed into binaries
+    dram_outstanding: int = 1  # DMA requests in flight at once (timing.DmaTiming)
 
     def buffer(self, name: str) -> Buffer:
         return self.buffers[name]
@@ -77,6 +79,22 @@ def _field(data: dict, path: str, where: str, minimum: int = 1) -> int:
             f"{where}: '{path}' must be an integer in {minimum}..{LIMIT}, got {shown}"
         )
     return node
+
+
+MAX_OUTSTANDING = 256
+"""The most DMA requests a description may keep in flight (AXI masters allow a few dozen)."""
+
+
+def _outstanding(data: dict, where: str) -> int:
+    """`dram.outstanding`: DMA requests in flight at once; 1 when the description has none."""
+    if "outstanding" not in data["dram"]:
+        return 1
+    value = _field(data, "dram.outstanding", where)
+    if value > MAX_OUTSTANDING:
+        raise MachineError(
+            f"{where}: 'dram.outstanding' must be an integer in 1..{MAX_OUTSTANDING}, got {value}"
+        )
+    return value
 
 
 def parse_machine(text: str, where: str = "<machine>") -> Machine:
@@ -129,6 +147,7 @@ def parse_machine(text: str, where: str = "<machine>") -> Machine:
         bus_bytes=_field(data, "dram.bus_bytes", where),
         dram_latency=_field(data, "dram.latency_cycles", where, minimum=0),
         source=canonical,
+        dram_outstanding=_outstanding(data, where),
     )
 
 

@@ -30,6 +30,7 @@ from qdialect.npu.encoding import Binary, Instruction
 from qdialect.npu.footprint import ACCESS, engine_of
 from qdialect.npu.isa import ALU_OPS, COMBINES, POOL_OPS, QUEUES, ROUNDINGS
 from qdialect.npu.machine import BUFFERS, Machine
+from qdialect.npu.timing import ARRAY_OPS, ComputeTiming, DmaTiming
 
 ENGINES = ("load", "compute", "store")
 
@@ -42,6 +43,11 @@ class SimulatorError(RuntimeError):
 class Stats:
     cycles: int = 0
     busy: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ENGINES, 0))
+    """Per engine, the cycles its instructions took (a DMA: request to completion; the
+    compute engine: its two units' cycles together), summed: overlapping work counts
+    each time, so a figure can exceed `cycles`."""
+    units: dict[str, int] = field(default_factory=lambda: {"array": 0, "vector": 0})
+    """The compute engine's cycles per unit (`timing.ComputeTiming`)."""
     macs: int = 0
     dram_read: int = 0
     dram_written: int = 0
@@ -208,9 +214,6 @@ class Simulator:
 
     # ---- instructions -----------------------------------------------------------
 
-    def _dma_cycles(self, nbytes: int) -> int:
-        return self.machine.dram_latency + -(-nbytes // self.machine.bus_bytes)
-
     def _store_block(self, v: dict[str, int], row: int, dram: int, what: str) -> None:
         """`rows` rows of `row_bytes` from buffer row `row` on to DRAM, `stride` apart."""
         buf = BUFFERS[v["buf"]]
@@ -229,7 +232,8 @@ class Simulator:
         self.stats.dram_written += v["rows"] * v["row_bytes"]
 
     def execute(self, inst: Instruction, what: str) -> int:
-        """Run one instruction; return its cycles."""
+        """Run one instruction; return the cycles its compute unit is busy (0 for a DMA:
+        `DmaTiming` times transfers)."""
         m = inst.opcode.mnemonic
         v = inst.values
         cols = self.cols
@@ -253,14 +257,14 @@ class Simulator:
             )
             self._write_rows(buf, v["row"], block.reshape(-1, width), "load", what)
             self.stats.dram_read += blocks * v["rows"] * v["row_bytes"]
-            return self._dma_cycles(blocks * v["rows"] * v["row_bytes"])
+            return 0  # timed by DmaTiming
         if m in ("store", "store2d"):
             for b in range(v.get("blocks", 1)):
                 self._store_block(
                     v, v["row"] + b * v.get("row_step", 0), v["dram"] + b * v.get("block_stride", 0),
                     what,
                 )  # fmt: skip
-            return self._dma_cycles(v.get("blocks", 1) * v["rows"] * v["row_bytes"])
+            return 0  # timed by DmaTiming
         if m == "fill":
             buf = BUFFERS[v["buf"]]
             dtype = self._lane_dtype(buf)
@@ -285,7 +289,7 @@ class Simulator:
                 out += self._read_rows("accumulator", v["acc"], v["m"], "compute", what, np.int32)
             self._write_rows("accumulator", v["acc"], _wrap32(out), "compute", what)
             self.stats.macs += v["m"] * v["k_tiles"] * cols * cols
-            return v["m"] * v["k_tiles"] + self.machine.mac_rows + cols
+            return v["m"] * v["k_tiles"]  # the fill is latency (ComputeTiming)
         if m == "dwmac":
             out = np.zeros((v["m"], cols), np.int64)
             lead = v["in"] + np.arange(v["m"], dtype=np.int64) * v["in_step"]
@@ -300,7 +304,7 @@ class Simulator:
             # mac_rows output rows a pass; the input buffer serves mac_rows rows a cycle
             # from as many banks, so rows in_step apart take in_step cycles a pass.
             passes = -(-v["m"] // self.machine.mac_rows)
-            return passes * v["k_tiles"] * max(v["in_step"], 1) + self.machine.mac_rows + cols
+            return passes * v["k_tiles"] * max(v["in_step"], 1)
         if m == "alu":
             a = self._read_rows(
                 "accumulator", v["dst"], v["rows"], "compute", what, np.int32
@@ -412,8 +416,9 @@ class Simulator:
         if not halted:
             raise SimulatorError("the program has no 'halt'")
         position = dict.fromkeys(ENGINES, 0)
-        clock = dict.fromkeys(ENGINES, 0)
         tokens: dict[str, list[int]] = {q: [] for q in QUEUES}  # the cycle each token was pushed
+        compute = ComputeTiming(self.machine)
+        dma = {e: DmaTiming(self.machine) for e in ("load", "store")}
         while True:
             ready = []
             for e in ENGINES:
@@ -437,22 +442,29 @@ class Simulator:
             index, inst = streams[engine][position[engine]]
             position[engine] += 1
             what = f"instruction {index} ({inst.opcode.mnemonic})"
-            start = clock[engine]
-            if inst.opcode.mnemonic == "signal":
+            mnemonic = inst.opcode.mnemonic
+            timing = compute if engine == "compute" else dma[engine]
+            if mnemonic == "signal":
+                start, end = timing.signal()
+                tokens[QUEUES[inst["queue"]]].append(end)  # visible once signalled
                 cycles = 1
-                tokens[QUEUES[inst["queue"]]].append(start + cycles)  # visible once signalled
-            elif inst.opcode.mnemonic == "wait":
-                start = max(start, tokens[QUEUES[inst["queue"]]].pop(0))
+            elif mnemonic == "wait":
+                start, end = timing.wait(tokens[QUEUES[inst["queue"]]].pop(0))
                 cycles = 1
-            else:
+            elif engine == "compute":
                 cycles = self.execute(inst, what)
-            clock[engine] = start + cycles
+                start, end = compute.run(inst, cycles)
+                self.stats.units["array" if mnemonic in ARRAY_OPS else "vector"] += cycles
+            else:
+                self.execute(inst, what)
+                start, end = dma[engine].transfer(_dma_bytes(inst))
+                cycles = end - start
             self.stats.busy[engine] += cycles
             self.stats.instructions += 1
             if trace is not None:
                 trace.append(f"{start:>8} {engine:>7}  {inst.text()}")
             if timeline is not None:
-                timeline.append((index, start, start + cycles))
+                timeline.append((index, start, end))
             if retired is not None:
                 retired(index)
         left = {q: len(t) for q, t in tokens.items() if t}
@@ -461,8 +473,14 @@ class Simulator:
                 "token imbalance at halt: "
                 + ", ".join(f"{n} token(s) left on {q}" for q, n in left.items())
             )
-        self.stats.cycles = max(clock.values())
+        self.stats.cycles = max(compute.done, *(d.done for d in dma.values()))
         return self.stats
+
+
+def _dma_bytes(inst: Instruction) -> int:
+    """The bytes a load or store moves (its blocks together)."""
+    v = inst.values
+    return v.get("blocks", 1) * v["rows"] * v["row_bytes"]
 
 
 def _wrap32(values: np.ndarray) -> np.ndarray:

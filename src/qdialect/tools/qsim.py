@@ -139,9 +139,14 @@ def _run(args: argparse.Namespace) -> int:
         print(
             f"cycles: {stats.cycles} ({stats.cycles / machine.clock_mhz:.2f} us at {machine.clock_mhz} MHz)"
         )
+        total = max(stats.cycles, 1)
         for engine in ENGINES:
             busy = stats.busy[engine]
-            print(f"  {engine:8} busy {busy} ({busy / max(stats.cycles, 1):.1%})")
+            if engine == "compute":
+                units = ", ".join(f"{u} {c} ({c / total:.1%})" for u, c in stats.units.items())
+                print(f"  {engine:8} {units}")
+            else:  # request to completion, summed: requests in flight overlap
+                print(f"  {engine:8} transfers in flight {busy} cycles ({busy / total:.1%})")
         useful = binary.useful_macs
         if useful is not None:
             print(f"MAC utilization: {stats.utilization(machine, useful):.1%} ({useful} useful "

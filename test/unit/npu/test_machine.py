@@ -81,6 +81,33 @@ def test_shipped_machines_and_description_errors() -> None:
         load_machine("nope")
 
 
+def _with_outstanding(value: object) -> str:
+    data = json.loads((SHIPPED / "default.json").read_text())
+    data["dram"]["outstanding"] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [(0, r"'dram\.outstanding' must be an integer in 1\.\.\d+, got 0"),
+     ("4", r"'dram\.outstanding' must be an integer in 1\.\.\d+, got '4'"),
+     (1000, r"'dram\.outstanding' must be an integer in 1\.\.256, got 1000")],
+)  # fmt: skip
+def test_dma_requests_in_flight_are_checked(value, message) -> None:
+    with pytest.raises(MachineError, match=message):
+        parse_machine(_with_outstanding(value))
+
+
+def test_dma_requests_in_flight_default_to_one() -> None:
+    """Descriptions written before the field keep the serial DMA timing; the default
+    machine keeps four requests in flight."""
+    data = json.loads((SHIPPED / "default.json").read_text())
+    assert load_machine("default").dram_outstanding == data["dram"]["outstanding"] == 4
+    del data["dram"]["outstanding"]
+    assert parse_machine(json.dumps(data)).dram_outstanding == 1
+    assert parse_machine(_with_outstanding(256)).dram_outstanding == 256
+
+
 def test_machine_descriptions_are_read_once_per_file_version(tmp_path: Path) -> None:
     """The verifier asks for its program's description once per instruction: an unchanged
     description is remembered, an edited file is read again."""
