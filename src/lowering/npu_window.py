@@ -2,11 +2,14 @@
 
 Input pixels sit one per buffer row, channel tile by channel tile, split by
 stride phase (`[tile][row phase][column phase][row][column]`), so an output
-row band is a single run of rows: one matmul covers many output rows (`m` =
-rows x pitch, computing `pitch - OW` throwaway columns between rows that are
-never stored; a read never reaches past the last row's own pixels, so it
-only reads loaded rows). A layer's input may instead already sit in the
-output buffer (`OnChip`), left there by the layer before.
+row band is a single run of rows. Depthwise layers and pools cover many output
+rows with one instruction (`m` = rows x pitch, computing `pitch - OW` throwaway
+columns between rows that are never stored; a read never reaches past the last
+row's own pixels, so it only reads loaded rows). A convolution with padding or
+throwaway columns issues a matmul per output row instead, cut where the taps
+inside the image change, so it computes neither (`skips_padding`). A layer's
+input may instead already sit in the output buffer (`OnChip`), left there by
+the layer before.
 """
 
 from __future__ import annotations
@@ -87,10 +90,88 @@ def _count_map(g: Window) -> tuple[np.ndarray, np.ndarray]:
     )
 
 
-def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, int]]:
-    """The record sets of a window layer, and for average pooling each tap count's set."""
-    if isinstance(layer, MacLayer) or layer.kind != "avg":
-        return list(layer.requant.stages), {}
+@dataclass(frozen=True)
+class PixelSets:
+    """The record set each output pixel is requantized with, where not all use set 0:
+    average pooling divides by its pixel's count of in-bounds taps, and a convolution
+    that skips the taps on padding adds back what they would have summed
+    (`_border_stages`)."""
+
+    table: np.ndarray  # [oh, ow] record-set index
+    rounding: str
+
+
+def tap_validity(g: Window) -> tuple[np.ndarray, np.ndarray]:
+    """Which kernel rows read an image row, per output row ([oh, kh] booleans), and which
+    kernel columns read an image column, per output column ([ow, kw])."""
+
+    def valid(n_out: int, stride: int, pad: int, k: int, dilation: int, size: int):
+        pos = np.arange(n_out)[:, None] * stride - pad + np.arange(k)[None, :] * dilation
+        return (pos >= 0) & (pos < size)
+
+    return (
+        valid(g.oh, g.stride[0], g.pad[0], g.kh, g.dilation[0], g.h),
+        valid(g.ow, g.stride[1], g.pad[2], g.kw, g.dilation[1], g.w),
+    )
+
+
+def skips_padding(layer: MacLayer | PoolLayer, mc: Machine) -> bool:
+    """A padded convolution computes no taps on padding: they are the input zero point,
+    whose products the folded bias takes back, so each border pixel gets a record set
+    whose bias leaves them out instead (one rescale stage, and the sets fit half the
+    params buffer), or none is needed (zero point 0). Depthwise layers and pools keep
+    their padding taps."""
+    if (
+        not isinstance(layer, MacLayer)
+        or layer.depthwise
+        or layer.window is None
+        or not any(layer.window.pad)
+    ):
+        return False
+    if layer.zp_x == 0:
+        return True
+    rows, columns = tap_validity(layer.window)
+    classes = len({tuple(r) for r in rows}) * len({tuple(c) for c in columns})
+    return len(layer.requant.stages) == 1 and classes * mc.mac_cols <= mc.buffer("params").rows // 2
+
+
+def _border_stages(layer: MacLayer) -> tuple[list[Stage], PixelSets | None]:
+    """Set 0 for pixels whose taps are all in bounds, then one per border class (the
+    kernel rows and columns it misses) with zp_x x the missing taps' weights added back."""
+    stage = layer.requant.stages[0]
+    if layer.zp_x == 0:
+        return list(layer.requant.stages), None
+    g = window_of(layer)
+    rows, columns = tap_validity(g)
+    per_tap = np.asarray(layer.weight, np.int64).sum(axis=2)  # [kh, kw, n]
+    stages, index = [stage], {}
+    table = np.zeros((g.oh, g.ow), np.int64)
+    row_keys = [tuple(r) for r in rows]
+    col_keys = [tuple(c) for c in columns]
+    for oh, rk in enumerate(row_keys):
+        for ow, ck in enumerate(col_keys):
+            if all(rk) and all(ck):
+                continue
+            key = (rk, ck)
+            if key not in index:
+                missing = ~(np.array(rk)[:, None] & np.array(ck)[None, :])
+                back = layer.zp_x * per_tap[missing].sum(axis=0)
+                index[key] = len(stages)
+                stages.append(Stage(stage.bias + back, stage.multiplier, stage.shift,
+                                    stage.rounding))  # fmt: skip
+            table[oh, ow] = index[key]
+    return stages, PixelSets(table, stage.rounding)
+
+
+def window_stages(layer: MacLayer | PoolLayer, mc: Machine) -> tuple[list[Stage], PixelSets | None]:
+    """The record sets of a window layer, and which output pixel uses which (None: all
+    use the requantization's stages in order)."""
+    if isinstance(layer, MacLayer):
+        if skips_padding(layer, mc):
+            return _border_stages(layer)
+        return list(layer.requant.stages), None
+    if layer.kind != "avg":
+        return list(layer.requant.stages), None
     rows, cols = _count_map(layer.window)
     counts = sorted({int(r * c) for r in rows for c in cols})
     n = layer.window.c
@@ -100,7 +181,9 @@ def window_stages(layer: MacLayer | PoolLayer) -> tuple[list[Stage], dict[int, i
         stages.append(
             Stage(np.full(n, -layer.zp_in * count), np.full(n, m), np.full(n, s), "single")
         )
-    return stages, {c: i for i, c in enumerate(counts)}
+    set_of = {c: i for i, c in enumerate(counts)}
+    table = np.array([[set_of[int(r * c)] for c in cols] for r in rows], np.int64)
+    return stages, PixelSets(table, "single")
 
 
 def block_tiles(layer: MacLayer | PoolLayer, j: int, cols: int) -> list[int]:
@@ -334,7 +417,7 @@ class WindowCut(Cut):
     geo: _Geometry  # the plan's, or the on-chip input's when it stays in the output buffer
     groups_of: tuple[tuple[tuple[int, ...], ...], ...]  # per block, its groups' input tiles
     band_cap: int  # output rows per band
-    quarter: int  # output rows of a first band, so compute starts early
+    first: int  # output rows of a first band, so compute starts early (`band_sizes`)
     band_major: bool
     steps: tuple[tuple[int, int, int, int, int], ...]  # (t, j, gi, s0, s1)
     split: bool  # some block's input tiles are split into groups (partial sums accumulate)
@@ -361,7 +444,7 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
         tiles = block_tiles(layer, j, cols)
         groups_of.append(tuple(tuple(tiles[i : i + group]) for i in range(0, len(tiles), group)))
     split = any(len(gs) > 1 for gs in groups_of)
-    sets = len(window_stages(layer)[0])
+    sets = len(window_stages(layer, mc)[0])
     block = g.kh * group * g.kw * weight_rows_per_tap(layer, cols)
     w_count = (
         slot_count(nb * len(groups_of[0]), block, mc.buffer("weight").rows, "weight")
@@ -384,11 +467,11 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
         or nb * len(groups_of[0]) <= w_count
         or tile_bytes * tiles + weight_bytes * tiles <= weight_bytes + tile_bytes * tiles * nb
     )
-    quarter = max(1, min(band_cap, ceil_div(tile_rows, 4)))
+    first = 1
     if geo.region(tile_rows) * cols <= 4 * mc.dram_latency * mc.bus_bytes:
-        # A tile this small loads in less than four DMA latencies: starting compute after a
-        # quarter of it would cost more DMAs (one per stride phase a delivery) than it saves.
-        quarter = band_cap
+        # A tile this small loads in less than four DMA latencies: starting compute on a
+        # part of it would cost more DMAs (one per stride phase a delivery) than it saves.
+        first = band_cap
     band_major = (
         tiles == 1
         and not split
@@ -400,12 +483,11 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
     steps: list[tuple[int, int, int, int, int]] = []
     if band_major:
         # The whole image and every block's weights fit: go band by band across all blocks,
-        # so compute starts after the first quarter of the rows while the rest loads.
+        # so compute starts after the first band's rows while the rest loads.
         s0 = 0
-        while s0 < g.oh:
-            s1 = min(g.oh, s0 + (quarter if s0 == 0 else band_cap))
-            steps += [(0, j, 0, s0, s1) for j in range(nb)]
-            s0 = s1
+        for size in band_sizes(g.oh, first, band_cap):
+            steps += [(0, j, 0, s0, s0 + size) for j in range(nb)]
+            s0 += size
     else:
         order = (
             [(t, j) for t in range(tiles) for j in range(nb)]
@@ -428,15 +510,36 @@ def window_cut(layer: MacLayer | PoolLayer, mc: Machine, where: Residency) -> Wi
     areas["params"] = SlotArea(p_count, sets * cols)
     if chip_out is None:  # else the output goes where the next layer reads it
         areas["output"] = SlotArea(out_count, out_size, out_base)
-    return WindowCut(areas, tuple(keys), plan, geo, tuple(groups_of), band_cap, quarter,
+    return WindowCut(areas, tuple(keys), plan, geo, tuple(groups_of), band_cap, first,
                      band_major, tuple(steps), split)  # fmt: skip
+
+
+def band_sizes(total: int, first: int, cap: int) -> list[int]:
+    """Output rows per band over `total` rows: from the front `first`, then each band
+    twice the one before, and from the back 1, 2, 4, ... (up to `cap`), taken in turn.
+    Compute starts once the first band's input has loaded, and each band's input loads
+    while the band before it computes (a band at most twice the one before, so a layer
+    whose loads take under half its compute never waits; a fixed first quarter made
+    compute wait for the other three quarters in one piece); and a small last band
+    leaves little requantization and storing after the last matmul."""
+    front: list[int] = []
+    back: list[int] = []
+    grow = {"front": min(first, cap), "back": 1}
+    left = total
+    while left > 0:
+        end, bands = ("front", front) if len(front) <= len(back) else ("back", back)
+        size = min(grow[end], cap, left)
+        bands.append(size)
+        grow[end] = min(2 * grow[end], cap)
+        left -= size
+    return [*front, *reversed(back)]
 
 
 def window_constants(layer: MacLayer | PoolLayer, mc: Machine,
                      where: Residency) -> dict[str, bytes]:  # fmt: skip
     """A convolution's weights and records; a pool's records (per tap count for average)."""
     cols = mc.mac_cols
-    stages, _ = window_stages(layer)
+    stages, _ = window_stages(layer, mc)
     params = {"params": param_bytes(stages, layer.channels, cols)}
     if isinstance(layer, PoolLayer):
         return params
@@ -468,7 +571,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
     geo, group, tile_rows, groups_of = cut.geo, cut.plan.group, cut.plan.tile_rows, cut.groups_of
     pitch = geo.pitch
     split = cut.split
-    stages, count_set = window_stages(layer)
+    stages, pixel_sets = window_stages(layer, st.machine)
     sets = len(stages)
     block = cut.areas["weight"].rows
     w_slots, p_slots = SlotWaits(cut.areas["weight"]), SlotWaits(cut.areas["params"])
@@ -479,6 +582,23 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
     lanes = per_lane(layer)
     per_tap = weight_rows_per_tap(layer, cols)
     loaded: dict[int | None, int] = {None: 1 << 30}  # input slot -> padded rows loaded so far
+    # Bands take the accumulator's halves in turn when a band fits in half, so a band's
+    # matmuls run while the vector unit requantizes the band before (timing.py).
+    half = st.machine.buffer("accumulator").rows // 2
+    alternate = not pool and band_cap * pitch <= half
+    acc_of: dict[tuple[int, int, int], int] = {}
+    skip = skips_padding(layer, st.machine)
+    row_valid, col_valid = tap_validity(g)
+    if not skip:
+        row_valid[:], col_valid[:] = True, True
+    # Per run of taps, the output columns where the same taps [a, b) of it are in bounds.
+    order = tap_order(g)
+    segments = [
+        _column_segments(col_valid[:, order[tap : tap + count]])
+        for tap, (_, _, count, _) in zip(
+            itertools.accumulate((r[2] for r in runs), initial=0), runs, strict=False
+        )
+    ]
     if chip_out is not None and chip_out.pad is not None:  # padding first, then the pixels
         st.code.append(
             Instruction.of(
@@ -501,17 +621,39 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
         loaded[in_slot] = max(loaded[in_slot], need)
         st.deliver(loads)
         m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are skipped
+        acc = acc_of.setdefault((t, j, s0), len(acc_of) % 2 * half if alternate else 0)
+        # A row of a matmul's flattened m computes pitch - ow throwaway columns; with the
+        # array's fill hidden behind the matmul before, a matmul per output row costs
+        # nothing more, and its sums sit ow apart (14 x 14 with a 3-wide window: 13 %).
+        per_row = not pool and not lanes and (pitch != g.ow or skip)
+        row_pitch = g.ow if per_row else pitch
+        sums = (s1 - s0) * g.ow if per_row else m
+        fresh = np.full((s1 - s0, g.ow), gi == 0)  # sums no matmul has started yet
         for kh in range(g.kh):
             lr0 = (s0 - o0) * sh + kh * dh
             for ti in range(len(key_tiles)):
                 base = ib + geo.row(tile_rows, ti, lr0, 0)
                 phase = geo.phase_rows(tile_rows) * pitch
                 tap = 0  # position in tap order of the run's first tap
-                for ph, offset, count, step in runs:
+                for ri, (ph, offset, count, step) in enumerate(runs):
                     row = base + ph * phase + offset
                     if pool:
                         first = kh == 0 and tap == 0
                         _pool_taps(st.code, layer.kind, source, row, m, count, step, first)
+                    elif per_row:
+                        w_row = wb + ((kh * group + ti) * g.kw + tap) * per_tap
+                        for i in range(s1 - s0):
+                            if skip and not row_valid[s0 + i, kh]:
+                                continue
+                            for c0, c1, a, b in segments[ri]:
+                                for x0, x1, new in _runs(fresh[i], c0, c1):
+                                    append_mac(st.code, Instruction.of(
+                                        "matmul", in_=row + i * pitch + x0 + a * step,
+                                        w=w_row + a * per_tap, acc=acc + i * g.ow + x0,
+                                        m=x1 - x0, k_tiles=b - a, accumulate=int(not new),
+                                        in_step=1, k_step=step, buf=source,
+                                    ), cols)  # fmt: skip
+                                fresh[i, c0:c1] = False
                     else:
                         w_row = wb + ((kh * group + ti) * g.kw + tap) * per_tap
                         accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
@@ -521,7 +663,7 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
                                 "dwmac" if lanes else "matmul",
                                 in_=row,
                                 w=w_row,
-                                acc=0,
+                                acc=acc,
                                 m=m,
                                 k_tiles=count,
                                 accumulate=accumulate,
@@ -532,27 +674,33 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
                             cols,
                         )
                     tap += count
+        for i in range(s1 - s0) if per_row else ():  # pixels whose taps are all padding
+            for x0, x1, new in _runs(fresh[i], 0, g.ow):
+                if new:
+                    st.code.append(Instruction.of(
+                        "fill", buf="accumulator", row=acc + i * g.ow + x0, rows=x1 - x0, value=0
+                    ))  # fmt: skip
         if gi < len(groups_of[j]) - 1:
             return
         if chip_out is not None:
-            if count_set:
-                _average(st.code, layer, count_set, s0, s1, pitch, pb,
+            if pixel_sets is not None:
+                _requant_pixels(st.code, layer, pixel_sets, s0, s1, row_pitch, pb, acc,
                          lambda oh, ow: chip_out.pixel(j, oh, ow), cols)  # fmt: skip
             else:
                 pieces = [
-                    ((oh - s0) * pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
+                    ((oh - s0) * row_pitch, chip_out.pixel(j, oh, 0), g.ow) for oh in range(s0, s1)
                 ]
-                epilogue(st.code, layer.requant, 0, 0, m, pb, 0, cols, pieces)
+                epilogue(st.code, layer.requant, 0, acc, sums, pb, 0, cols, pieces)
             return
         ob = st.out_slot(cut.areas["output"])
-        if count_set:
-            _average(st.code, layer, count_set, s0, s1, pitch, pb,
-                     lambda oh, ow: ob + (oh - s0) * pitch + ow, cols)  # fmt: skip
+        if pixel_sets is not None:
+            _requant_pixels(st.code, layer, pixel_sets, s0, s1, row_pitch, pb, acc,
+                     lambda oh, ow: ob + (oh - s0) * row_pitch + ow, cols)  # fmt: skip
         else:
-            epilogue(st.code, layer.requant, 0, 0, m, pb, ob, cols)
+            epilogue(st.code, layer.requant, 0, acc, sums, pb, ob, cols)
         width = min(cols, n - j * cols)
         st.store([
-            dma_store("output", ob + (oh - s0) * pitch, out + oh * g.ow * n + j * cols, g.ow,
+            dma_store("output", ob + (oh - s0) * row_pitch, out + oh * g.ow * n + j * cols, g.ow,
                       width, n)
             for oh in range(s0, s1)
         ])  # fmt: skip
@@ -593,12 +741,12 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
             release(slots)
             continue
         s0 = t * tile_rows
-        while s0 < o1:
-            full = loaded[slots[0]] >= (o1 - 1 - o0) * sh + span
-            s1 = min(o1, s0 + (band_cap if full or split else cut.quarter))
-            band(t, j, gi, key_tiles, slots[0], ib, wb, pb, s0, s1, loads)
+        full = loaded[slots[0]] >= (o1 - 1 - o0) * sh + span
+        first = band_cap if full else cut.first
+        for size in [o1 - s0] if split else band_sizes(o1 - s0, first, band_cap):
+            band(t, j, gi, key_tiles, slots[0], ib, wb, pb, s0, s0 + size, loads)
             loads = []
-            s0 = s1
+            s0 += size
         release(slots)
     st.end_layer()
 
@@ -674,32 +822,61 @@ def _pool_taps(code: list[Instruction], kind: str, source: str, row: int, m: int
         code.append(Instruction.of("alu", op=alu, dst=0, src=m, rows=m, use_imm=0, imm=0))
 
 
-def _average(code: list[Instruction], layer: MacLayer | PoolLayer, count_set, s0, s1, pitch, pb, out_row,
-             cols) -> None:  # fmt: skip
-    """One requant per run of output columns with the same count of in-bounds taps;
-    `out_row(oh, ow)` is where output pixel (oh, ow) goes."""
-    g = window_of(layer)
-    rows, columns = _count_map(g)
+def _column_segments(valid: np.ndarray) -> list[tuple[int, int, int, int]]:
+    """(first column, end column, first tap, end tap) per run of output columns whose
+    in-bounds taps (rows of `valid`, [ow, taps]) are the same: a run of a tap run's taps,
+    since a column's in-bounds kernel columns are consecutive. Columns with none are left
+    out."""
+    out = []
+    start = 0
+    while start < len(valid):
+        end = start + 1
+        while end < len(valid) and np.array_equal(valid[end], valid[start]):
+            end += 1
+        taps = np.flatnonzero(valid[start])
+        if len(taps):
+            out.append((start, end, int(taps[0]), int(taps[-1]) + 1))
+        start = end
+    return out
+
+
+def _runs(flags: np.ndarray, c0: int, c1: int) -> list[tuple[int, int, bool]]:
+    """[c0, c1) cut into runs of equal `flags`: (start, end, flag)."""
+    out = []
+    start = c0
+    while start < c1:
+        end = start + 1
+        while end < c1 and flags[end] == flags[start]:
+            end += 1
+        out.append((start, end, bool(flags[start])))
+        start = end
+    return out
+
+
+def _requant_pixels(code: list[Instruction], layer: MacLayer | PoolLayer, sets: PixelSets,
+                    s0: int, s1: int, pitch: int, pb: int, acc: int, out_row, cols: int) -> None:  # fmt: skip
+    """One requant per run of a row's output columns that use the same record set, from
+    the band's sums at accumulator row `acc` (`pitch` apart per row); `out_row(oh, ow)` is
+    where output pixel (oh, ow) goes."""
     requant = layer.requant
     for oh in range(s0, s1):
+        row = sets.table[oh]
         start = 0
-        while start < g.ow:
-            count = int(rows[oh] * columns[start])
+        while start < len(row):
             end = start + 1
-            while end < g.ow and int(rows[oh] * columns[end]) == count:
+            while end < len(row) and row[end] == row[start]:
                 end += 1
-            r = (oh - s0) * pitch + start
             code.append(
                 Instruction.of(
                     "requant",
-                    acc=r,
+                    acc=acc + (oh - s0) * pitch + start,
                     out=out_row(oh, start),
                     rows=end - start,
-                    params=pb + count_set[count] * cols,
+                    params=pb + int(row[start]) * cols,
                     zp=requant.zp,
                     lo=requant.lo,
                     hi=requant.hi,
-                    round="single",
+                    round=sets.rounding,
                 )
             )
             start = end

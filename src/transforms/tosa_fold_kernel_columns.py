@@ -2,13 +2,12 @@
 becomes a convolution of one kernel column over an input that holds those columns as
 channels (im2col along W).
 
-The NPU computes a convolution a kernel tap and a 16-channel tile at a time over a band
-of padded rows, so two things waste its passes: input channels that do not fill the
-last tile (a stem's 12 channels after space to depth use 12 of 16 lanes per tap) and
-the padding columns every row carries (a 7-pixel row of ResNet's last stage is computed
-9 wide). With x'[h, w, j * C + c] = x_padded[h, w * stride + j * dilation, c], the
-KH x KW kernel over C channels is a KH x 1 kernel over KW * C channels: the taps fill
-whole tiles and no row carries padding columns. The rearrangement is a pad, a slice per
+The NPU computes a convolution a kernel tap and a 16-channel tile at a time, an output
+row at a time (taps on padding skipped), so input channels that do not fill the last
+tile waste its passes: a stem's 12 channels after space to depth use 12 of 16 lanes per
+tap. With x'[h, w, j * C + c] = x_padded[h, w * stride + j * dilation, c], the KH x KW
+kernel over C channels is a KH x 1 kernel over KW * C channels, whose taps fill whole
+tiles (the horizontal padding, now channels, is computed). The rearrangement is a pad, a slice per
 kernel column and a concat — data movement the NPU does by DMA, at the price of KW
 copies of the input — so the pass asks a machine description whether the array passes
 it saves pay for that.
@@ -83,13 +82,21 @@ class Geometry:
         return self.h * self.ow * self.kw * self.c
 
 
+def _inside(n_out: int, stride: int, pad: int, k: int, dilation: int, size: int) -> int:
+    """Kernel taps along one axis that land inside the image, over all outputs."""
+    return sum(0 <= o * stride - pad + i * dilation < size for o in range(n_out) for i in range(k))
+
+
 def array_passes(g: Geometry, cols: int) -> tuple[int, int]:
     """(before, after): the array's row passes for each output-channel tile, as the NPU
-    lowering computes a convolution (a row band of `pitch` pixels per output row, one
-    pass per kernel tap and input tile); before folding and after."""
-    pitch = _ceil(g.w + g.pad[2] + g.pad[3], g.stride[1])
-    before = g.oh * pitch * g.kh * g.kw * _ceil(g.c, cols)
-    after = g.oh * g.ow * g.kh * _ceil(g.kw * g.c, cols)
+    lowering computes a convolution (an output row at a time, one pass per output pixel,
+    in-bounds kernel tap and input tile: taps on padding are skipped); before folding and
+    after (a KH x 1 kernel over KW * C channels: the horizontal padding is inside those
+    channels, so it is computed, and the vertical padding is skipped)."""
+    rows = _inside(g.oh, g.stride[0], g.pad[0], g.kh, g.dilation[0], g.h)
+    columns = _inside(g.ow, g.stride[1], g.pad[2], g.kw, g.dilation[1], g.w)
+    before = rows * columns * _ceil(g.c, cols)
+    after = rows * g.ow * _ceil(g.kw * g.c, cols)
     return before, after
 
 

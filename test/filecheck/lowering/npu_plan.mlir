@@ -34,11 +34,12 @@
 // opposite ends; the second in pixel rows for the add, which therefore goes
 // channel by channel. Layer 1's slots avoid the rows its on-chip input holds.
 // A layer whose input stays on chip has no input slots, one whose output does
-// has no output slots.
+// has no output slots. Each 3x3 convolution skips its taps on padding, so its
+// params hold 9 record sets (the interior and 8 border classes) of 16 records.
 // CHIP: layer 0: reads %arg0 @0; writes %l0 on chip; weights @{{[0-9]+}} params @{{[0-9]+}}; on-chip out: output rows [0, [[IN:[0-9]+]]) window; output area [0, 4096)
-// CHIP-NEXT: slots: input 1x100, weight 1x144, params 1x16; steps 1; loads: input 1, weight 1, params 1
+// CHIP-NEXT: slots: input 1x100, weight 1x144, params 1x144; steps 1; loads: input 1, weight 1, params 1
 // CHIP-NEXT: layer 1: reads %l0 on chip; writes %l1 on chip; {{.*}}; on-chip in: output rows [0, [[IN]]) window; on-chip out: output rows [[[OUT:[0-9]+]], 4096) pixel rows; output area [[[IN]], 4096)
-// CHIP-NEXT: slots: weight 1x144, params 1x16; steps 1; loads: weight 1, params 1
+// CHIP-NEXT: slots: weight 1x144, params 1x144; steps 1; loads: weight 1, params 1
 // CHIP-NEXT: layer 2: reads %l1 on chip, %arg0 @0; writes %l2 @{{[0-9]+}}; params @{{[0-9]+}}; on-chip in: output rows [[[OUT]], 4096) pixel rows; output area [0, [[OUT]]); by channel
 // The add's output slots start at 0 and end before the on-chip operand.
 // CHIP-NEXT: slots: input 2x2046, params 1x32, output 2x1023; steps 1; loads: input 1, params 1
@@ -46,20 +47,22 @@
 
 // keep_on_chip=false: every tensor goes through DRAM and nothing is by channel.
 // DRAM: layer 0: reads %arg0 @0; writes %l0 @[[L0:[0-9]+]];
-// DRAM-NEXT: slots: input 1x100, weight 1x144, params 1x16, output 2x2040;
+// DRAM-NEXT: slots: input 1x100, weight 1x144, params 1x144, output 2x2040;
 // DRAM-NEXT: layer 1: reads %l0 @[[L0]]; writes %l1 @{{[0-9]+}};
 // DRAM-NOT: on chip
 // DRAM-NOT: by channel
 // DRAM: output result0: %l2
 
 // The small machine (4x4 array): the first convolution's 8 output channels are
-// two blocks, and its 8 input channels two tiles whose weights fill the weight
-// buffer, so they are split into two groups: 4 steps (block x group) of one
-// input slot, loaded once, and two weight slots. Layer 1 reads on chip and
-// writes its output where layer 2 reads it, from row 200 of the output buffer
-// its own output slots start after its on-chip input.
+// two blocks, each with its own weight slot, and the image is one input slot,
+// loaded once; compute goes band by band across both blocks, in bands of 1, 2,
+// 2, 2 and 1 output rows while the image arrives (`band_sizes`): 10 steps. Its
+// record sets stay one per block (the border sets of its skipped padding taps
+// would take more than half the 64-row params buffer, so it keeps those taps).
+// Layer 1 reads on chip and writes its output where layer 2 reads it, from row
+// 200 of the output buffer its own output slots start after its on-chip input.
 // SMALL: layer 0: {{.*}}; output area [0, 512)
-// SMALL-NEXT: slots: input 1x200, weight 2x72, params 2x4; steps 4; loads: input 1, weight 2, params 2
+// SMALL-NEXT: slots: input 1x200, weight 2x72, params 2x4; steps 10; loads: input 1, weight 2, params 2
 // SMALL: layer 2: {{.*}}; output area [0, 384); by channel
 // SMALL-NEXT: slots: input 2x256, params 2x8, output 2x128; steps 2; loads: input 2, params 2
 

@@ -176,13 +176,13 @@ func.func @main(%x: tensor<8x4xi8>) -> tensor<8x4xi8> {
 
 // A layer the machine's buffers cannot hold goes to the host whole (the convolution,
 // its rescale and its clamp together), with the reason, rather than stopping the pass.
-// On the default machine the same convolution fits (its 4 channels by 3 kernel columns
-// folded into 12 by tosa-fold-kernel-columns: a pad, 3 slices and a concat before it).
+// On the default machine the same convolution fits, as it is (folding its 4 channels by
+// 3 kernel columns into 12 would save fewer array passes than its copies cost).
 // SMALL-LABEL: // -----// npu-partition //----- //
 // SMALL: host: 3 op(s) (tosa.clamp, tosa.conv2d, tosa.rescale): tosa-to-npu: 'tosa.conv2d' does not fit the machine: an output row needs 402 accumulator and output rows
 // SMALL-NOT: region
 // DUMP-LABEL: // -----// npu-partition //----- //
-// DUMP-NEXT: region 0: @main_npu0 8 ops, 172800 MACs, 1 in, 1 out
+// DUMP-NEXT: region 0: @main_npu0 3 ops, 172800 MACs, 1 in, 1 out
 func.func @main(%x: tensor<1x3x400x4xi8>) -> tensor<1x3x400x4xi8> {
   %w = tosa.const values(dense<1> : tensor<4x3x3x4xi8>) : () -> tensor<4x3x3x4xi8>
   %b = tosa.const values(dense<0> : tensor<4xi32>) : () -> tensor<4xi32>

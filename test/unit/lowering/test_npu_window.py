@@ -12,6 +12,7 @@ from qdialect.dialects.npu import ProgramOp, program_binary
 from qdialect.ir.parser import QParser
 from qdialect.lowering.tosa_to_npu import TosaToNpu
 from qdialect.npu.machine import load_machine
+from qdialect.npu.simulator import Simulator
 from unit.lowering.test_tosa_to_npu import (
     CONV_VARIANTS,
     compile_and_run,
@@ -112,3 +113,40 @@ def test_a_layer_whose_blocks_read_their_own_tiles_reads_its_input_once(layer: s
     read = sum(v.get("blocks", 1) * v["rows"] * v["row_bytes"] for v in loads if v["buf"] == 0)
     assert read == h * h * c
     assert any(i.opcode.mnemonic == "load2d" for i in code)
+
+
+@pytest.mark.parametrize(
+    "h, w, k, stride, pad",
+    [
+        (9, 7, 3, 1, (1, 1, 1, 1)),  # "same": a row and a column of taps lost at each edge
+        (8, 8, 5, 2, (2, 1, 2, 1)),  # strided, asymmetric
+    ],
+)
+def test_padded_convolution_computes_only_taps_inside_the_image(h, w, k, stride, pad) -> None:
+    """A padded convolution skips the taps on padding (a matmul per output row, cut where
+    the in-bounds taps change), so with whole channel tiles the array executes exactly
+    the taps inside the image, counted here from the window's definition, and the output
+    still equals the interpreter's (the border pixels' records take the missing taps'
+    zero-point products back)."""
+    c = cout = 16  # whole tiles: executed MACs are useful MACs
+    src = conv_program(h, w, c, cout, k, stride, pad, seed=7)
+    x = np.random.default_rng(3).integers(-128, 128, (1, h, w, c)).astype(np.int8)
+    got, want = compile_and_run(src, "default", x)
+    assert np.array_equal(got, want)
+    ctx = make_context()
+    module = QParser(ctx, src).parse_module()
+    TosaToNpu(machine="default").apply(ctx, module)
+    (program,) = [op for op in module.walk() if isinstance(op, ProgramOp)]
+    machine = load_machine("default")
+    binary = program_binary(program, machine.digest())
+    sim = Simulator(machine, binary.code)
+    sim.load_sections(binary)
+    sim.set_inputs(binary, {"arg0": x})
+    stats = sim.run()
+    oh = (h + pad[0] + pad[1] - k) // stride + 1
+    ow = (w + pad[2] + pad[3] - k) // stride + 1
+    inside = sum(
+        0 <= y * stride - pad[0] + i < h and 0 <= z * stride - pad[2] + j < w
+        for y in range(oh) for z in range(ow) for i in range(k) for j in range(k)
+    )  # fmt: skip
+    assert stats.macs == inside * c * cout

@@ -168,6 +168,10 @@ CONV_VARIANTS = {
     # 96 input channels: 24 tiles on the small machine, of which one output row's input
     # needs more than half its input buffer, so they are split into accumulating groups.
     "channel-groups": dict(h=6, w=6, c=96, cout=8, k=3, stride=1, pad=(1, 1, 1, 1)),
+    # padding wider than the kernel: the corner outputs' taps are all padding (the
+    # lowering skips taps on padding, so those sums are filled with 0 and the bias of
+    # each border class takes back the missing taps)
+    "padding-wider-than-kernel": dict(h=5, w=4, c=20, cout=5, k=2, stride=1, pad=(2, 3, 2, 2)),
 }
 
 
