@@ -200,6 +200,17 @@ def _verify_per_axis_size(op: Operation, t: Attribute, what: str) -> None:
         )
 
 
+def _expect_inferred(
+    op: Operation, shape: Sequence[int], like: Attribute, result: Attribute
+) -> None:
+    """Upstream's check of an inferred result type (`shape`, the element type of `like`)
+    against the result's, in its words: a shape mismatch only (element types are the
+    op's own check, which allows the quantized variations upstream allows)."""
+    if not ht.shapes_compatible(tuple(shape), ht.shape_of(result)):
+        inferred = TensorType(ht.element_type(like), list(shape))
+        ht.verify_inferred_results(op.name, [inferred], [result])
+
+
 def _expect_shape(op: Operation, expected: Sequence[int], result: Attribute) -> None:
     actual = ht.shape_of(result)
     if not ht.shapes_compatible(tuple(expected), actual):
@@ -1266,31 +1277,46 @@ class ConcatenateOp(IRDLOperation):
         printer.print_function_type([o.type for o in self.inputs], [self.result.type])
 
     def verify_(self) -> None:
+        """inferConcatenateOp's checks, in its order and words."""
         if not self.inputs:
-            raise VerifyException(f"'{self.name}' needs at least one input")
+            raise VerifyException(f"'{self.name}' expected 1 or more operands, but found 0")
         dim = self.dimension.value.data
-        shapes = [ht.shape_of(o.type) for o in self.inputs]
+        if dim < 0:
+            raise VerifyException(
+                f"'{self.name}' attribute 'dimension' failed to satisfy constraint: 64-bit "
+                "signless integer attribute whose value is non-negative"
+            )
         for o in self.inputs:
             _same_element_or_baseline(self, o.type, self.result.type, "inputs and result")
-        ranked = [s for s in shapes if s is not None]
-        if not ranked:
+        maybe = [ht.shape_of(o.type) for o in self.inputs]
+        shapes = [s for s in maybe if s is not None]
+        if len(shapes) != len(maybe):
             return
-        rank = len(ranked[0])
-        if any(len(s) != rank for s in ranked):
-            raise VerifyException(f"'{self.name}' inputs must all have the same rank")
-        if not 0 <= dim < rank:
-            raise VerifyException(f"'{self.name}' dimension {dim} is out of range [0, {rank})")
-        expected = list(ranked[0])
-        for s in ranked[1:]:
+        witness = shapes[0]
+        rank = len(witness)
+        if rank == 0:
+            raise VerifyException(f"'{self.name}' rank-0 values cannot be concatenated")
+        if dim >= rank:
+            raise VerifyException(
+                f"'{self.name}' dimension {dim} is out-of-bounds for input rank {rank}"
+            )
+        for i, shape in enumerate(shapes):
+            if len(shape) != rank:
+                raise VerifyException(f"'{self.name}' operands (0) and ({i}) do not match rank")
             for d in range(rank):
-                if d != dim and not ht.dims_compatible(s[d], expected[d]):
+                if d != dim and not ht.dims_compatible(witness[d], shape[d]):
                     raise VerifyException(
-                        f"'{self.name}' inputs differ in dimension {d}, which is not the concatenated one"
+                        f"'{self.name}' shapes of operand (0) and ({i}) are not compatible at "
+                        f"non-concat index {d}: ({', '.join(map(str, witness))}) != "
+                        f"({', '.join(map(str, shape))})"
                     )
-        if len(ranked) == len(shapes):
-            sizes = [s[dim] for s in ranked]
-            expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
-            _expect_shape(self, expected, self.result.type)
+        expected = [
+            next((s[d] for s in shapes if s[d] != DYNAMIC_INDEX), DYNAMIC_INDEX)
+            for d in range(rank)
+        ]
+        sizes = [s[dim] for s in shapes]
+        expected[dim] = DYNAMIC_INDEX if DYNAMIC_INDEX in sizes else sum(sizes)
+        _expect_inferred(self, expected, self.inputs[0].type, self.result.type)
 
 
 @irdl_op_definition
@@ -1354,25 +1380,42 @@ class SliceOp(IRDLOperation):
         printer.print_function_type([self.operand.type], [self.result.type])
 
     def verify_(self) -> None:
+        """inferSliceOp's checks, in its order and words."""
         starts, limits, strides = (
             dense_values(a) for a in (self.start_indices, self.limit_indices, self.strides)
         )
-        sa = ht.shape_of(self.operand.type)
-        if not len(starts) == len(limits) == len(strides) or (
-            sa is not None and len(starts) != len(sa)
-        ):
+        if not len(starts) == len(limits) == len(strides):
             raise VerifyException(
-                f"'{self.name}' needs start, limit and stride for each operand dimension"
+                f"'{self.name}' failed to verify that all of {{start_indices, limit_indices, "
+                "strides} have same size"
+            )
+        sa = ht.shape_of(self.operand.type)
+        if sa is not None and len(starts) != len(sa):
+            raise VerifyException(
+                f"'{self.name}' the number of elements in start_indices ({len(starts)}) does "
+                f"not match the rank of the operand ({len(sa)})"
             )
         expected = []
         for d, (s, lim, st) in enumerate(zip(starts, limits, strides, strict=True)):
             size = sa[d] if sa is not None else DYNAMIC_INDEX
-            if st <= 0 or s < 0 or lim < s or (size != DYNAMIC_INDEX and lim > size):
+            if s < 0:
+                raise VerifyException(f"'{self.name}' negative start index {s} in dimension {d}")
+            if size != DYNAMIC_INDEX and lim > size:
                 raise VerifyException(
-                    f"'{self.name}' invalid slice {s}:{lim}:{st} of dimension {d} (size {size})"
+                    f"'{self.name}' limit index {lim} is larger than dimension size {size} in "
+                    f"dimension {d}"
+                )
+            if s > lim:
+                raise VerifyException(
+                    f"'{self.name}' start index {s} is larger than limit index {lim} in "
+                    f"dimension {d}"
+                )
+            if st <= 0:
+                raise VerifyException(
+                    f"'{self.name}' stride must be positive but got {st} in dimension {d}"
                 )
             expected.append(-(-(lim - s) // st))
-        _expect_shape(self, expected, self.result.type)
+        _expect_inferred(self, expected, self.operand.type, self.result.type)
         _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
 
 
@@ -1416,27 +1459,40 @@ class DynamicSliceOp(IRDLOperation):
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
+        """inferDynamicSliceOp's checks, in its order and words."""
         sizes = dense_values(self.slice_sizes)
-        sa = ht.shape_of(self.operand.type)
-        if sa is not None:
-            if len(self.start_indices) != len(sa) or len(sizes) != len(sa):
-                raise VerifyException(
-                    f"'{self.name}' needs one start index and one size per operand dimension ({len(sa)})"
-                )
-            for d, (size, dim) in enumerate(zip(sizes, sa, strict=True)):
-                if size < 0 or (dim != DYNAMIC_INDEX and size > dim):
-                    raise VerifyException(
-                        f"'{self.name}' slice size {size} does not fit dimension {d} (size {dim})"
-                    )
-        index_types = {i.type for i in self.start_indices}
-        for t in index_types:
+        n = len(self.start_indices)
+        for t in {i.type for i in self.start_indices}:
             if ht.rank_of(t) not in (0, None) or not ht.is_integer(ht.element_type(t)):
                 raise VerifyException(
                     f"'{self.name}' start indices must be rank-0 integer tensors, got {t}"
                 )
-        if len(index_types) > 1:
-            raise VerifyException(f"'{self.name}' start indices must all have the same type")
-        _expect_shape(self, sizes, self.result.type)
+        if n != len(sizes):
+            raise VerifyException(
+                f"'{self.name}' has mismatched number of slice sizes ({len(sizes)}) and number "
+                f"of start indices ({n})"
+            )
+        sa = ht.shape_of(self.operand.type)
+        if sa is None:
+            return
+        if len(sa) != n:
+            raise VerifyException(
+                f"'{self.name}' has mismatched number of start indices ({n}) and the rank of "
+                f"operand ({len(sa)})"
+            )
+        if len({ht.element_type(i.type) for i in self.start_indices}) > 1:
+            raise VerifyException(f"'{self.name}' start indices must have same element type")
+        for d, (size, dim) in enumerate(zip(sizes, sa, strict=True)):
+            if size < 0:
+                raise VerifyException(
+                    f"'{self.name}' has negative size index to dynamic slice: {size}"
+                )
+            if dim != DYNAMIC_INDEX and size > dim:
+                raise VerifyException(
+                    f"'{self.name}' has slice size {size} greater than dimension size {dim} in "
+                    f"dimension {d} of operand"
+                )
+        _expect_inferred(self, sizes, self.operand.type, self.result.type)
         _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
 
 
@@ -1500,24 +1556,32 @@ class PadOp(IRDLOperation):
             self, self.operand.type, self.padding_value.type, "operand and padding value"
         )
         _same_element_or_baseline(self, self.operand.type, self.result.type, "operand and result")
+        if not len(low) == len(high) == len(interior):
+            raise VerifyException(
+                f"'{self.name}' failed to verify that all of {{edge_padding_low, "
+                "edge_padding_high, interior_padding} have same size"
+            )
         if sa is None:
             return
-        if not len(low) == len(high) == len(interior) == len(sa):
+        if len(low) != len(sa):
             raise VerifyException(
-                f"'{self.name}' needs low, high and interior padding for each of the {len(sa)} dimensions"
+                f"'{self.name}' edge_padding_low length ({len(low)}) must match operand rank "
+                f"({len(sa)})"
             )
-        if any(i < 0 for i in interior):
-            raise VerifyException(f"'{self.name}' interior padding must be non-negative")
         expected = []
-        for d, lo, hi, it in zip(sa, low, high, interior, strict=True):
+        for i, (d, lo, hi, it) in enumerate(zip(sa, low, high, interior, strict=True)):
+            if it < 0:
+                raise VerifyException(f"'{self.name}' Interior padding cannot be negative: {it}")
             if d == DYNAMIC_INDEX:
                 expected.append(DYNAMIC_INDEX)
                 continue
             size = lo + hi + d + max(d - 1, 0) * it
             if size < 0:
-                raise VerifyException(f"'{self.name}' padding makes a dimension negative")
+                raise VerifyException(
+                    f"'{self.name}' Padding result in negative size for dimension {i}"
+                )
             expected.append(size)
-        _expect_shape(self, expected, self.result.type)
+        _expect_inferred(self, expected, self.operand.type, self.result.type)
 
 
 @irdl_op_definition

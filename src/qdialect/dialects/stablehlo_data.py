@@ -61,6 +61,7 @@ from qdialect.dialects.hlo_syntax import (
 )
 from qdialect.dialects.stablehlo import (
     ConstantOp,
+    _expect_inferred,
     _same_element_or_baseline,
     _verify_kept_quantization,
     _verify_same_scale_count,
@@ -282,29 +283,37 @@ class DynamicUpdateSliceOp(_FunctionalSyntax):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        if self.operand.type != self.result.type:
-            raise VerifyException(f"'{self.name}' result must have the operand's type")
-        _same_element_or_baseline(self, self.operand.type, self.update.type, "operand and update")
-        so, su = ht.shape_of(self.operand.type), ht.shape_of(self.update.type)
-        if so is None or su is None:
-            return
-        if len(su) != len(so) or len(self.start_indices) != len(so):
-            raise VerifyException(
-                f"'{self.name}' needs an update of the operand's rank ({len(so)}) and one start "
-                "index per dimension"
-            )
-        for d, (u, o) in enumerate(zip(su, so, strict=True)):
-            if u != DYNAMIC_INDEX and o != DYNAMIC_INDEX and u > o:
-                raise VerifyException(
-                    f"'{self.name}' update dimension {d} (size {u}) exceeds the operand's ({o})"
-                )
+        """inferDynamicUpdateSliceOp's checks, in its order and words, then the result
+        against the operand's type it infers."""
         for i in self.start_indices:
-            if ht.rank_of(i.type) != 0 or not ht.is_integer(ht.element_type(i.type)):
+            if ht.rank_of(i.type) not in (0, None) or not ht.is_integer(ht.element_type(i.type)):
                 raise VerifyException(
                     f"'{self.name}' start indices must be rank-0 integer tensors, got {i.type}"
                 )
-        if len({i.type for i in self.start_indices}) > 1:
-            raise VerifyException(f"'{self.name}' start indices must all have the same type")
+        _same_element_or_baseline(self, self.operand.type, self.update.type, "operand and update")
+        so, su = ht.shape_of(self.operand.type), ht.shape_of(self.update.type)
+        if so is not None and su is not None:
+            if len(su) != len(so):
+                raise VerifyException(
+                    f"'{self.name}' update rank does not match operand rank: {len(su)} vs "
+                    f"{len(so)}."
+                )
+            if len(self.start_indices) != len(so):
+                raise VerifyException(
+                    f"'{self.name}' expects number of start_indices to match operand rank: "
+                    f"{len(self.start_indices)} vs {len(so)}."
+                )
+            if len({ht.element_type(i.type) for i in self.start_indices}) > 1:
+                raise VerifyException(f"'{self.name}' start indices must have same element type")
+            for d, (u, o) in enumerate(zip(su, so, strict=True)):
+                if u != DYNAMIC_INDEX and o != DYNAMIC_INDEX and not 0 <= u <= o:
+                    raise VerifyException(
+                        f"'{self.name}' expects size at dimension {d} of update to be in range "
+                        f"[0, {o}]. Got: {u}."
+                    )
+            _expect_inferred(self, so, self.operand.type, self.result.type)
+        if self.operand.type != self.result.type:
+            raise VerifyException(f"'{self.name}' result must have the operand's type")
 
 
 @irdl_op_definition

@@ -244,7 +244,7 @@ func.func @f(%a: tensor<3x!quant.uniform<i8:f32:0, {0.1,0.2,0.3}>>) { %0 = stabl
 
 // concatenate ranks differ
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.concatenate' op inputs must all have the same rank}}
+// expected-error @+1 {{'stablehlo.concatenate' op operands (0) and (1) do not match rank}}
 func.func @f(%a: tensor<3xf32>, %b: tensor<1x3xf32>) { %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<3xf32>, tensor<1x3xf32>) -> tensor<4xf32>
   func.return }
 
@@ -252,7 +252,7 @@ func.func @f(%a: tensor<3xf32>, %b: tensor<1x3xf32>) { %0 = stablehlo.concatenat
 
 // concatenate dimension out of range
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.concatenate' op dimension 1 is out of range [0, 1)}}
+// expected-error @+1 {{'stablehlo.concatenate' op dimension 1 is out-of-bounds for input rank 1}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<3xf32>, tensor<3xf32>) -> tensor<6xf32>
   func.return }
 
@@ -260,7 +260,7 @@ func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (
 
 // concatenate other dimensions differ
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.concatenate' op inputs differ in dimension 1, which is not the concatenated one}}
+// expected-error @+1 {{'stablehlo.concatenate' op shapes of operand (0) and (1) are not compatible at non-concat index 1: (2, 3) != (2, 4)}}
 func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) { %0 = stablehlo.concatenate %a, %b, dim = 0 : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   func.return }
 
@@ -268,21 +268,23 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) { %0 = stablehlo.concaten
 
 // concatenate result shape
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.concatenate' op inferred result shape 2x6 but the result has shape 2x5}}
+// expected-error @+1 {{'stablehlo.concatenate' op inferred type(s) 'tensor<2x6xf32>' are incompatible with return type(s) of operation 'tensor<2x5xf32>'}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.concatenate %a, %a, dim = 1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x5xf32>
   func.return }
 
 // -----
 
 // slice out of bounds
-// expected-error @+1 {{'stablehlo.slice' op invalid slice 2:6:1 of dimension 0 (size 4)}}
+// expected-error @+2 {{failed to infer returned types}}
+// expected-error @+1 {{'stablehlo.slice' op limit index 6 is larger than dimension size 4 in dimension 0}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.slice %a [2:6] : (tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // slice result shape
-// expected-error @+1 {{'stablehlo.slice' op inferred result shape 3 but the result has shape 2}}
+// expected-error @+2 {{failed to infer returned types}}
+// expected-error @+1 {{'stablehlo.slice' op inferred type(s) 'tensor<3xf32>' are incompatible with return type(s) of operation 'tensor<2xf32>'}}
 func.func @f(%a: tensor<8xf32>) { %0 = stablehlo.slice %a [0:8:3] : (tensor<8xf32>) -> tensor<2xf32>
   func.return }
 
@@ -290,7 +292,7 @@ func.func @f(%a: tensor<8xf32>) { %0 = stablehlo.slice %a [0:8:3] : (tensor<8xf3
 
 // dynamic_slice index count
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.dynamic_slice' op needs one start index and one size per operand dimension (2)}}
+// expected-error @+1 {{'stablehlo.dynamic_slice' op has mismatched number of slice sizes (2) and number of start indices (1)}}
 func.func @f(%a: tensor<4x4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [2, 2] : (tensor<4x4xf32>, tensor<i32>) -> tensor<2x2xf32>
   func.return }
 
@@ -298,7 +300,7 @@ func.func @f(%a: tensor<4x4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slic
 
 // dynamic_slice size too large
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.dynamic_slice' op slice size 5 does not fit dimension 0 (size 4)}}
+// expected-error @+1 {{'stablehlo.dynamic_slice' op has slice size 5 greater than dimension size 4 in dimension 0 of operand}}
 func.func @f(%a: tensor<4xf32>, %i: tensor<i32>) { %0 = stablehlo.dynamic_slice %a, %i, sizes = [5] : (tensor<4xf32>, tensor<i32>) -> tensor<5xf32>
   func.return }
 
@@ -322,7 +324,7 @@ func.func @f(%a: tensor<4xf32>, %v: tensor<1xf32>) { %0 = stablehlo.pad %a, %v, 
 
 // pad negative interior
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.pad' op interior padding must be non-negative}}
+// expected-error @+1 {{'stablehlo.pad' op Interior padding cannot be negative: -1}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, low = [0], high = [0], interior = [-1] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
   func.return }
 
@@ -330,7 +332,7 @@ func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, lo
 
 // pad result shape
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.pad' op inferred result shape 10 but the result has shape 8}}
+// expected-error @+1 {{'stablehlo.pad' op inferred type(s) 'tensor<10xf32>' are incompatible with return type(s) of operation 'tensor<8xf32>'}}
 func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, low = [1], high = [2], interior = [1] : (tensor<4xf32>, tensor<f32>) -> tensor<8xf32>
   func.return }
 
