@@ -144,22 +144,21 @@ def _border_stages(layer: MacLayer) -> tuple[list[Stage], PixelSets | None]:
     g = window_of(layer)
     rows, columns = tap_validity(g)
     per_tap = np.asarray(layer.weight, np.int64).sum(axis=2)  # [kh, kw, n]
-    stages, index = [stage], {}
-    table = np.zeros((g.oh, g.ow), np.int64)
-    row_keys = [tuple(r) for r in rows]
-    col_keys = [tuple(c) for c in columns]
-    for oh, rk in enumerate(row_keys):
-        for ow, ck in enumerate(col_keys):
-            if all(rk) and all(ck):
-                continue
-            key = (rk, ck)
-            if key not in index:
-                missing = ~(np.array(rk)[:, None] & np.array(ck)[None, :])
-                back = layer.zp_x * per_tap[missing].sum(axis=0)
-                index[key] = len(stages)
-                stages.append(Stage(stage.bias + back, stage.multiplier, stage.shift,
-                                    stage.rounding))  # fmt: skip
-            table[oh, ow] = index[key]
+    row_keys, row_class = np.unique(rows, axis=0, return_inverse=True)
+    col_keys, col_class = np.unique(columns, axis=0, return_inverse=True)
+    stages = [stage]
+    set_of = np.zeros((len(row_keys), len(col_keys)), np.int64)
+    for r, rk in enumerate(row_keys):
+        for c, ck in enumerate(col_keys):
+            missing = ~(rk[:, None] & ck[None, :])
+            if not missing.any():
+                continue  # set 0
+            set_of[r, c] = len(stages)
+            back = layer.zp_x * per_tap[missing].sum(axis=0)
+            stages.append(Stage(stage.bias + back, stage.multiplier, stage.shift, stage.rounding))
+    table = set_of[
+        np.asarray(row_class).reshape(-1)[:, None], np.asarray(col_class).reshape(-1)[None, :]
+    ]
     return stages, PixelSets(table, stage.rounding)
 
 
@@ -842,15 +841,9 @@ def _column_segments(valid: np.ndarray) -> list[tuple[int, int, int, int]]:
 
 def _runs(flags: np.ndarray, c0: int, c1: int) -> list[tuple[int, int, bool]]:
     """[c0, c1) cut into runs of equal `flags`: (start, end, flag)."""
-    out = []
-    start = c0
-    while start < c1:
-        end = start + 1
-        while end < c1 and flags[end] == flags[start]:
-            end += 1
-        out.append((start, end, bool(flags[start])))
-        start = end
-    return out
+    part = flags[c0:c1]
+    cuts = [c0, *(c0 + 1 + np.flatnonzero(part[1:] != part[:-1])).tolist(), c1]
+    return [(a, b, bool(flags[a])) for a, b in itertools.pairwise(cuts) if a < b]
 
 
 def _requant_pixels(code: list[Instruction], layer: MacLayer | PoolLayer, sets: PixelSets,
@@ -861,11 +854,8 @@ def _requant_pixels(code: list[Instruction], layer: MacLayer | PoolLayer, sets: 
     requant = layer.requant
     for oh in range(s0, s1):
         row = sets.table[oh]
-        start = 0
-        while start < len(row):
-            end = start + 1
-            while end < len(row) and row[end] == row[start]:
-                end += 1
+        cuts = [0, *(1 + np.flatnonzero(row[1:] != row[:-1])).tolist(), len(row)]
+        for start, end in itertools.pairwise(cuts):
             code.append(
                 Instruction.of(
                     "requant",
@@ -879,4 +869,3 @@ def _requant_pixels(code: list[Instruction], layer: MacLayer | PoolLayer, sets: 
                     round=sets.rounding,
                 )
             )
-            start = end
