@@ -209,8 +209,8 @@ def weight_rows_per_tap(layer: MacLayer | PoolLayer, cols: int) -> int:
 
 
 def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
-    """Per output block j, group of `group` input tiles, kernel row, input tile and kernel
-    column: a cols x cols block (row = input channel of the tile, column = output
+    """Per output block j, group of `group` input tiles, kernel row, kernel column (in
+    `tap_order`) and input tile: a cols x cols block (row = input channel of the tile, column = output
     channel of the block). Depthwise blocks are zero except where output o reads input o // M.
     Per lane (`per_lane`): per block j, kernel row and kernel column, one row of the
     block's channels' weights."""
@@ -238,8 +238,9 @@ def conv_weight_bytes(layer: MacLayer, cols: int, group: int) -> bytes:
             c = o // layer.depthwise
             blocks[j, tiles[j].index(c // cols), :, :, c % cols, lane] = layer.weight[:, :, o]
     blocks = blocks[:, :, :, tap_order(window_of(layer))]  # taps grouped by column phase
-    # nb, groups, kh, group, kw, cols(in), cols(out)
-    blocks = blocks.reshape(nb, groups, group, kh, kw, cols, cols).transpose(0, 1, 3, 2, 4, 5, 6)
+    # nb, groups, kh, kw, group, cols(in), cols(out): a tap's input tiles are consecutive
+    # blocks, so one matmul sums them (k_step: the rows between two tiles' regions)
+    blocks = blocks.reshape(nb, groups, group, kh, kw, cols, cols).transpose(0, 1, 3, 4, 2, 5, 6)
     return np.ascontiguousarray(blocks).tobytes()
 
 
@@ -590,14 +591,11 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
     row_valid, col_valid = tap_validity(g)
     if not skip:
         row_valid[:], col_valid[:] = True, True
-    # Per run of taps, the output columns where the same taps [a, b) of it are in bounds.
-    order = tap_order(g)
-    segments = [
-        _column_segments(col_valid[:, order[tap : tap + count]])
-        for tap, (_, _, count, _) in zip(
-            itertools.accumulate((r[2] for r in runs), initial=0), runs, strict=False
-        )
-    ]
+    # Per kernel column in tap order, the output columns it reads inside the image.
+    tap_columns = []
+    for kw_index in tap_order(g):
+        inside = np.flatnonzero(col_valid[:, kw_index])
+        tap_columns.append((int(inside[0]), int(inside[-1]) + 1) if len(inside) else (0, 0))
     if chip_out is not None and chip_out.pad is not None:  # padding first, then the pixels
         st.code.append(
             Instruction.of(
@@ -621,45 +619,60 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
         st.deliver(loads)
         m = (s1 - s0 - 1) * pitch + g.ow  # the last row's throwaway columns are skipped
         acc = acc_of.setdefault((t, j, s0), len(acc_of) % 2 * half if alternate else 0)
-        # A row of a matmul's flattened m computes pitch - ow throwaway columns; with the
-        # array's fill hidden behind the matmul before, a matmul per output row costs
-        # nothing more, and its sums sit ow apart (14 x 14 with a 3-wide window: 13 %).
-        per_row = not pool and not lanes and (pitch != g.ow or skip)
+        # A convolution: a matmul per output row (a flattened m would compute pitch - ow
+        # throwaway columns per row: 13 % at 14 x 14 with a 3-wide window), kernel tap
+        # and in-bounds columns, over all the group's input tiles (k_tiles); with the
+        # array's fill hidden behind the matmul before, that costs nothing more. Rows
+        # without throwaway columns or padding go as one flattened matmul.
+        per_row = not pool and not lanes
+        flat = per_row and pitch == g.ow and not skip
         row_pitch = g.ow if per_row else pitch
         sums = (s1 - s0) * g.ow if per_row else m
-        fresh = np.full((s1 - s0, g.ow), gi == 0)  # sums no matmul has started yet
+        lines, width = (1, sums) if flat else (s1 - s0, g.ow)
+        fresh = np.full((lines, width), gi == 0)  # sums no matmul has started yet
+        tiles = len(key_tiles)
         for kh in range(g.kh):
             lr0 = (s0 - o0) * sh + kh * dh
-            for ti in range(len(key_tiles)):
+            phase = geo.phase_rows(tile_rows) * pitch
+            if per_row:
+                base = ib + geo.row(tile_rows, 0, lr0, 0)
+                tile_step = geo.row(tile_rows, 1, lr0, 0) - geo.row(tile_rows, 0, lr0, 0)
+                tap = 0
+                for ph, offset, count, step in runs:
+                    for a in range(count):
+                        c0, c1 = (0, width) if flat else tap_columns[tap + a]
+                        row = base + ph * phase + offset + a * step
+                        w_row = wb + (kh * g.kw + tap + a) * group * per_tap
+                        for i in range(lines):
+                            if skip and not row_valid[s0 + i, kh]:
+                                continue
+                            for x0, x1, new in _runs(fresh[i], c0, c1):
+                                for k0 in range(0, tiles, 255):  # the k_tiles field
+                                    append_mac(st.code, Instruction.of(
+                                        "matmul", in_=row + i * pitch + x0 + k0 * tile_step,
+                                        w=w_row + k0 * per_tap, acc=acc + i * g.ow + x0,
+                                        m=x1 - x0, k_tiles=min(255, tiles - k0),
+                                        accumulate=int(not new or k0 > 0), in_step=1,
+                                        k_step=tile_step if tiles > 1 else 1, buf=source,
+                                    ), cols)  # fmt: skip
+                            fresh[i, c0:c1] = False
+                    tap += count
+                continue
+            for ti in range(tiles):
                 base = ib + geo.row(tile_rows, ti, lr0, 0)
-                phase = geo.phase_rows(tile_rows) * pitch
                 tap = 0  # position in tap order of the run's first tap
-                for ri, (ph, offset, count, step) in enumerate(runs):
+                for ph, offset, count, step in runs:
                     row = base + ph * phase + offset
                     if pool:
                         first = kh == 0 and tap == 0
                         _pool_taps(st.code, layer.kind, source, row, m, count, step, first)
-                    elif per_row:
-                        w_row = wb + ((kh * group + ti) * g.kw + tap) * per_tap
-                        for i in range(s1 - s0):
-                            if skip and not row_valid[s0 + i, kh]:
-                                continue
-                            for c0, c1, a, b in segments[ri]:
-                                for x0, x1, new in _runs(fresh[i], c0, c1):
-                                    append_mac(st.code, Instruction.of(
-                                        "matmul", in_=row + i * pitch + x0 + a * step,
-                                        w=w_row + a * per_tap, acc=acc + i * g.ow + x0,
-                                        m=x1 - x0, k_tiles=b - a, accumulate=int(not new),
-                                        in_step=1, k_step=step, buf=source,
-                                    ), cols)  # fmt: skip
-                                fresh[i, c0:c1] = False
                     else:
                         w_row = wb + ((kh * group + ti) * g.kw + tap) * per_tap
                         accumulate = int(gi > 0 or kh > 0 or ti > 0 or tap > 0)
                         append_mac(
                             st.code,
                             Instruction.of(
-                                "dwmac" if lanes else "matmul",
+                                "dwmac",
                                 in_=row,
                                 w=w_row,
                                 acc=acc,
@@ -673,8 +686,8 @@ def emit_window(st: Stream, layer: MacLayer | PoolLayer, lp: LayerPlan) -> None:
                             cols,
                         )
                     tap += count
-        for i in range(s1 - s0) if per_row else ():  # pixels whose taps are all padding
-            for x0, x1, new in _runs(fresh[i], 0, g.ow):
+        for i in range(lines) if per_row else ():  # pixels whose taps are all padding
+            for x0, x1, new in _runs(fresh[i], 0, width):
                 if new:
                     st.code.append(Instruction.of(
                         "fill", buf="accumulator", row=acc + i * g.ow + x0, rows=x1 - x0, value=0
@@ -819,24 +832,6 @@ def _pool_taps(code: list[Instruction], kind: str, source: str, row: int, m: int
     if not first:
         alu = "max" if kind == "max" else "add"
         code.append(Instruction.of("alu", op=alu, dst=0, src=m, rows=m, use_imm=0, imm=0))
-
-
-def _column_segments(valid: np.ndarray) -> list[tuple[int, int, int, int]]:
-    """(first column, end column, first tap, end tap) per run of output columns whose
-    in-bounds taps (rows of `valid`, [ow, taps]) are the same: a run of a tap run's taps,
-    since a column's in-bounds kernel columns are consecutive. Columns with none are left
-    out."""
-    out = []
-    start = 0
-    while start < len(valid):
-        end = start + 1
-        while end < len(valid) and np.array_equal(valid[end], valid[start]):
-            end += 1
-        taps = np.flatnonzero(valid[start])
-        if len(taps):
-            out.append((start, end, int(taps[0]), int(taps[-1]) + 1))
-        start = end
-    return out
 
 
 def _runs(flags: np.ndarray, c0: int, c1: int) -> list[tuple[int, int, bool]]:
