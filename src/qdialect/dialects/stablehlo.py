@@ -789,12 +789,23 @@ class SelectOp(IRDLOperation):
         ht.require_tensor(pred, f"'{self.name}' pred")
         if not ht.is_bool(ht.element_type(pred)):
             raise VerifyException(f"'{self.name}' pred must be a tensor of i1, got {pred}")
-        if ht.rank_of(pred) not in (0, None) and not ht.shapes_compatible(
-            ht.shape_of(pred), ht.shape_of(self.on_true.type)
+        t, f = self.on_true.type, self.on_false.type
+        if not (  # inferSelectOp's checks, in its words
+            ht.shapes_compatible(ht.shape_of(t), ht.shape_of(f))
+            and ht.element_type(t) == ht.element_type(f)
         ):
             raise VerifyException(
-                f"'{self.name}' pred must be a scalar tensor or have the operands' shape"
+                f"'{self.name}' requires compatible types for non-predicate operands"
             )
+        if ht.rank_of(pred) not in (0, None) and not ht.shapes_compatible(
+            ht.shape_of(pred), ht.shape_of(t)
+        ):
+            raise VerifyException(f"'{self.name}' requires the same shape for all operands")
+        st = ht.shape_of(t)
+        if st is not None and not ht.shapes_compatible(st, ht.shape_of(self.result.type)):
+            _expect_inferred(self, st, t, self.result.type)
+        if st is not None and ht.element_type(self.result.type) != ht.element_type(t):
+            ht.verify_inferred_results(self.name, [t], [self.result.type])
         _verify_elementwise(self, [self.on_true, self.on_false], [self.result.type], "ibfq")
 
 
@@ -1156,12 +1167,19 @@ class TransposeOp(_ShapeOp):
         a, r = self.operand.type, self.result.type
         perm = dense_values(self.permutation)
         sa = ht.shape_of(a)
-        if sa is not None:
+        if sa is not None:  # inferTransposeOp's checks, in its words
+            if len(perm) != len(sa):
+                raise VerifyException(
+                    f"'{self.name}' TransposeOp operand rank {len(sa)} does not match "
+                    f"permutation size {len(perm)}"
+                )
             if sorted(perm) != list(range(len(sa))):
                 raise VerifyException(
-                    f"'{self.name}' permutation {int_list_text(perm)} is not a permutation of 0..{len(sa) - 1}"
+                    f"'{self.name}' attribute permutation must be a permutation of "
+                    f"[{', '.join(map(str, range(len(sa))))}] but got "
+                    f"{', '.join(map(str, perm))}"
                 )
-            _expect_shape(self, [sa[p] for p in perm], r)
+            _expect_inferred(self, [sa[p] for p in perm], a, r)
         _verify_kept_quantization(self, a, r)
         qa, qr = ht.quant_type(a), ht.quant_type(r)
         if qa is not None and qa.is_per_axis and qr is not None and qr.is_per_axis:  # C4
@@ -1616,8 +1634,15 @@ class IotaOp(IRDLOperation):
         ht.require_tensor(t, f"'{self.name}' result")
         rank = ht.rank_of(t)
         dim = self.iota_dimension.value.data
-        if rank is not None and not 0 <= dim < rank:
-            raise VerifyException(f"'{self.name}' iota dimension {dim} is out of range [0, {rank})")
+        if dim < 0:
+            raise VerifyException(
+                f"'{self.name}' attribute 'iota_dimension' failed to satisfy constraint: 64-bit "
+                "signless integer attribute whose value is non-negative"
+            )
+        if rank == 0:  # verifyIotaOp, in its words
+            raise VerifyException(f"'{self.name}' does not support scalars.")
+        if rank is not None and dim >= rank:
+            raise VerifyException(f"'{self.name}' iota dimension cannot go beyond the output rank.")
         _check_kinds(self, t, "ifcq", "result #0")
 
 

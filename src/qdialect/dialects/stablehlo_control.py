@@ -197,17 +197,30 @@ def _compatible(a: Sequence[Attribute], b: Sequence[Attribute]) -> bool:
     )
 
 
-def _verify_branches(op: Operation, branches: Sequence[Region]) -> None:
-    results = [r.type for r in op.results]
+def _verify_branches(op: Operation, operand: SSAValue, branches: Sequence[Region]) -> None:
+    """inferConditionalOp's checks (if and case), in its order and words, then the
+    results against the types it infers (branch 0's)."""
+    rank = ht.rank_of(operand.type)
+    if rank not in (0, None):
+        raise VerifyException(f"'{op.name}' operand should be rank 0 tensor but got rank {rank}")
+    if not branches:
+        raise VerifyException(f"'{op.name}' expect at least one branch")
+    returned = []
+    for region in branches:
+        if region.blocks.first is None:
+            raise VerifyException(f"'{op.name}' expect non-empty region")
     for i, region in enumerate(branches):
-        if _arg_types(region):
-            raise VerifyException(f"'{op.name}' branch #{i} must take no arguments")
-        ret = _returned(op, region, f"branch #{i}")
-        if ret != results:
+        if args := _arg_types(region):
             raise VerifyException(
-                f"'{op.name}' branch #{i} returns {_types_text(ret)} "
-                f"but the op's results are {_types_text(results)}"
+                f"'{op.name}' branch {i} must have 0 arguments, but found {len(args)}"
             )
+        returned.append(_returned(op, region, f"branch {i}"))
+        if not _compatible(returned[0], returned[i]):
+            raise VerifyException(
+                f"'{op.name}' branch 0 and branch {i} have mismatched return types: "
+                f"{ht.quoted_types(returned[0])} vs {ht.quoted_types(returned[i])}"
+            )
+    ht.verify_inferred_results(op.name, returned[0], [r.type for r in op.results])
 
 
 @irdl_op_definition
@@ -222,8 +235,12 @@ class IfOp(IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect())
 
     def verify_(self) -> None:
-        _require_scalar_of(self, self.pred.type, ht.is_bool, "predicate", "a tensor<i1>")
-        _verify_branches(self, [self.true_branch, self.false_branch])
+        pred = self.pred.type
+        if not ht.is_bool(ht.element_type(pred)):  # ODS's constraint, in its words
+            raise VerifyException(
+                f"'{self.name}' operand #0 must be ranked tensor of bool values, but got '{pred}'"
+            )
+        _verify_branches(self, self.pred, [self.true_branch, self.false_branch])
 
 
 @irdl_op_definition
@@ -237,16 +254,13 @@ class CaseOp(IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect())
 
     def verify_(self) -> None:
-        if not self.branches:
-            raise VerifyException(f"'{self.name}' needs at least one branch")
-        _require_scalar_of(
-            self,
-            self.index.type,
-            lambda e: isinstance(e, IntegerType) and e.width.data == 32,
-            "index",
-            "a tensor<i32>",
-        )
-        _verify_branches(self, list(self.branches))
+        index = ht.element_type(self.index.type)
+        if not (isinstance(index, IntegerType) and index.width.data == 32):
+            raise VerifyException(  # ODS's constraint, in its words
+                f"'{self.name}' operand #0 must be ranked tensor of 32-bit signless integer "
+                f"values, but got '{self.index.type}'"
+            )
+        _verify_branches(self, self.index, list(self.branches))
 
 
 def _verify_scalar_args(
@@ -273,27 +287,61 @@ class MapOp(IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect())
 
     def verify_(self) -> None:
+        """The trait's shape rule, then inferMapOp's checks in its order and words."""
         if not self.inputs:
             raise VerifyException(f"'{self.name}' needs at least one input")
         shapes = [ht.shape_of(x.type) for x in (*self.inputs, self.result)]
         if any(not ht.shapes_compatible(shapes[0], s) for s in shapes):
             raise VerifyException(
-                f"'{self.name}' requires all inputs and the result to have the same shape"
+                f"'{self.name}' requires the same shape for all operands and results"
             )
-        rank = ht.rank_of(self.inputs[0].type)
-        if rank is not None and list(dense_values(self.dimensions)) != list(range(rank)):
+        block = self.computation.blocks.first
+        if block is None:
+            raise VerifyException(f"'{self.name}' expect non-empty region")
+        args = block.args
+        if len(self.inputs) != len(args):
             raise VerifyException(
-                f"'{self.name}' dimensions must be [0, ..., {rank - 1}] (all dimensions in order)"
+                f"'{self.name}' expects number of operands to match the arity of map "
+                f"computation, but got: {len(self.inputs)} and {len(args)}"
             )
-        _verify_scalar_args(self, self.computation, self.inputs, 1, "computation")
+        for i, (x, arg) in enumerate(zip(self.inputs, args, strict=True)):
+            if ht.rank_of(arg.type) != 0:
+                raise VerifyException(
+                    f"'{self.name}' computation arguments must be 0-rank tensor, but got: "
+                    f"arg #{i} of type '{arg.type}'"
+                )
+            if ht.element_type(arg.type) != ht.element_type(x.type):
+                raise VerifyException(
+                    f"'{self.name}' element type of operands and computation arguments must "
+                    f"match, but got: '{ht.element_type(x.type)}' and "
+                    f"'{ht.element_type(arg.type)}'"
+                )
         ret = _returned(self, self.computation, "computation")
-        if len(ret) != 1 or ht.rank_of(ret[0]) != 0:
-            raise VerifyException(f"'{self.name}' computation must return one rank-0 tensor")
-        if ht.element_type(ret[0]) != ht.element_type(self.result.type):
+        if len(ret) != 1:
             raise VerifyException(
-                f"'{self.name}' result element type must be the computation's, "
-                f"{ht.element_type(ret[0])}"
+                f"'{self.name}' computation must return single output, but got: {len(ret)}"
             )
+        if ht.rank_of(ret[0]) != 0:
+            raise VerifyException(
+                f"'{self.name}' computation must return 0-rank tensor, but got: '{ret[0]}'"
+            )
+        dims = list(dense_values(self.dimensions))
+        if dims != list(range(len(dims))):
+            raise VerifyException(
+                f"'{self.name}' requires monotonically increasing dimension numbers, but got: "
+                f"{', '.join(map(str, dims))}"
+            )
+        for x in self.inputs:
+            rank = ht.rank_of(x.type)
+            if rank is not None and rank != len(dims):
+                raise VerifyException(
+                    f"'{self.name}' applied to a subset of dimensions currently not supported: "
+                    f"operand dimensions = {rank}, requested map dimensions size = {len(dims)}"
+                )
+        if ht.element_type(ret[0]) != ht.element_type(self.result.type):
+            shape = ht.shape_of(self.inputs[-1].type)
+            inferred = TensorType(ht.element_type(ret[0]), list(shape)) if shape else ret[0]
+            ht.verify_inferred_results(self.name, [inferred], [self.result.type])
 
 
 @irdl_op_definition

@@ -193,11 +193,24 @@ class ReverseOp(IRDLOperation):
         print_same_operands_and_result_type(printer, [self.operand], self.result.type)
 
     def verify_(self) -> None:
+        dims = dense_values(self.dimensions)
+        if len(set(dims)) != len(dims):  # verifyReverseOp, in its order and words
+            raise VerifyException(
+                f"'{self.name}' dimensions should be unique. Got: {', '.join(map(str, dims))}"
+            )
+        rank = ht.rank_of(self.operand.type)
+        for d in dims:
+            if d < 0:
+                raise VerifyException(
+                    f"'{self.name}' all dimensions should be non-negative. Got dimension: {d}."
+                )
+            if rank is not None and d >= rank:
+                raise VerifyException(
+                    f"'{self.name}' all dimensions should be between [0, {rank}). Got "
+                    f"dimension: {d}."
+                )
         if self.operand.type != self.result.type:
             raise VerifyException(f"'{self.name}' result must have the operand's type")
-        rank = ht.rank_of(self.operand.type)
-        if rank is not None:
-            check_unique_in_range(dense_values(self.dimensions), rank, f"'{self.name}' dimension")
 
 
 @irdl_op_definition
@@ -312,8 +325,11 @@ class DynamicUpdateSliceOp(_FunctionalSyntax):
                         f"[0, {o}]. Got: {u}."
                     )
             _expect_inferred(self, so, self.operand.type, self.result.type)
-        if self.operand.type != self.result.type:
-            raise VerifyException(f"'{self.name}' result must have the operand's type")
+        if ht.element_type(self.operand.type) != ht.element_type(self.result.type):
+            raise VerifyException(
+                f"'{self.name}' failed to verify that all of {{operand, update, result}} have "
+                "same element type"
+            )
 
 
 @irdl_op_definition

@@ -124,13 +124,31 @@ def op_message(op: Operation, message: str, always: bool = True) -> str:
 # Ops whose upstream checks live in their result-type inference (no verifier of their
 # own), so that MLIR reports a failed check twice: the check's message, then "failed to
 # infer returned types".
-_BEFORE_INFERENCE = (
+_MISSING_PROPERTY = re.compile(r"^property '([^']+)' expected in operation '[^']+'$")
+
+
+def _mlir_words(message: str) -> str:
+    """xDSL's words for what ODS checks, in MLIR's: a missing property is MLIR's
+    `requires attribute 'X'`."""
+    if (m := _MISSING_PROPERTY.match(message)) is not None:
+        return f"requires attribute '{m.group(1)}'"
+    return message
+
+
+_NOT_INFERENCE = (
+    "requires attribute '",
     "or more operands, but found",
     "failed to satisfy constraint",
     "failed to verify that",
+    "requires the same shape for all operands and results",
+    "' op operand #",
+    "is not same as permutation",
+    "expect same quantization scale",
 )
-"""What ODS checks (operand counts, attribute constraints, traits) say: those come before
-the inference, so no "failed to infer returned types" follows them."""
+"""Messages of checks that are not the inference's, so no "failed to infer returned
+types" follows them: ODS's (operand counts, attribute and type constraints, traits),
+which come before it, and an op's own verifier (transpose's quantization dimension),
+which comes after it."""
 
 INFERENCE_VERIFIED = frozenset(
     "stablehlo." + name
@@ -155,6 +173,7 @@ INFERENCE_VERIFIED = frozenset(
         "select",
         "set_dimension_size",
         "slice",
+        "transpose",
         "triangular_solve",
         "tuple",
     )
@@ -188,9 +207,9 @@ def verify_module(
             try:
                 op.verify(verify_nested_ops=False)
             except DiagnosticException as err:
-                diag = located(op, first_line(err))
+                diag = located(op, _mlir_words(first_line(err)))
                 if op.name in INFERENCE_VERIFIED and not any(
-                    phrase in diag.message for phrase in _BEFORE_INFERENCE
+                    phrase in diag.message for phrase in _NOT_INFERENCE
                 ):
                     # MLIR follows an inference failure with a second error at the op.
                     follow = located(op, "failed to infer returned types")

@@ -58,7 +58,7 @@ func.func @f(%a: tensor<2xf32>) {
 
 func.func @f(%p: tensor<2xi1>, %a: tensor<i32>) {
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.if' op predicate must be a tensor<i1>, got tensor<2xi1>}}
+// expected-error @+1 {{'stablehlo.if' op operand should be rank 0 tensor but got rank 1}}
   %r = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<i32> }, { stablehlo.return %a : tensor<i32> }) : (tensor<2xi1>) -> tensor<i32>
   func.return }
 
@@ -66,15 +66,14 @@ func.func @f(%p: tensor<2xi1>, %a: tensor<i32>) {
 
 func.func @f(%p: tensor<i1>, %a: tensor<i32>, %b: tensor<i64>) {
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.if' op branch #1 returns (tensor<i64>) but the op's results are (tensor<i32>)}}
+// expected-error @+1 {{'stablehlo.if' op branch 0 and branch 1 have mismatched return types: 'tensor<i32>' vs 'tensor<i64>'}}
   %r = "stablehlo.if"(%p) ({ stablehlo.return %a : tensor<i32> }, { stablehlo.return %b : tensor<i64> }) : (tensor<i1>) -> tensor<i32>
   func.return }
 
 // -----
 
 func.func @f(%i: tensor<i64>, %a: tensor<i32>) {
-// expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.case' op index must be a tensor<i32>, got tensor<i64>}}
+// expected-error @+1 {{'stablehlo.case' op operand #0 must be ranked tensor of 32-bit signless integer values, but got 'tensor<i64>'}}
   %r = "stablehlo.case"(%i) ({ stablehlo.return %a : tensor<i32> }) : (tensor<i64>) -> tensor<i32>
   func.return }
 
@@ -104,7 +103,7 @@ func.func @f(%x: tensor<4xi32>) {
 
 func.func @f(%x: tensor<2x2xi32>) {
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.map' op dimensions must be [0, ..., 1] (all dimensions in order)}}
+// expected-error @+1 {{'stablehlo.map' op requires monotonically increasing dimension numbers, but got: 1, 0}}
   %r = "stablehlo.map"(%x) ({
   ^bb0(%a: tensor<i32>):
     stablehlo.return %a : tensor<i32>
@@ -114,7 +113,7 @@ func.func @f(%x: tensor<2x2xi32>) {
 // -----
 
 func.func @f(%x: tensor<2x3xf32>) {
-// expected-error @+1 {{'stablehlo.reverse' op dimension contains duplicates: [0, 0]}}
+// expected-error @+1 {{'stablehlo.reverse' op dimensions should be unique. Got: 0, 0}}
   %r = stablehlo.reverse %x, dims = [0, 0] : tensor<2x3xf32>
   func.return }
 

@@ -103,7 +103,7 @@ func.func @f(%p: tensor<4xi8>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a
 
 // select predicate shape
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.select' op pred must be a scalar tensor or have the operands' shape}}
+// expected-error @+1 {{'stablehlo.select' op requires the same shape for all operands}}
 func.func @f(%p: tensor<2xi1>, %a: tensor<4xf32>) { %0 = stablehlo.select %p, %a, %a : (tensor<2xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
@@ -194,14 +194,16 @@ func.func @f(%a: tensor<2x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) { %0 = sta
 // -----
 
 // transpose permutation invalid
-// expected-error @+1 {{'stablehlo.transpose' op permutation [0, 0] is not a permutation of 0..1}}
+// expected-error @+2 {{failed to infer returned types}}
+// expected-error @+1 {{'stablehlo.transpose' op attribute permutation must be a permutation of [0, 1] but got 0, 0}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.transpose %a, dims = [0, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // transpose result shape
-// expected-error @+1 {{'stablehlo.transpose' op inferred result shape 3x2 but the result has shape 2x3}}
+// expected-error @+2 {{failed to infer returned types}}
+// expected-error @+1 {{'stablehlo.transpose' op inferred type(s) 'tensor<3x2xf32>' are incompatible with return type(s) of operation 'tensor<2x3xf32>'}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.transpose %a, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<2x3xf32>
   func.return }
 
@@ -339,7 +341,7 @@ func.func @f(%a: tensor<4xf32>, %v: tensor<f32>) { %0 = stablehlo.pad %a, %v, lo
 // -----
 
 // iota dimension out of range
-// expected-error @+1 {{'stablehlo.iota' op iota dimension 2 is out of range [0, 2)}}
+// expected-error @+1 {{'stablehlo.iota' op iota dimension cannot go beyond the output rank.}}
 func.func @f() { %0 = stablehlo.iota dim = 2 : tensor<4x4xi32>
   func.return }
 
