@@ -141,6 +141,21 @@ def baseline_element_type(e: Attribute) -> Attribute | tuple:
     return e
 
 
+def elements_compatible(a: Attribute, b: Attribute) -> bool:
+    """Upstream's isCompatibleElementTypeForHloTypeInference on two tensors' element types:
+    equal, or both quantized with the same storage type, range and expressed type and the
+    same granularity (per tensor or per axis); scales and zero points may differ."""
+    ea, eb = element_type(a), element_type(b)
+    if isinstance(ea, UniformQuantizedType) and isinstance(eb, UniformQuantizedType):
+        keys = [
+            (e.storage_width, e.is_signed, e.storage_min, e.storage_max, e.expressed_type,
+             e.axis is None)
+            for e in (ea, eb)
+        ]  # fmt: skip
+        return keys[0] == keys[1]
+    return ea == eb
+
+
 def dims_compatible(a: int, b: int) -> bool:
     return a == b or a == DYNAMIC_INDEX or b == DYNAMIC_INDEX
 

@@ -791,8 +791,7 @@ class SelectOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' pred must be a tensor of i1, got {pred}")
         t, f = self.on_true.type, self.on_false.type
         if not (  # inferSelectOp's checks, in its words
-            ht.shapes_compatible(ht.shape_of(t), ht.shape_of(f))
-            and ht.element_type(t) == ht.element_type(f)
+            ht.shapes_compatible(ht.shape_of(t), ht.shape_of(f)) and ht.elements_compatible(t, f)
         ):
             raise VerifyException(
                 f"'{self.name}' requires compatible types for non-predicate operands"
@@ -804,7 +803,7 @@ class SelectOp(IRDLOperation):
         st = ht.shape_of(t)
         if st is not None and not ht.shapes_compatible(st, ht.shape_of(self.result.type)):
             _expect_inferred(self, st, t, self.result.type)
-        if st is not None and ht.element_type(self.result.type) != ht.element_type(t):
+        if st is not None and not ht.elements_compatible(t, self.result.type):
             ht.verify_inferred_results(self.name, [t], [self.result.type])
         _verify_elementwise(self, [self.on_true, self.on_false], [self.result.type], "ibfq")
 
@@ -1838,27 +1837,35 @@ class DotGeneralOp(IRDLOperation):
         if self.algorithm is not None:
             if (problem := dot_algorithm_problem(self.algorithm.data)) is not None:
                 raise VerifyException(f"'{self.name}' {problem}")
-            if any(p != "DEFAULT" for p in _precision_list(self.precision_config)):
-                raise VerifyException(
-                    f"'{self.name}' must specify DEFAULT precision config when algorithm is set"
-                )
+        # verifyDotGeneralOp: checkDotGeneralConstraints, in its order and words
         if len(d.lhs_batching_dimensions) != len(d.rhs_batching_dimensions):
             raise VerifyException(
-                f"'{self.name}' lhs and rhs must have the same number of batching dimensions"
+                f"'{self.name}' lhs and rhs should have the same number of batching dimensions"
             )
         if len(d.lhs_contracting_dimensions) != len(d.rhs_contracting_dimensions):
             raise VerifyException(
-                f"'{self.name}' lhs and rhs must have the same number of contracting dimensions"
+                f"'{self.name}' lhs and rhs should have the same number of contracting dimensions"
             )
+        for side in ("lhs", "rhs"):
+            seen: set[int] = set()
+            for dim in (*getattr(d, f"{side}_batching_dimensions"),
+                        *getattr(d, f"{side}_contracting_dimensions")):  # fmt: skip
+                if dim in seen:
+                    raise VerifyException(
+                        f"'{self.name}' has duplicated dimension from {side}_batching_dimensions "
+                        f"and {side}_contracting_dimensions: {dim}"
+                    )
+                seen.add(dim)
         sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
-        rhs_reduced = (*d.rhs_batching_dimensions, *d.rhs_contracting_dimensions)
         if sl is not None and sr is not None:
-            check_unique_in_range(
-                (*d.lhs_batching_dimensions, *d.lhs_contracting_dimensions),
-                len(sl),
-                f"'{self.name}' lhs dimension",
-            )
-            check_unique_in_range(rhs_reduced, len(sr), f"'{self.name}' rhs dimension")
+            for side, rank in (("lhs", len(sl)), ("rhs", len(sr))):
+                for kind in ("batching", "contracting"):
+                    for dim in getattr(d, f"{side}_{kind}_dimensions"):
+                        if not 0 <= dim < rank:
+                            raise VerifyException(
+                                f"'{self.name}' {side}_{kind}_dimensions value: {dim} is out "
+                                f"of range: [0, {rank})"
+                            )
             for kind, ld, rd in (
                 ("batching", d.lhs_batching_dimensions, d.rhs_batching_dimensions),
                 ("contracting", d.lhs_contracting_dimensions, d.rhs_contracting_dimensions),
@@ -1866,8 +1873,9 @@ class DotGeneralOp(IRDLOperation):
                 for a, b in zip(ld, rd, strict=True):
                     if not ht.dims_compatible(sl[a], sr[b]):
                         raise VerifyException(
-                            f"'{self.name}' {kind} dimension sizes differ: lhs[{a}] = {sl[a]}, rhs[{b}] = {sr[b]}"
+                            f"'{self.name}' {kind} dimension sizes must match for lhs/rhs"
                         )
+            rhs_reduced = (*d.rhs_batching_dimensions, *d.rhs_contracting_dimensions)
             lhs_free = [
                 i
                 for i in range(len(sl))
@@ -1879,13 +1887,19 @@ class DotGeneralOp(IRDLOperation):
                 + [sl[i] for i in lhs_free]
                 + [sr[i] for i in rhs_free]
             )
-            _expect_shape(self, expected, result)
+            _expect_inferred_shape(self, expected, result)
             result_axis_for = {
                 r: len(d.lhs_batching_dimensions) + len(lhs_free) + k
                 for k, r in enumerate(rhs_free)
             } | {r: k for k, r in enumerate(d.rhs_batching_dimensions)}
         else:
             result_axis_for = {}
+        if self.algorithm is not None and any(
+            p != "DEFAULT" for p in _precision_list(self.precision_config)
+        ):
+            raise VerifyException(
+                f"'{self.name}' must specify DEFAULT precision config when algorithm is set."
+            )
         _verify_quantized_contraction(
             self, lhs, rhs, result, d.rhs_contracting_dimensions, result_axis_for
         )

@@ -74,7 +74,6 @@ from qdialect.dialects.stablehlo_attrs import (
     ConvDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     _parse_field_list,
-    check_unique_in_range,
 )
 from qdialect.dialects.stablehlo_reducer import same_shape_and_element, verify_reducer
 from qdialect.dialects.window import WindowError, check_window, window_output_shape
@@ -129,6 +128,19 @@ def _is_int_tensor(t: Attribute, rank: int | None = None) -> bool:
     e = ht.element_type(t)
     ok = ht.is_tensor(t) and (ht.is_integer(e) or ht.is_index_like(e))
     return ok and (rank is None or ht.rank_of(t) in (rank, None))
+
+
+def constant_ints(v: SSAValue, count: int | None = None) -> list[int] | None:
+    """The integers of `v` when a `stablehlo.constant` defines it (upstream's matchInts),
+    a splat spread to `count`; else None."""
+    owner = v.owner
+    value = owner.properties.get("value") if isinstance(owner, ConstantOp) else None
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        return None
+    ints = [int(x) for x in value.get_values() if isinstance(x, int)]
+    if count is not None and len(ints) == 1 and count != 1:
+        ints = ints * count
+    return ints
 
 
 def _require_int_vector(op: Operation, v: SSAValue, what: str, size: int | None = None) -> None:
@@ -422,40 +434,82 @@ class DynamicBroadcastInDimOp(IRDLOperation):
         printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
-        so, sr = ht.shape_of(self.operand.type), ht.shape_of(self.result.type)
-        _require_int_vector(
-            self, self.output_dimensions, "output_dimensions", None if sr is None else len(sr)
-        )
+        """verifyDynamicBroadcastInDimOp's checks, in its order and words."""
+        operand, result, shape_t = self.operand.type, self.result.type, self.output_dimensions.type
+        so, sr = ht.shape_of(operand), ht.shape_of(result)
+        shape_of_shape = ht.shape_of(shape_t)
+        if (
+            not _is_int_tensor(shape_t, 1)
+            or shape_of_shape is None
+            or DYNAMIC_INDEX in shape_of_shape
+        ):
+            raise VerifyException(
+                f"'{self.name}' operand #1 must be statically shaped 1-dimensional tensor of "
+                f"index or integer values, but got '{shape_t}'"
+            )
         dims = dense_values(self.broadcast_dimensions)
-        _verify_kept_quantization(
-            self, self.operand.type, self.result.type, scales_may_broadcast=True
-        )
-        verify_broadcast_quantization(self, self.operand.type, self.result.type, dims)
+        quantized = ht.quant_type(operand) is not None or ht.quant_type(result) is not None
+        if not quantized and ht.element_type(operand) != ht.element_type(result):
+            raise VerifyException(
+                f"'{self.name}' expects operand and result to have compatible element type. "
+                f"Got: {operand} and {result}"
+            )
         if so is None or sr is None:
             return
         if len(dims) != len(so):
             raise VerifyException(
-                f"'{self.name}' broadcast_dimensions needs {len(so)} entries, got {len(dims)}"
+                f"'{self.name}' broadcast_dimensions size ({len(dims)}) does not match operand "
+                f"rank ({len(so)})"
             )
-        check_unique_in_range(dims, len(sr), f"'{self.name}' broadcast dimension")
-        for i, d in enumerate(dims):
-            if so[i] not in (1, DYNAMIC_INDEX, sr[d]) and sr[d] != DYNAMIC_INDEX:
-                raise VerifyException(
-                    f"'{self.name}' operand dimension {i} (size {so[i]}) cannot broadcast to "
-                    f"result dimension {d} (size {sr[d]})"
-                )
-        for attr, what in (
-            (self.known_expanding_dimensions, "known_expanding_dimensions"),
-            (self.known_nonexpanding_dimensions, "known_nonexpanding_dimensions"),
-        ):
-            check_unique_in_range(dense_values(attr), len(so), f"'{self.name}' {what} entry")
-        both = set(dense_values(self.known_expanding_dimensions)) & set(
-            dense_values(self.known_nonexpanding_dimensions)
-        )
-        if both:
+        if len(sr) < len(so):
             raise VerifyException(
-                f"'{self.name}' dimension {min(both)} is both known expanding and non-expanding"
+                f"'{self.name}' result rank ({len(sr)}) is less than operand rank ({len(so)})"
             )
+        if len(set(dims)) != len(dims):
+            raise VerifyException(f"'{self.name}' broadcast_dimensions should not have duplicates")
+        for i, d in enumerate(dims):
+            if not 0 <= d < len(sr):
+                raise VerifyException(
+                    f"'{self.name}' broadcast_dimensions contains invalid value {d} for result "
+                    f"with rank {len(sr)}"
+                )
+            if so[i] != 1 and not ht.dims_compatible(so[i], sr[d]):
+                raise VerifyException(
+                    f"'{self.name}' size of operand dimension {i} ({so[i]}) is not compatible "
+                    f"with size of result dimension {d} ({sr[d]})"
+                )
+        shape = constant_ints(self.output_dimensions, shape_of_shape[0])
+        if shape is not None and not (
+            len(shape) == len(sr)
+            and all(ht.dims_compatible(a, b) for a, b in zip(shape, sr, strict=True))
+        ):
+            raise VerifyException(
+                f"'{self.name}' output shape [{', '.join(map(str, shape))}] is incompatible "
+                f"with return type of operation '{result}'"
+            )
+        hints = [
+            *dense_values(self.known_expanding_dimensions),
+            *dense_values(self.known_nonexpanding_dimensions),
+        ]
+        if len(set(hints)) != len(hints):
+            raise VerifyException(
+                f"'{self.name}' duplicate expansion hint for at least one operand dimension"
+            )
+        for i in hints:
+            if not 0 <= i < len(so):
+                raise VerifyException(
+                    f"'{self.name}' hint for expanding dimension {i} does not refer to a valid "
+                    "operand dimension"
+                )
+        if shape is not None and DYNAMIC_INDEX not in so:
+            for i, d in enumerate(dims):
+                if so[i] != 1 and so[i] != shape[d]:
+                    raise VerifyException(
+                        f"'{self.name}' size of operand dimension {i} ({so[i]}) is not equal to "
+                        f"1 or value of shape at index {d} ({shape[d]})"
+                    )
+        _verify_kept_quantization(self, operand, result, scales_may_broadcast=True)
+        verify_broadcast_quantization(self, operand, result, dims)
 
 
 @irdl_op_definition
@@ -575,15 +629,7 @@ class DynamicGatherOp(IRDLOperation):
         shape = ht.shape_of(self.slice_sizes.type)
         if shape is None:
             return
-        owner = self.slice_sizes.owner
-        value = owner.properties.get("value") if isinstance(owner, ConstantOp) else None
-        sizes = (
-            [int(v) for v in value.get_values() if isinstance(v, int)]
-            if isinstance(value, DenseIntOrFPElementsAttr)
-            else None
-        )
-        if sizes is not None and len(shape) == 1 and len(sizes) != shape[0]:
-            sizes = sizes[:1] * shape[0]  # a splat
+        sizes = constant_ints(self.slice_sizes, shape[0] if len(shape) == 1 else None)
         verify_gather(self, self.dimension_numbers.data, shape, sizes)
 
 
@@ -625,13 +671,9 @@ class DynamicConvOp(IRDLOperation):
             raise WindowError(
                 f"expects padding to be of shape [{spatial}, 2], but got [{shape[0]}, {shape[1]}]"
             )
-        owner = self.d_padding.owner
-        value = owner.properties.get("value") if isinstance(owner, Operation) else None
-        if not isinstance(owner, ConstantOp) or not isinstance(value, DenseIntOrFPElementsAttr):
+        flat = constant_ints(self.d_padding, 2 * spatial)
+        if flat is None:
             return None
-        flat = [int(v) for v in value.get_values() if isinstance(v, int)]
-        if len(flat) != 2 * spatial:  # a splat
-            flat = flat[:1] * (2 * spatial)
         return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
 
 

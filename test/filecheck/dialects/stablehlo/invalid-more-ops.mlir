@@ -184,7 +184,7 @@ func.func @f(%x: tensor<6xi32>, %s: tensor<2xi64>) {
 // -----
 
 func.func @f(%x: tensor<2xi32>, %s: tensor<2xi64>) {
-// expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' op dimension 0 is both known expanding and non-expanding}}
+// expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' op duplicate expansion hint for at least one operand dimension}}
   %r = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] {known_expanding_dimensions = array<i64: 0>, known_nonexpanding_dimensions = array<i64: 0>} : (tensor<2xi32>, tensor<2xi64>) -> tensor<2x2xi32>
   func.return }
 

@@ -348,21 +348,21 @@ func.func @f() { %0 = stablehlo.iota dim = 2 : tensor<4x4xi32>
 // -----
 
 // dot_general batching dimension counts differ
-// expected-error @+1 {{'stablehlo.dot_general' op lhs and rhs must have the same number of batching dimensions}}
+// expected-error @+1 {{'stablehlo.dot_general' op lhs and rhs should have the same number of batching dimensions}}
 func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) { %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [], contracting_dims = [2] x [1] : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   func.return }
 
 // -----
 
 // dot_general contracting sizes differ
-// expected-error @+1 {{'stablehlo.dot_general' op contracting dimension sizes differ: lhs[1] = 4, rhs[0] = 5}}
+// expected-error @+1 {{'stablehlo.dot_general' op contracting dimension sizes must match for lhs/rhs}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<3x6xf32>
   func.return }
 
 // -----
 
 // dot_general result shape
-// expected-error @+1 {{'stablehlo.dot_general' op inferred result shape 3x6 but the result has shape 6x3}}
+// expected-error @+1 {{'stablehlo.dot_general' op inferred shape '[3, 6]' is incompatible with return type of operation 'tensor<6x3xf32>'}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<3x4xf32>, tensor<4x6xf32>) -> tensor<6x3xf32>
   func.return }
 

@@ -198,3 +198,38 @@ func.func @reverse_negative(%x: tensor<2x3xf32>) {
   %0 = stablehlo.reverse %x, dims = [-1] : tensor<2x3xf32>
   func.return
 }
+
+// -----
+
+// dot_general and dynamic_broadcast_in_dim are checked by their verifiers (upstream's
+// verifyDotGeneralOp, verifyDynamicBroadcastInDimOp): their failures stand alone.
+func.func @dot_general_duplicate(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'stablehlo.dot_general' op has duplicated dimension from lhs_batching_dimensions and lhs_contracting_dimensions: 1}}
+  %0 = stablehlo.dot_general %a, %b, batching_dims = [1] x [0], contracting_dims = [1] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<3x2x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_general_range(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'stablehlo.dot_general' op rhs_contracting_dimensions value: 2 is out of range: [0, 2)}}
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [2] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  func.return
+}
+
+// -----
+
+func.func @dynamic_broadcast_shape(%x: tensor<3xf32>) {
+  %s = stablehlo.constant dense<[2, 4]> : tensor<2xi64>
+  // expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' op output shape [2, 4] is incompatible with return type of operation 'tensor<2x3xf32>'}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  func.return
+}
+
+// -----
+
+func.func @dynamic_broadcast_unknown_rank_shape(%x: tensor<3xf32>, %s: tensor<?xi64>) {
+  // expected-error @+1 {{'stablehlo.dynamic_broadcast_in_dim' op operand #1 must be statically shaped 1-dimensional tensor of index or integer values, but got 'tensor<?xi64>'}}
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<3xf32>, tensor<?xi64>) -> tensor<2x3xf32>
+  func.return
+}
