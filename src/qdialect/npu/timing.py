@@ -73,17 +73,32 @@ def _conflict(earlier: tuple[Span, ...], later: tuple[Span, ...]) -> bool:
     return False
 
 
-class ComputeTiming:
+class _EngineClock:
+    """What every engine's clock shares: where its next instruction may start (`issue`),
+    when everything it has started is done (`done`), and `wait`."""
+
+    def __init__(self) -> None:
+        self.issue = 0
+        self.done = 0
+
+    def wait(self, token: int) -> tuple[int, int]:
+        """A wait's start (once the token is there) and end; nothing after it starts sooner."""
+        start = max(self.issue, token)
+        self.issue = start + 1
+        self.done = max(self.done, start + 1)
+        return start, start + 1
+
+
+class ComputeTiming(_EngineClock):
     """The compute engine's clock: `run` places an instruction, `signal`/`wait` the tokens."""
 
     def __init__(self, machine: Machine):
+        super().__init__()
         self.machine = machine
         self.fill = machine.mac_rows + machine.mac_cols
-        self.issue = 0  # the earliest cycle the next instruction may start
         self.free = {"array": 0, "vector": 0}
         self.queued = {u: deque(maxlen=QUEUE_DEPTH) for u in ("array", "vector")}  # starts
         self.flight: list[_InFlight] = []
-        self.done = 0  # when everything issued so far has finished
 
     def run(self, inst: Instruction, cycles: int) -> tuple[int, int]:
         """Place `inst`, whose unit is busy `cycles` (an array instruction's results land
@@ -117,25 +132,17 @@ class ComputeTiming:
         self.done = max(self.done, visible)
         return start, visible
 
-    def wait(self, token: int) -> tuple[int, int]:
-        """A wait's start (once the token is there) and end; nothing after it starts sooner."""
-        start = max(self.issue, token)
-        self.issue = start + 1
-        self.done = max(self.done, start + 1)
-        return start, start + 1
 
-
-class DmaTiming:
+class DmaTiming(_EngineClock):
     """A DMA engine's clock: `transfer` places a load or store, `signal`/`wait` the tokens."""
 
     def __init__(self, machine: Machine):
+        super().__init__()
         self.latency = machine.dram_latency
         self.bus = machine.bus_bytes
         self.outstanding = machine.dram_outstanding
-        self.issue = 0  # the earliest cycle the next request may go out
         self.bus_free = 0
         self.ends: list[int] = []  # when each transfer in flight finishes, oldest first
-        self.done = 0
 
     def transfer(self, nbytes: int) -> tuple[int, int]:
         """A transfer of `nbytes`: the cycle its request goes out and the cycle it finishes."""
@@ -155,9 +162,3 @@ class DmaTiming:
         self.issue = visible if self.outstanding == 1 else start + 1
         self.done = max(self.done, visible)
         return start, visible
-
-    def wait(self, token: int) -> tuple[int, int]:
-        start = max(self.issue, token)
-        self.issue = start + 1
-        self.done = max(self.done, start + 1)
-        return start, start + 1

@@ -15,9 +15,10 @@ ROOT = Path(__file__).resolve().parents[3]
 SHIPPED = ROOT / "src" / "qdialect" / "npu" / "machines"
 
 
-def _with_dram(bytes_: int) -> str:
+def _with_dram(field: str, value: object) -> str:
+    """The default description with one `dram` field set to `value`."""
     data = json.loads((SHIPPED / "default.json").read_text())
-    data["dram"]["bytes"] = bytes_
+    data["dram"][field] = value
     return json.dumps(data)
 
 
@@ -25,9 +26,9 @@ def _with_dram(bytes_: int) -> str:
     "text, message",
     [("[" * 100_000, "nested too deeply"),
      ('{"name": "x", "dram": {"bytes": ' + "9" * 5000 + "}}", "not a machine description"),
-     (_with_dram(1 << 60), rf"'dram.bytes' must be an integer in 1..{LIMIT}, got a larger value"),
-     (_with_dram(-5), r"'dram.bytes' must be an integer in 1..\d+, got -5"),
-     (_with_dram(True), "got True"),
+     (_with_dram("bytes", 1 << 60), rf"'dram.bytes' must be an integer in 1..{LIMIT}, got a larger value"),
+     (_with_dram("bytes", -5), r"'dram.bytes' must be an integer in 1..\d+, got -5"),
+     (_with_dram("bytes", True), "got True"),
      ("\x00\xff binary", "not JSON")],
     ids=["deep", "digits", "huge-dram", "negative", "bool", "binary-as-text"],
 )  # fmt: skip
@@ -81,12 +82,6 @@ def test_shipped_machines_and_description_errors() -> None:
         load_machine("nope")
 
 
-def _with_outstanding(value: object) -> str:
-    data = json.loads((SHIPPED / "default.json").read_text())
-    data["dram"]["outstanding"] = value
-    return json.dumps(data)
-
-
 @pytest.mark.parametrize(
     "value, message",
     [(0, r"'dram\.outstanding' must be an integer in 1\.\.\d+, got 0"),
@@ -95,7 +90,7 @@ def _with_outstanding(value: object) -> str:
 )  # fmt: skip
 def test_dma_requests_in_flight_are_checked(value, message) -> None:
     with pytest.raises(MachineError, match=message):
-        parse_machine(_with_outstanding(value))
+        parse_machine(_with_dram("outstanding", value))
 
 
 def test_dma_requests_in_flight_default_to_one() -> None:
@@ -105,7 +100,7 @@ def test_dma_requests_in_flight_default_to_one() -> None:
     assert load_machine("default").dram_outstanding == data["dram"]["outstanding"] == 4
     del data["dram"]["outstanding"]
     assert parse_machine(json.dumps(data)).dram_outstanding == 1
-    assert parse_machine(_with_outstanding(256)).dram_outstanding == 256
+    assert parse_machine(_with_dram("outstanding", 256)).dram_outstanding == 256
 
 
 def test_machine_descriptions_are_read_once_per_file_version(tmp_path: Path) -> None:
