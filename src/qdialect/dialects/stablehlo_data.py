@@ -60,7 +60,6 @@ from qdialect.dialects.hlo_syntax import (
     split_attr_dict,
 )
 from qdialect.dialects.stablehlo import (
-    ConstantOp,
     _expect_inferred,
     _same_element_or_baseline,
     _verify_kept_quantization,
@@ -77,6 +76,7 @@ from qdialect.dialects.stablehlo_attrs import (
 )
 from qdialect.dialects.stablehlo_reducer import same_shape_and_element, verify_reducer
 from qdialect.dialects.window import WindowError, check_window, window_output_shape
+from qdialect.ir.constants import constant_array
 
 # ==========================================================================
 # #stablehlo.scatter
@@ -130,17 +130,11 @@ def _is_int_tensor(t: Attribute, rank: int | None = None) -> bool:
     return ok and (rank is None or ht.rank_of(t) in (rank, None))
 
 
-def constant_ints(v: SSAValue, count: int | None = None) -> list[int] | None:
-    """The integers of `v` when a `stablehlo.constant` defines it (upstream's matchInts),
-    a splat spread to `count`; else None."""
-    owner = v.owner
-    value = owner.properties.get("value") if isinstance(owner, ConstantOp) else None
-    if not isinstance(value, DenseIntOrFPElementsAttr):
-        return None
-    ints = [int(x) for x in value.get_values() if isinstance(x, int)]
-    if count is not None and len(ints) == 1 and count != 1:
-        ints = ints * count
-    return ints
+def constant_ints(v: SSAValue) -> list[int] | None:
+    """The integers of `v`, flat, when a constant defines it (upstream's matchInts), a
+    splat spread over its type; else None."""
+    array = constant_array(v)
+    return None if array is None else [int(x) for x in array.reshape(-1)]
 
 
 def _require_int_vector(op: Operation, v: SSAValue, what: str, size: int | None = None) -> None:
@@ -478,7 +472,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
                     f"'{self.name}' size of operand dimension {i} ({so[i]}) is not compatible "
                     f"with size of result dimension {d} ({sr[d]})"
                 )
-        shape = constant_ints(self.output_dimensions, shape_of_shape[0])
+        shape = constant_ints(self.output_dimensions)
         if shape is not None and not (
             len(shape) == len(sr)
             and all(ht.dims_compatible(a, b) for a, b in zip(shape, sr, strict=True))
@@ -629,7 +623,7 @@ class DynamicGatherOp(IRDLOperation):
         shape = ht.shape_of(self.slice_sizes.type)
         if shape is None:
             return
-        sizes = constant_ints(self.slice_sizes, shape[0] if len(shape) == 1 else None)
+        sizes = constant_ints(self.slice_sizes)
         verify_gather(self, self.dimension_numbers.data, shape, sizes)
 
 
@@ -671,7 +665,7 @@ class DynamicConvOp(IRDLOperation):
             raise WindowError(
                 f"expects padding to be of shape [{spatial}, 2], but got [{shape[0]}, {shape[1]}]"
             )
-        flat = constant_ints(self.d_padding, 2 * spatial)
+        flat = constant_ints(self.d_padding)
         if flat is None:
             return None
         return [(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
