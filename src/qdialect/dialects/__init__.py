@@ -46,6 +46,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
         from qdialect.dialects.stablehlo_linalg import LINALG_ATTRS, LINALG_OPS
         from qdialect.dialects.stablehlo_numeric import NUMERIC_OPS
+        from qdialect.dialects.stablehlo_token import TOKEN_OPS, TOKEN_TYPES
 
         return Dialect(
             "stablehlo",
@@ -56,9 +57,16 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *DATA_OPS,
                 *COLLECTIVE_OPS,
                 *LINALG_OPS,
+                *TOKEN_OPS,
                 CompositeOp,
             ],
-            [*StableHLO.attributes, *DATA_ATTRS, *COLLECTIVE_ATTRS, *LINALG_ATTRS],
+            [
+                *StableHLO.attributes,
+                *DATA_ATTRS,
+                *COLLECTIVE_ATTRS,
+                *LINALG_ATTRS,
+                *TOKEN_TYPES,
+            ],
         )
 
     def get_interpreter() -> Dialect:

@@ -109,6 +109,7 @@ class Interpreter:
             stablehlo_linalg_ops,
             stablehlo_numeric_ops,
             stablehlo_ops,
+            stablehlo_token_ops,
             tosa_ops,
         )
 

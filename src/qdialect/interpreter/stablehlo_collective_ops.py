@@ -30,12 +30,46 @@ Process = tuple[int, int]  # (replica id, partition id)
 
 
 class _Rendezvous:
-    """Posted values by key and process; readers wait until the value is there."""
+    """What a grid's processes share: posted values by key and process (readers wait
+    until the value is there), the send/recv channels' queues, the infeed's functions
+    still to read and what the outfeed received."""
 
-    def __init__(self) -> None:
+    def __init__(self, infeed: Sequence[str] = ()) -> None:
         self._values: dict[tuple, Arrays] = {}
         self._ready = threading.Condition()
         self.failed = False
+        self._channels: dict[int, list[Arrays]] = {}
+        self._infeed = list(infeed)
+        self.outfeed: list[Arrays] = []
+
+    def send(self, channel: int, values: Arrays) -> None:
+        with self._ready:
+            self._channels.setdefault(channel, []).append(values)
+            self._ready.notify_all()
+
+    def recv(self, op_name: str, channel: int) -> Arrays:
+        """The oldest values sent on `channel` not yet received (waiting for a send)."""
+        with self._ready:
+            done = self._ready.wait_for(
+                lambda: bool(self._channels.get(channel)) or self.failed, timeout=WAIT_SECONDS
+            )
+            if self._channels.get(channel):
+                return self._channels[channel].pop(0)
+        why = "a process failed" if done else f"nothing was sent within {WAIT_SECONDS:.0f} s"
+        raise InterpreterError(f"'{op_name}' waits on channel {channel}, but {why}")
+
+    def next_infeed(self, op_name: str) -> str:
+        with self._ready:
+            if not self._infeed:
+                raise InterpreterError(
+                    f"'{op_name}' reads the infeed, which is empty (interpreter.run_parallel's "
+                    "infeed lists the functions it reads, one per infeed op run)"
+                )
+            return self._infeed.pop(0)
+
+    def write_outfeed(self, values: Arrays) -> None:
+        with self._ready:
+            self.outfeed.append(values)
 
     def post(self, key: tuple, process: Process, values: Arrays) -> None:
         with self._ready:
@@ -81,11 +115,12 @@ class ProcessContext:
         return (id(op), n)
 
 
-_SINGLE = ProcessContext(0, 0, 1, 1, _Rendezvous())
-
-
-def _context(interp: Interpreter) -> ProcessContext:
-    return interp.process if interp.process is not None else _SINGLE
+def context(interp: Interpreter) -> ProcessContext:
+    """The process `interp` runs: its place in run_parallel's grid, or (run directly)
+    the one process of a 1x1 grid, with channels and feeds of its own."""
+    if interp.process is None:
+        interp.process = ProcessContext(0, 0, 1, 1, _Rendezvous())
+    return interp.process
 
 
 def _channel_id(op: sc._Collective) -> int:
@@ -170,7 +205,7 @@ def _reduce_over_one(interp: Interpreter, op: sc._Collective, values: Arrays):
 def _process_id(
     interp: Interpreter, op: sc.ReplicaIdOp | sc.PartitionIdOp, args: Arrays, types: Types
 ) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     value = ctx.replica if isinstance(op, sc.ReplicaIdOp) else ctx.partition
     return [np.asarray(value, dtype=np.uint32)]
 
@@ -193,7 +228,7 @@ def _promoted(args: Arrays, types: Types) -> Arrays:
 
 @implements(sc.AllReduceOp, quantized="storage")
 def _all_reduce(interp: Interpreter, op: sc.AllReduceOp, args: Arrays, types: Types) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     group = _group_or_fail(op, ctx)
     args = _promoted(args, types)
     return _reduce_over(interp, op, _exchange(op, ctx, args, group))
@@ -201,7 +236,7 @@ def _all_reduce(interp: Interpreter, op: sc.AllReduceOp, args: Arrays, types: Ty
 
 @implements(sc.AllGatherOp, quantized="storage")
 def _all_gather(interp: Interpreter, op: sc.AllGatherOp, args: Arrays, types: Types) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     group = _group_or_fail(op, ctx)
     received = _exchange(op, ctx, args, group)
     dim = op.int_attr("all_gather_dim")
@@ -212,7 +247,7 @@ def _all_gather(interp: Interpreter, op: sc.AllGatherOp, args: Arrays, types: Ty
 def _reduce_scatter(
     interp: Interpreter, op: sc.ReduceScatterOp, args: Arrays, types: Types
 ) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     group = _group_or_fail(op, ctx)
     args = _promoted(args, types)
     reduced = _reduce_over(interp, op, _exchange(op, ctx, args, group))
@@ -222,7 +257,7 @@ def _reduce_scatter(
 
 @implements(sc.AllToAllOp, quantized="storage")
 def _all_to_all(interp: Interpreter, op: sc.AllToAllOp, args: Arrays, types: Types) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     group = _group_or_fail(op, ctx)
     count = op.int_attr("split_count")
     if count != len(group):
@@ -245,7 +280,7 @@ def _all_to_all(interp: Interpreter, op: sc.AllToAllOp, args: Arrays, types: Typ
 def _collective_permute(
     interp: Interpreter, op: sc.CollectivePermuteOp, args: Arrays, types: Types
 ) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     pairs = op.groups() or []
     channel = _channel_id(op)
     limit = ctx.partitions if channel > 0 else ctx.replicas
@@ -267,7 +302,7 @@ def _collective_permute(
 def _collective_broadcast(
     interp: Interpreter, op: sc.CollectiveBroadcastOp, args: Arrays, types: Types
 ) -> Arrays:
-    ctx = _context(interp)
+    ctx = context(interp)
     group = _my_group(op, ctx)
     if group is None:
         return [np.zeros_like(a) for a in args]
@@ -281,7 +316,7 @@ def _run_parallel(
 ) -> Arrays:
     grid = op.grid()
     replicas, partitions = len(grid), len(grid[0])
-    rendezvous = _Rendezvous()
+    rendezvous = _Rendezvous(op.infeed_names())
     names = [name for row in grid for name in row]
     arities = []
     for name in names:

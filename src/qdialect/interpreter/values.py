@@ -25,6 +25,7 @@ from xdsl.ir import Attribute
 from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.quant import UniformQuantizedType
+from qdialect.dialects.stablehlo_token import is_token
 from qdialect.ir.float_format import FLOAT_FORMATS, ml_dtype
 
 
@@ -78,6 +79,8 @@ def as_result(value: np.ndarray, t: Attribute) -> np.ndarray:
     """An op's computed value as a value of type `t`: its dtype, and integers narrower
     than their numpy dtype (i4, ui2, i12, ...) wrapped to their width, as StableHLO's
     integer arithmetic and MLIR's APInt wrap (7 + 1 in i4 is -8)."""
+    if is_token(t):
+        return TOKEN
     value = np.asarray(value)
     dtype = dtype_of(t)
     if value.dtype != dtype:
@@ -157,8 +160,14 @@ def from_dense(attr: DenseIntOrFPElementsAttr, result_type: Attribute) -> np.nda
     return array.reshape(shape).astype(dtype)
 
 
+TOKEN = np.zeros((), dtype=np.bool_)
+"""The value of every `!stablehlo.token`: tokens order effects and carry no data."""
+
+
 def check_argument(value: np.ndarray, t: Attribute, what: str) -> np.ndarray:
     """Validate (and convert) an input array against a function argument type."""
+    if is_token(t):
+        return TOKEN
     shape = ht.shape_of(t)
     if shape is not None:
         if len(value.shape) != len(shape) or any(
