@@ -156,6 +156,15 @@ def elements_compatible(a: Attribute, b: Attribute) -> bool:
     return ea == eb
 
 
+def part_type(t: Attribute) -> Attribute:
+    """The type of a complex tensor's real (or imaginary) parts, or of its magnitudes
+    (`abs`): `tensor<2xcomplex<f32>>` -> `tensor<2xf32>`; other types unchanged."""
+    e = element_type(t)
+    if isinstance(t, TensorType) and isinstance(e, ComplexType):
+        return TensorType(e.get_element_type(), t.get_shape())
+    return t
+
+
 def dims_compatible(a: int, b: int) -> bool:
     return a == b or a == DYNAMIC_INDEX or b == DYNAMIC_INDEX
 

@@ -19,11 +19,13 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DenseResourceAttr,
+    DictionaryAttr,
     FlatSymbolRefAttr,
     IntegerAttr,
     IntegerType,
     StringAttr,
     TensorType,
+    TupleType,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
@@ -73,17 +75,18 @@ from qdialect.dialects.stablehlo_attrs import (
     DotDims,
     GatherDimensionNumbersAttr,
     GatherDims,
+    OutputOperandAliasAttr,
     Precision,
     PrecisionAttr,
     ResultAccuracyAttr,
     ResultAccuracyModeAttr,
-    check_unique_in_range,
     conv_dims_text,
     dot_algorithm_problem,
     dot_algorithm_text,
     parse_conv_dims,
 )
 from qdialect.dialects.stablehlo_reducer import verify_reducer
+from qdialect.dialects.stablehlo_type_constraints import attribute_constraint_error
 from qdialect.dialects.window import (
     WindowError,
     check_window,
@@ -209,15 +212,6 @@ def _expect_inferred(
     if not ht.shapes_compatible(tuple(shape), ht.shape_of(result)):
         inferred = TensorType(ht.element_type(like), list(shape))
         ht.verify_inferred_results(op.name, [inferred], [result])
-
-
-def _expect_shape(op: Operation, expected: Sequence[int], result: Attribute) -> None:
-    actual = ht.shape_of(result)
-    if not ht.shapes_compatible(tuple(expected), actual):
-        raise VerifyException(
-            f"'{op.name}' inferred result shape {ht.shape_text(tuple(expected))} "
-            f"but the result has shape {ht.shape_text(actual)}"
-        )
 
 
 def _same_element_or_baseline(
@@ -353,21 +347,24 @@ class AbsOp(_UnaryElementwise):
     """Absolute value."""
 
     name = "stablehlo.abs"
-    KINDS: ClassVar[str] = "sfq"
+    KINDS: ClassVar[str] = "sfcq"
 
     def verify_(self) -> None:
-        e = ht.element_type(self.operand.type)
-        if not ht.is_complex(e):
+        a, r = self.operand.type, self.result.type
+        if ht.is_quantized(a) or ht.is_quantized(r):
+            if not ht.elements_compatible(a, r):  # inferAbsOp's type, as upstream compares
+                raise VerifyException(
+                    f"'{self.name}' inferred type(s) '{a}' are incompatible with return "
+                    f"type(s) of operation '{r}'"
+                )
             return super().verify_()
-        # The spec: the magnitude of a complex<E> is an E.
-        part = e.get_element_type()  # type: ignore[attr-defined]
-        r = self.result.type
-        if ht.element_type(r) != part or not ht.shapes_compatible(
-            ht.shape_of(self.operand.type), ht.shape_of(r)
-        ):
+        _check_kinds(self, a, "sfcq", "operand #0")
+        if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
             raise VerifyException(
-                f"'{self.name}' of {self.operand.type} returns a tensor of {part} of its shape, got {r}"
+                f"'{self.name}' requires the same shape for all operands and results"
             )
+        # inferAbsOp: the operand's type; the magnitude of a complex<E> is an E.
+        ht.verify_inferred_results(self.name, [ht.part_type(a)], [r])
 
 
 @irdl_op_definition
@@ -873,7 +870,7 @@ class BitcastConvertOp(_ElementwiseSyntax):
             narrow, wide = min(wa, wr), max(wa, wr)
             if small[-1] != DYNAMIC_INDEX and small[-1] * narrow != wide:
                 raise VerifyException(
-                    f"'{self.name}' requires compatible bit widths. Got: {a} and {r}, but "
+                    f"'{self.name}' requires compatible bit widths. Got: '{a}' and '{r}', but "
                     f"{narrow} * {small[-1]} != {wide}."
                 )
             prefix = small[:-1]
@@ -882,7 +879,7 @@ class BitcastConvertOp(_ElementwiseSyntax):
                 raise VerifyException(
                     f"'{self.name}' operand and result shapes must match except for the "
                     f"innermost dimension of the shape with the smaller element type. Got: "
-                    f"{a} and {r}."
+                    f"'{a}' and '{r}'."
                 )
 
 
@@ -1044,18 +1041,16 @@ class ConstantOp(IRDLOperation):
         value_type = self.value.get_type()
         out = self.output.type
         q = ht.quant_type(out)
-        if q is None:
-            if value_type != out:
-                raise VerifyException(
-                    f"'{self.name}' value type {value_type} does not match result type {out}"
-                )
-            return
-        expected = TensorType(q.storage_type, ht.shape_of(out) or [])
+        # inferConstantOp gives the value's type; a quantized result compares by its
+        # storage integers (ConstantOp::isCompatibleReturnTypes).
+        expected = out if q is None else TensorType(q.storage_type, ht.shape_of(out) or [])
         if value_type != expected:
             raise VerifyException(
-                f"'{self.name}' quantized result {out} needs a value of type {expected} (the storage integers), got {value_type}"
+                f"'{self.name}' inferred type(s) '{value_type}' are incompatible with return "
+                f"type(s) of operation '{out}'"
             )
-        _verify_per_axis_size(self, out, "result")
+        if q is not None:
+            _verify_per_axis_size(self, out, "result")
 
 
 class _ShapeOp(IRDLOperation):
@@ -1118,8 +1113,9 @@ class ReshapeOp(_ElementwiseSyntax):
         sa, sr = ht.shape_of(a), ht.shape_of(r)
         if sa is not None and sr is not None and DYNAMIC_INDEX not in sa + sr:
             if _product(sa) != _product(sr):
-                raise VerifyException(
-                    f"'{self.name}' operand has {_product(sa)} elements but the result has {_product(sr)}"
+                raise VerifyException(  # verifyReshapeOp's words
+                    f"'{self.name}' number of output elements ({_product(sr)}) doesn't match "
+                    f"expected number of elements ({_product(sa)})"
                 )
         _verify_kept_quantization(self, a, r)
         qa, qr = ht.quant_type(a), ht.quant_type(r)
@@ -1207,18 +1203,26 @@ class BroadcastInDimOp(_ShapeOp):
         a, r = self.operand.type, self.result.type
         dims = dense_values(self.broadcast_dimensions)
         sa, sr = ht.shape_of(a), ht.shape_of(r)
-        if sa is not None and len(dims) != len(sa):
+        # verifyBroadcastInDimOp, in its order and words
+        if sa is not None and len(dims) != len(sa):  # C2
             raise VerifyException(
-                f"'{self.name}' needs one broadcast dimension per operand dimension ({len(sa)}), got {len(dims)}"
+                f"'{self.name}' broadcast_dimensions size ({len(dims)}) does not match "
+                f"operand rank ({len(sa)})"
             )
+        if len(set(dims)) != len(dims):  # C4
+            raise VerifyException(f"'{self.name}' broadcast_dimensions should not have duplicates")
         if sr is not None:
-            check_unique_in_range(dims, len(sr), f"'{self.name}' broadcast dimension")
-            if sa is not None:
-                for i, d in enumerate(dims):
-                    if sa[i] not in (1, sr[d]) and DYNAMIC_INDEX not in (sa[i], sr[d]):
-                        raise VerifyException(
-                            f"'{self.name}' operand dimension {i} (size {sa[i]}) cannot broadcast to result dimension {d} (size {sr[d]})"
-                        )
+            for i, d in enumerate(dims):
+                if not 0 <= d < len(sr):  # C3
+                    raise VerifyException(
+                        f"'{self.name}' broadcast_dimensions contains invalid value {d} for "
+                        f"result with rank {len(sr)}"
+                    )
+                if sa is not None and sa[i] not in (1, sr[d], DYNAMIC_INDEX):  # C5
+                    raise VerifyException(
+                        f"'{self.name}' size of operand dimension {i} ({sa[i]}) is not equal to "
+                        f"1 or size of result dimension {d} ({sr[d]})"
+                    )
         _verify_kept_quantization(self, a, r, scales_may_broadcast=True)
         verify_broadcast_quantization(self, a, r, dims)
 
@@ -1297,12 +1301,9 @@ class ConcatenateOp(IRDLOperation):
         """inferConcatenateOp's checks, in its order and words."""
         if not self.inputs:
             raise VerifyException(f"'{self.name}' expected 1 or more operands, but found 0")
+        if (message := attribute_constraint_error(self)) is not None:
+            raise VerifyException(f"'{self.name}' {message}")
         dim = self.dimension.value.data
-        if dim < 0:
-            raise VerifyException(
-                f"'{self.name}' attribute 'dimension' failed to satisfy constraint: 64-bit "
-                "signless integer attribute whose value is non-negative"
-            )
         for o in self.inputs:
             _same_element_or_baseline(self, o.type, self.result.type, "inputs and result")
         maybe = [ht.shape_of(o.type) for o in self.inputs]
@@ -1633,11 +1634,8 @@ class IotaOp(IRDLOperation):
         ht.require_tensor(t, f"'{self.name}' result")
         rank = ht.rank_of(t)
         dim = self.iota_dimension.value.data
-        if dim < 0:
-            raise VerifyException(
-                f"'{self.name}' attribute 'iota_dimension' failed to satisfy constraint: 64-bit "
-                "signless integer attribute whose value is non-negative"
-            )
+        if (message := attribute_constraint_error(self)) is not None:
+            raise VerifyException(f"'{self.name}' {message}")
         if rank == 0:  # verifyIotaOp, in its words
             raise VerifyException(f"'{self.name}' does not support scalars.")
         if rank is not None and dim >= rank:
@@ -1671,7 +1669,8 @@ def _verify_precision(op: Operation, attr: Attribute | None) -> None:
         )
     if isinstance(attr, ArrayAttr) and not all(isinstance(p, PrecisionAttr) for p in attr.data):
         raise VerifyException(
-            f"'{op.name}' precision config entries must be #stablehlo<precision ...>"
+            f"'{op.name}' attribute 'precision_config' failed to satisfy constraint: "
+            "Precision Config attribute"
         )
 
 
@@ -1948,15 +1947,16 @@ class DotOp(IRDLOperation):
         _verify_precision(self, self.precision_config)
         sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
         if sl is not None and sr is not None:
-            if len(sl) not in (1, 2) or len(sr) not in (1, 2):
-                raise VerifyException(f"'{self.name}' operands must have rank 1 or 2")
-            rc = 0
-            if not ht.dims_compatible(sl[-1], sr[rc]):
+            # verifyDotOp (inferDotOp), in its words
+            if (
+                len(sl) not in (1, 2)
+                or len(sr) not in (1, 2)
+                or not ht.dims_compatible(sl[-1], sr[0])
+            ):
                 raise VerifyException(
-                    f"'{self.name}' contracting dimension sizes differ: {sl[-1]} vs {sr[rc]}"
+                    f"'{self.name}' expected both lhs/rhs ranks to be either 1 or 2"
                 )
-            expected = list(sl[:-1]) + list(sr[1:])
-            _expect_shape(self, expected, result)
+            _expect_inferred_shape(self, list(sl[:-1]) + list(sr[1:]), result)
             result_axis_for = {1: len(sl) - 1} if len(sr) == 2 else {}
         else:
             result_axis_for = {}
@@ -2794,6 +2794,105 @@ class CustomCallOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.inputs], [r.type for r in self.results])
 
+    def verify_(self) -> None:
+        """CustomCallOp::verify, in its order and words: layouts, output-operand
+        aliases, the backend config's kind for the api version."""
+        operand_layouts, result_layouts = self.operand_layouts, self.result_layouts
+        if (operand_layouts is None) != (result_layouts is None):
+            raise self._fail(
+                "Layout attributes should be specified for either both operands and results "
+                "or none."
+            )
+        if operand_layouts is not None and result_layouts is not None:
+            results: list[Attribute] = [r.type for r in self.results]
+            if len(results) == 1 and isinstance(results[0], TupleType):
+                results = list(results[0].types.data)
+            self._verify_layouts([o.type for o in self.inputs], operand_layouts, "operand")
+            self._verify_layouts(results, result_layouts, "result")
+        for alias in (self.output_operand_aliases or ArrayAttr([])).data:
+            if isinstance(alias, OutputOperandAliasAttr):
+                self._verify_alias(alias)
+        config, version = self.backend_config, self.api_version
+        number = version.value.data if version is not None else 0
+        if config is not None:
+            typed_ffi = number == 4
+            if typed_ffi != isinstance(config, DictionaryAttr) or (
+                not typed_ffi and not isinstance(config, StringAttr)
+            ):
+                raise self._fail(
+                    f"backend_config for api_version {_API_VERSIONS.get(number, number)} must be a "
+                    f"{'dictionary' if typed_ffi else 'string'} attribute."
+                )
+
+    def _fail(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' {message}")
+
+    def _verify_layouts(self, types: list[Attribute], layouts: ArrayAttr, what: str) -> None:
+        if len(types) != len(layouts.data):
+            raise self._fail(
+                f"Number of {what}s must match the number of {what} layouts, "
+                f"{len(types)} != {len(layouts.data)}"
+            )
+        for i, (t, layout) in enumerate(zip(types, layouts.data, strict=True)):
+            if isinstance(t, TupleType):
+                raise self._fail("Tuple types are not fully supported with layout constraints yet")
+            values = (
+                [int(x) for x in layout.get_values()]
+                if isinstance(layout, DenseIntOrFPElementsAttr)
+                else []
+            )
+            rank = ht.rank_of(t) if isinstance(t, TensorType) else None
+            if not isinstance(t, TensorType):
+                if values:
+                    raise self._fail(
+                        f"Only tensor types can have non-empty layout: {what} #{i} of type "
+                        f"'{t}' has layout {layout}"
+                    )
+                continue
+            if rank is not None and sorted(values) != list(range(rank)):
+                raise self._fail(
+                    f"incorrect layout {layout} for type '{t}', layout must be a permutation "
+                    f"of [0, {rank})"
+                )
+
+    def _verify_alias(self, alias: OutputOperandAliasAttr) -> None:
+        d = alias.data
+        if not 0 <= d.operand_index < len(self.inputs):
+            raise self._fail(
+                "expects operandIndex in the output_operand_alias attribute to be in range "
+                f"[0, {len(self.inputs)}); got: {d.operand_index}."
+            )
+        part = self.inputs[d.operand_index].type
+        for i in d.operand_tuple_indices:
+            if not isinstance(part, TupleType) or not 0 <= i < len(part.types.data):
+                raise self._fail(
+                    "operand_tuple_indices in the output_operand_alias attribute out of bounds"
+                )
+            part = part.types.data[i]
+        results = [r.type for r in self.results]
+        output: Attribute = TupleType(results) if len(results) != 1 else results[0]  # type: ignore[arg-type]
+        for i in d.output_tuple_indices:
+            if not isinstance(output, TupleType) or not 0 <= i < len(output.types.data):
+                raise self._fail(
+                    "output_tuple_indices in the output_operand_alias attribute out of bounds"
+                )
+            output = output.types.data[i]
+        if part != output:
+            raise self._fail(
+                "shapes mismatch in the output_operand_alias attribute: operand part has type "
+                f"'{part}' and output part has type '{output}'"
+            )
+
+
+_API_VERSIONS = {
+    0: "API_VERSION_UNSPECIFIED",
+    1: "API_VERSION_ORIGINAL",
+    2: "API_VERSION_STATUS_RETURNING",
+    3: "API_VERSION_STATUS_RETURNING_UNIFIED",
+    4: "API_VERSION_TYPED_FFI",
+}
+"""StableHLO's CustomCallApiVersion enum, as `api_version = N : i32` numbers it."""
+
 
 def _is_symbol(name: str) -> bool:
     return bool(name) and all(c.isalnum() or c in "_$." for c in name) and not name[0].isdigit()
@@ -2982,5 +3081,6 @@ StableHLO = Dialect(
         GatherDimensionNumbersAttr,
         ResultAccuracyAttr,
         ResultAccuracyModeAttr,
+        OutputOperandAliasAttr,
     ],
 )

@@ -544,3 +544,34 @@ def _result_accuracy_error(a: ResultAccuracy) -> str | None:
     if a.mode in ("DEFAULT", "HIGHEST") and (a.atol or a.rtol or a.ulps):
         return f"Invalid tolerances for ResultAccuracyAttr with mode {a.mode}, must be all zero."
     return None
+
+
+@dataclass(frozen=True)
+class OutputOperandAlias:
+    output_tuple_indices: tuple[int, ...] = ()
+    operand_index: int = 0
+    operand_tuple_indices: tuple[int, ...] = ()
+
+
+@irdl_attr_definition
+class OutputOperandAliasAttr(Data[OutputOperandAlias]):
+    """`#stablehlo.output_operand_alias<output_tuple_indices = [0], operand_index = 0,
+    operand_tuple_indices = [1]>`: a custom_call result (part) that reuses an operand's
+    buffer."""
+
+    name = "stablehlo.output_operand_alias"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> OutputOperandAlias:
+        fields = _parse_field_list(
+            parser, ("output_tuple_indices", "operand_tuple_indices"), ("operand_index",)
+        )
+        return OutputOperandAlias(**fields)  # type: ignore[arg-type]
+
+    def print_parameter(self, printer: Printer) -> None:
+        d = self.data
+        printer.print_string(
+            f"<output_tuple_indices = {int_list_text(d.output_tuple_indices)}, "
+            f"operand_index = {d.operand_index}, "
+            f"operand_tuple_indices = {int_list_text(d.operand_tuple_indices)}>"
+        )

@@ -162,6 +162,16 @@ class _Collective(IRDLOperation):
         self.verify_replica_groups(all_same_size=False)
         self.verify_same_types()
 
+    def verify_pairwise_element_types(self) -> None:
+        """Upstream's PairwiseSameOperandAndResultElementType trait, in its words."""
+        if len(self.results) != len(self.operands_):
+            raise self._fail("requires the same number of operands and results")
+        for i, (x, r) in enumerate(zip(self.operands_, self.results, strict=True)):
+            if ht.element_type(x.type) != ht.element_type(r.type):
+                raise self._fail(
+                    f"requires the same element type for operand and result at index {i}"
+                )
+
     def verify_same_types(self) -> None:
         """Each result has its operand's element type, and a shape `check_shapes` allows."""
         for i, (x, r) in enumerate(zip(self.operands_, self.results, strict=True)):
@@ -222,14 +232,6 @@ class _Collective(IRDLOperation):
             raise VerifyException(f"'{self.name}' result must have the operand's shape")
 
 
-def _dim_in_range(op: _Collective, name: str, t: Attribute) -> int:
-    dim = op.int_attr(name)
-    rank = ht.rank_of(t)
-    if rank is not None and not 0 <= dim < rank:
-        raise VerifyException(f"'{op.name}' {name} {dim} is out of range [0, {rank})")
-    return dim
-
-
 @irdl_op_definition
 class AllReduceOp(_Collective):
     """Reduce each operand across the processes of a group with the body."""
@@ -260,6 +262,10 @@ class AllGatherOp(_Collective):
     """Concatenate each operand across a group along all_gather_dim."""
 
     name = "stablehlo.all_gather"
+
+    def verify_(self) -> None:
+        self.verify_pairwise_element_types()
+        self.verify_collective()
 
     def verify_collective(self) -> None:
         """Upstream's verifyAllGatherOp, in its order and words."""
@@ -300,11 +306,39 @@ class AllToAllOp(_Collective):
 
     name = "stablehlo.all_to_all"
 
-    def check_shapes(self, operand: Attribute, result: Attribute) -> None:
-        _dim_in_range(self, "split_dimension", operand)
-        _dim_in_range(self, "concat_dimension", operand)
-        if self.int_attr("split_count") < 1:
-            raise VerifyException(f"'{self.name}' split_count must be positive")
+    def verify_(self) -> None:
+        self.verify_pairwise_element_types()
+        self.verify_collective()
+
+    def verify_collective(self) -> None:
+        """Upstream's inferAllToAllOp, in its order and words, then the results against
+        the inferred types."""
+        split, concat = self.int_attr("split_dimension"), self.int_attr("concat_dimension")
+        count = self.int_attr("split_count")
+        self.verify_replica_groups(all_same_size=True, group_size=count)  # C5, C7
+        inferred: list[Attribute] = []
+        for x in self.operands_:
+            shape = ht.shape_of(x.type)
+            if shape is None:
+                inferred.append(x.type)
+                continue
+            for name, dim in (("split_dimension", split), ("concat_dimension", concat)):
+                if not 0 <= dim < len(shape):  # C1, C3
+                    raise self._fail(
+                        f"AllToAll {name} {dim} is out-of-bounds for input rank {len(shape)}"
+                    )
+            out = list(shape)
+            if out[split] != DYNAMIC_INDEX:
+                if out[split] % count:  # C2
+                    raise self._fail(
+                        f"split dimension has size {out[split]}, expected to be a multiple "
+                        f"of split_count {count}"
+                    )
+                out[split] //= count
+            if out[concat] != DYNAMIC_INDEX:
+                out[concat] *= count
+            inferred.append(TensorType(ht.element_type(x.type), out))
+        ht.verify_inferred_results(self.name, inferred, [r.type for r in self.results])  # C9
 
 
 @irdl_op_definition

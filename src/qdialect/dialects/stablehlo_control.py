@@ -365,22 +365,42 @@ class SortOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.inputs:
             raise VerifyException(f"'{self.name}' needs at least one input")
-        if [r.type for r in self.results] != [x.type for x in self.inputs]:
-            raise VerifyException(f"'{self.name}' results must have the inputs' types")
-        shapes = [ht.shape_of(x.type) for x in self.inputs]
+        # SameOperandsAndResultShape, InferTensorType, then verifySortOp (order and words)
+        shapes = [ht.shape_of(v.type) for v in (*self.inputs, *self.results)]
         if any(not ht.shapes_compatible(shapes[0], s) for s in shapes):
-            raise VerifyException(f"'{self.name}' requires all inputs to have the same shape")
+            raise VerifyException(
+                f"'{self.name}' requires the same shape for all operands and results"
+            )
+        ht.verify_inferred_results(
+            self.name, [x.type for x in self.inputs], [r.type for r in self.results]
+        )
         rank = ht.rank_of(self.inputs[0].type)
         dim = -1 if self.dimension is None else self.dimension.value.data
-        if rank is not None and not -max(rank, 1) <= dim < max(rank, 1):
+        if rank is not None and not -rank <= dim < rank:
             raise VerifyException(
-                f"'{self.name}' dimension {dim} is out of range [{-rank}, {rank})"
+                f"'{self.name}' dimension attribute value must be in range [-{rank}, {rank}), "
+                f"but found {dim}"
             )
-        _verify_scalar_args(self, self.comparator, self.inputs, 2, "comparator")
-        ret = _returned(self, self.comparator, "comparator")
-        if ret != [TensorType(IntegerType(1), [])]:
+        args = _arg_types(self.comparator)
+        if len(args) != 2 * len(self.inputs):
             raise VerifyException(
-                f"'{self.name}' comparator must return a single tensor<i1>, got {_types_text(ret)}"
+                f"'{self.name}' comparator block should have {2 * len(self.inputs)} arguments"
+            )
+        for i, arg in enumerate(args):
+            scalar = TensorType(ht.element_type(self.inputs[i // 2].type), [])
+            if arg != scalar:
+                raise VerifyException(
+                    f"'{self.name}' comparator block argument #{i} should be of type "
+                    f"'{scalar}' but got '{arg}'"
+                )
+        ret = _returned(self, self.comparator, "comparator")
+        if len(ret) != 1:
+            raise VerifyException(
+                f"'{self.name}' comparator must return single output but got {len(ret)}"
+            )
+        if ret[0] != TensorType(IntegerType(1), []):
+            raise VerifyException(
+                f"'{self.name}' comparator must return tensor<i1> but got '{ret[0]}'"
             )
 
 
@@ -458,12 +478,11 @@ class GetTupleElementOp(IRDLOperation):
         assert isinstance(t, TupleType)  # operand_def(TupleType)
         types = list(t.types.data)
         i = self.index.value.data
-        if not 0 <= i < len(types):
-            raise VerifyException(f"'{self.name}' index {i} is out of range [0, {len(types)})")
-        if types[i] != self.result.type:
+        if not 0 <= i < len(types):  # inferGetTupleElementOp's words
             raise VerifyException(
-                f"'{self.name}' result type {self.result.type} does not match element #{i}, {types[i]}"
+                f"'{self.name}' index {i} is out of bounds of operand with size {len(types)}"
             )
+        ht.verify_inferred_results(self.name, [types[i]], [self.result.type])
 
 
 CONTROL_OPS = [WhileOp, IfOp, CaseOp, MapOp, SortOp, TupleOp, GetTupleElementOp]

@@ -146,6 +146,20 @@ def _require_int_vector(op: Operation, v: SSAValue, what: str, size: int | None 
         raise VerifyException(f"'{op.name}' {what} must have {size} elements, got {t}")
 
 
+def verify_shape_operand(op: Operation, shape_value: SSAValue, result: Attribute) -> None:
+    """Upstream's verifyShapeOperandIsCompatibleWithResultType: a constant shape operand
+    (negative sizes included) must fit the result type."""
+    shape = constant_ints(shape_value)
+    sr = ht.shape_of(result)
+    if shape is None or sr is None:
+        return
+    if any(d < 0 for d in shape) or not ht.shapes_compatible(tuple(shape), sr):
+        raise VerifyException(
+            f"'{op.name}' output shape [{', '.join(map(str, shape))}] is incompatible "
+            f"with return type of operation '{result}'"
+        )
+
+
 def _scalar_body(op: Operation, region, element_types: Sequence[Attribute], what: str) -> None:
     from qdialect.dialects.stablehlo_control import _arg_types, _returned
 
@@ -258,8 +272,10 @@ class GetDimensionSizeOp(IRDLOperation):
     def verify_(self) -> None:
         rank = ht.rank_of(self.operand.type)
         dim = self.dimension.value.data
-        if rank is not None and not 0 <= dim < rank:
-            raise VerifyException(f"'{self.name}' dimension {dim} is out of range [0, {rank})")
+        if rank is not None and not 0 <= dim < rank:  # verifyDimInBounds' words
+            raise VerifyException(
+                f"'{self.name}' requires dimension attribute in range [0, {rank}); found ({dim})"
+            )
         t = self.result.type
         e = ht.element_type(t)
         if ht.rank_of(t) != 0 or not (isinstance(e, IntegerType) and e.width.data == 32):
@@ -378,8 +394,9 @@ class DynamicIotaOp(IRDLOperation):
         rank = ht.rank_of(self.result.type)
         _require_int_vector(self, self.output_shape, "output_shape", rank)
         dim = self.iota_dimension.value.data
-        if rank is not None and not 0 <= dim < rank:
-            raise VerifyException(f"'{self.name}' iota dimension {dim} is out of range [0, {rank})")
+        if rank is not None and not 0 <= dim < rank:  # verifyDynamicIotaOp's words
+            raise VerifyException(f"'{self.name}' iota dimension cannot go beyond the output rank.")
+        verify_shape_operand(self, self.output_shape, self.result.type)
 
 
 @irdl_op_definition
@@ -472,15 +489,8 @@ class DynamicBroadcastInDimOp(IRDLOperation):
                     f"'{self.name}' size of operand dimension {i} ({so[i]}) is not compatible "
                     f"with size of result dimension {d} ({sr[d]})"
                 )
+        verify_shape_operand(self, self.output_dimensions, result)
         shape = constant_ints(self.output_dimensions)
-        if shape is not None and not (
-            len(shape) == len(sr)
-            and all(ht.dims_compatible(a, b) for a, b in zip(shape, sr, strict=True))
-        ):
-            raise VerifyException(
-                f"'{self.name}' output shape [{', '.join(map(str, shape))}] is incompatible "
-                f"with return type of operation '{result}'"
-            )
         hints = [
             *dense_values(self.known_expanding_dimensions),
             *dense_values(self.known_nonexpanding_dimensions),
@@ -517,20 +527,45 @@ class DynamicReshapeOp(_FunctionalSyntax):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
-        _require_int_vector(self, self.output_shape, "output_shape", ht.rank_of(self.result.type))
-        _verify_kept_quantization(self, self.operand.type, self.result.type)
-        _verify_same_scale_count(self, self.operand.type, self.result.type)
-        so, sr = ht.shape_of(self.operand.type), ht.shape_of(self.result.type)
+        """verifyDynamicReshapeOp, in its order and words."""
+        a, r = self.operand.type, self.result.type
         if (
-            so is not None
-            and sr is not None
-            and DYNAMIC_INDEX not in so
-            and DYNAMIC_INDEX not in sr
-            and _product(so) != _product(sr)
+            ht.quant_type(a) is None
+            and ht.quant_type(r) is None
+            and not ht.elements_compatible(a, r)
         ):
-            raise VerifyException(
-                f"'{self.name}' operand has {_product(so)} elements but the result {_product(sr)}"
+            raise VerifyException(  # C1
+                f"'{self.name}' expects operand and result to have compatible element type. "
+                f"Got: {a} and {r}"
             )
+        so, sr = ht.shape_of(a), ht.shape_of(r)
+        static = so if so is not None and DYNAMIC_INDEX not in so else None
+        if (
+            static
+            and sr is not None
+            and DYNAMIC_INDEX not in sr
+            and _product(static) != _product(sr)
+        ):
+            raise VerifyException(  # C2
+                f"'{self.name}' number of output elements ({_product(sr)}) doesn't match "
+                f"expected number of elements ({_product(static)})"
+            )
+        verify_shape_operand(self, self.output_shape, r)  # C4
+        _require_int_vector(self, self.output_shape, "output_shape")
+        shape_size = (ht.shape_of(self.output_shape.type) or [DYNAMIC_INDEX])[0]
+        if sr is not None and shape_size != len(sr):
+            raise VerifyException(
+                f"'{self.name}' result should have a rank equal to the number of elements in "
+                "output_shape"
+            )
+        shape = constant_ints(self.output_shape)
+        if static is not None and shape is not None and _product(static) != _product(shape):
+            raise VerifyException(
+                f"'{self.name}' output_shape is incompatible with input type of operation: "
+                f"input has {_product(static)} elements, but output_shape has {_product(shape)}"
+            )
+        _verify_kept_quantization(self, a, r)  # C1, C3
+        _verify_same_scale_count(self, a, r)
 
 
 def _product(shape: Sequence[int]) -> int:
@@ -554,13 +589,40 @@ class DynamicPadOp(_FunctionalSyntax):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        """verifyDynamicPadOp in its order and words, then the element types."""
         rank = ht.rank_of(self.operand.type)
-        for v, what in (
-            (self.edge_padding_low, "edge_padding_low"),
-            (self.edge_padding_high, "edge_padding_high"),
-            (self.interior_padding, "interior_padding"),
+        paddings = (self.edge_padding_low, self.edge_padding_high, self.interior_padding)
+        names = ("edge_padding_low", "edge_padding_high", "interior_padding")
+        for v, what in zip(paddings, names, strict=True):
+            _require_int_vector(self, v, what)
+        size = (ht.shape_of(self.edge_padding_low.type) or [DYNAMIC_INDEX])[0]
+        if rank is not None and size != rank:  # C2
+            raise VerifyException(
+                f"'{self.name}' padding operands size ({size}) must match operand rank ({rank})"
+            )
+        low, high, interior = (constant_ints(v) for v in paddings)
+        if interior is not None and any(i < 0 for i in interior):  # C3
+            raise VerifyException(
+                f"'{self.name}' interior_padding must be non-negative, but got "
+                f"{', '.join(map(str, interior))}"
+            )
+        so, sr = ht.shape_of(self.operand.type), ht.shape_of(self.result.type)
+        if (
+            so is not None
+            and sr is not None
+            and DYNAMIC_INDEX not in so + sr
+            and None not in (low, high, interior)
         ):
-            _require_int_vector(self, v, what, rank)
+            assert low is not None and high is not None and interior is not None
+            for i, (n, out, lo, hi, mid) in enumerate(
+                zip(so, sr, low, high, interior, strict=False)
+            ):
+                want = n + lo + max(n - 1, 0) * mid + hi
+                if out != want:  # C4
+                    raise VerifyException(
+                        f"'{self.name}' expected output dimension at index {i} to equal "
+                        f"{want}, but got {out}"
+                    )
         if ht.rank_of(self.padding_value.type) not in (0, None):
             raise VerifyException(f"'{self.name}' padding_value must be a rank-0 tensor")
         _same_element_or_baseline(

@@ -55,6 +55,7 @@ class FftType(StrEnum):
 
 
 class Transpose(StrEnum):
+    TRANSPOSE_INVALID = "TRANSPOSE_INVALID"  # upstream's enum has it; inference refuses it
     NO_TRANSPOSE = "NO_TRANSPOSE"
     TRANSPOSE = "TRANSPOSE"
     ADJOINT = "ADJOINT"
@@ -219,30 +220,33 @@ class TriangularSolveOp(IRDLOperation):
             raise _error(self, f"operands must be floating-point or complex, got {a}")
         if ht.element_type(b) != e or ht.element_type(r) != e:
             raise _error(self, "a, b and the result must have one element type")
-        sa, sb, sr = ht.shape_of(a), ht.shape_of(b), ht.shape_of(r)
+        sa, sb = ht.shape_of(a), ht.shape_of(b)
         if sa is None or sb is None:
             return
+        # inferTriangularSolveOp, in its order and words
         if len(sa) < 2:  # C2
-            raise _error(self, f"operand 'a' must have rank >= 2, but got {a}")
+            raise _error(self, f"operand 'a' must have rank >= 2, but got '{a}'")
         if not ht.dims_compatible(sa[-1], sa[-2]):  # C3
             raise _error(
-                self, f"two minor-most dimensions of operand 'a' must have equal size, got {a}"
+                self, f"two minor dimensions of operand 'a' must be compatible, but got '{a}'"
             )
         if len(sa) != len(sb):  # C1
-            raise _error(self, f"operands must have equal rank, got {a} and {b}")
+            raise _error(self, f"operands must have equal rank, but got '{a}' and '{b}'")
         k = sb[-2] if self.left_side.value.data else sb[-1]
         if not ht.dims_compatible(sa[-1], k):  # C4
-            side = "second" if self.left_side.value.data else "last"
             raise _error(
                 self,
-                f"shared dimension of operands 'a' and 'b' does not match ({sa[-1]} vs {side} "
-                f"minor dimension {k} of b)",
+                f"shared dimension of operands 'a' and 'b' must be compatible, but got '{a}' "
+                f"and '{b}'",
             )
-        for x, y in zip(sa[:-2], sb[:-2], strict=True):  # C5
-            if not ht.dims_compatible(x, y):
-                raise _error(self, f"batch dimensions of the operands must match, got {a} and {b}")
-        if sr is not None and not ht.shapes_compatible(sb, sr):  # C6
-            raise _error(self, f"result must have the shape of b, got {r}")
+        if not ht.shapes_compatible(sa[:-2], sb[:-2]):  # C5
+            raise _error(
+                self,
+                f"batch dimensions of the operands must be compatible, but got '{a}' and '{b}'",
+            )
+        if self.transpose_a.data == Transpose.TRANSPOSE_INVALID:
+            raise _error(self, "Invalid transpose option value for triangular solve")
+        ht.verify_inferred_results(self.name, [b], [r])  # C6
 
 
 LINALG_OPS = [FftOp, TriangularSolveOp]

@@ -15,7 +15,6 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerAttr,
-    TensorType,
     i32,
 )
 from xdsl.ir import Attribute, Operation
@@ -90,17 +89,12 @@ class IsFiniteOp(_ElementwiseSyntax):
     def verify_(self) -> None:
         _check_kinds(self, self.x.type, "fq", "operand #0")
         ht.require_tensor(self.y.type, f"'{self.name}' result")
-        if not ht.is_bool(ht.element_type(self.y.type)):
-            raise VerifyException(f"'{self.name}' result must be a tensor of i1, got {self.y.type}")
-        _same_shape(self, self.x.type, self.y.type)
-
-
-def _part_type(t: Attribute) -> Attribute:
-    """The real type of a complex tensor type's parts (the type itself otherwise)."""
-    e = ht.element_type(t)
-    if isinstance(t, TensorType) and isinstance(e, ComplexType):
-        return TensorType(e.get_element_type(), t.get_shape())
-    return t
+        _check_kinds(self, self.y.type, "b", "result #0")
+        if not ht.shapes_compatible(ht.shape_of(self.x.type), ht.shape_of(self.y.type)):
+            raise VerifyException(  # MLIR's Elementwise trait, which comes first
+                f"'{self.name}' all non-scalar operands/results must have the same shape and "
+                "base type"
+            )
 
 
 class _PartOp(_ElementwiseSyntax):
@@ -114,12 +108,9 @@ class _PartOp(_ElementwiseSyntax):
         _check_kinds(self, self.operand.type, "fc", "operand #0")
         _check_kinds(self, self.result.type, "f", "result #0")
         _same_shape(self, self.operand.type, self.result.type)
-        expected = ht.element_type(_part_type(self.operand.type))
-        if ht.element_type(self.result.type) != expected:
-            raise VerifyException(
-                f"'{self.name}' result element type must be {expected}, "
-                f"got {ht.element_type(self.result.type)}"
-            )
+        ht.verify_inferred_results(  # inferRealOp / inferImagOp
+            self.name, [ht.part_type(self.operand.type)], [self.result.type]
+        )
 
 
 @irdl_op_definition
@@ -154,7 +145,7 @@ class ComplexOp(_ElementwiseSyntax):
         functional = xp.current_token(parser).text == "("
         types, result = parse_same_operands_and_result_type(parser, len(operands))
         if not functional:  # one type: the result's; the operands are its parts
-            types = [_part_type(result)] * len(operands)
+            types = [ht.part_type(result)] * len(operands)
         return cls.create(
             operands=resolve(parser, operands, types),
             result_types=[result],
@@ -167,7 +158,7 @@ class ComplexOp(_ElementwiseSyntax):
         printer.print_list(self.operands, printer.print_operand)
         print_extra_attrs(printer, self)
         printer.print_string(" : ")
-        part = _part_type(self.result.type)
+        part = ht.part_type(self.result.type)
         if self.lhs.type == part and self.rhs.type == part:
             printer.print_attribute(self.result.type)
         else:

@@ -15,12 +15,13 @@ values, but got '...'`), so upstream's expected-error lines match.
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.quant import storage_prefix
 
-__all__ = ["PER_AXIS_OPS", "type_constraint_error"]
+__all__ = ["PER_AXIS_OPS", "attribute_constraint_error", "type_constraint_error"]
 
 #: StableHLO ops whose operands and results may be per-axis quantized (upstream's ODS).
 PER_AXIS_OPS = frozenset(
@@ -135,20 +136,102 @@ def _problem(op: Operation, t: Attribute) -> bool:
     return check is not None and check(ht.shape_of(t)) is not None
 
 
+#: Upstream's `ConfinedAttr<I32Attr/I64Attr, [IntNonNegative/IntPositive]>` attributes:
+#: op -> (attribute, bit width, least value).
+_CONFINED_INTEGERS: dict[str, tuple[tuple[str, int, int], ...]] = {
+    "all_gather": (("all_gather_dim", 64, 0),),
+    "all_to_all": (("split_dimension", 64, 0), ("concat_dimension", 64, 0), ("split_count", 64, 1)),
+    "batch_norm_grad": (("feature_index", 64, 0),),
+    "batch_norm_inference": (("feature_index", 64, 0),),
+    "batch_norm_training": (("feature_index", 64, 0),),
+    "concatenate": (("dimension", 64, 0),),
+    "dynamic_iota": (("iota_dimension", 64, 0),),
+    "get_dimension_size": (("dimension", 64, 0),),
+    "get_tuple_element": (("index", 32, 0),),
+    "iota": (("iota_dimension", 64, 0),),
+    "reduce_precision": (("exponent_bits", 32, 1), ("mantissa_bits", 32, 0)),
+    "reduce_scatter": (("scatter_dimension", 64, 0),),
+    "set_dimension_size": (("dimension", 64, 0),),
+}
+
+
+def attribute_constraint_error(op: Operation) -> str | None:
+    """ODS's error for the first confined integer attribute of a StableHLO `op` whose
+    value is below its bound (`attribute 'X' failed to satisfy constraint: 64-bit
+    signless integer attribute whose value is non-negative`), or None. ODS checks these
+    before operand types and before the op's own verifier or type inference."""
+    name = op.name.removeprefix("stablehlo.")
+    for attr_name, width, least in _CONFINED_INTEGERS.get(name, ()):
+        attr = op.properties.get(attr_name, op.attributes.get(attr_name))
+        if isinstance(attr, IntegerAttr) and attr.value.data < least:
+            what = "positive" if least == 1 else "non-negative"
+            return (
+                f"attribute '{attr_name}' failed to satisfy constraint: {width}-bit "
+                f"signless integer attribute whose value is {what}"
+            )
+    return None
+
+
+_STATIC = "statically shaped tensor"
+_STATIC_OR_BOUNDED = "statically shaped or single bounded dimension tensor"
+_STATIC_1D = "statically shaped 1-dimensional tensor"
+_STATIC_2D = "statically shaped 2-dimensional tensor"
+_DIMENSIONS = "index or integer"  # HLO_DimensionValue
+_INTEGERS = "integer"
+
+#: Upstream's operands and results whose ODS type requires a static shape (and a rank):
+#: op -> ((is a result, index, shape summary, element summary or None for the op's
+#: usual element types), ...). Bounded dimensions are not modelled, so "or single
+#: bounded dimension" admits static shapes only.
+_STATIC_SHAPES: dict[str, tuple[tuple[bool, int, str, str | None], ...]] = {
+    "broadcast_in_dim": ((True, 0, _STATIC_OR_BOUNDED, None),),
+    "constant": ((True, 0, _STATIC, None),),
+    "dynamic_broadcast_in_dim": ((False, 1, _STATIC_1D, _DIMENSIONS),),
+    "dynamic_conv": ((False, 2, _STATIC_2D, _INTEGERS),),
+    "dynamic_gather": ((False, 2, _STATIC_1D, _INTEGERS),),
+    "dynamic_iota": ((False, 0, _STATIC_1D, _DIMENSIONS),),
+    "dynamic_pad": tuple((False, i, _STATIC_1D, _DIMENSIONS) for i in (2, 3, 4)),
+    "dynamic_reshape": ((False, 1, _STATIC_1D, _DIMENSIONS),),
+    "iota": ((True, 0, _STATIC, None),),
+    "reshape": ((True, 0, _STATIC_OR_BOUNDED, None),),
+    "rng": ((False, 2, _STATIC_1D, _DIMENSIONS),),
+}
+
+
+def _shape_problem(t: Attribute, summary: str, elements: str | None) -> bool:
+    shape = ht.shape_of(t)
+    if shape is None or any(d < 0 for d in shape):
+        return True
+    wanted = {_STATIC_1D: 1, _STATIC_2D: 2}.get(summary)
+    if wanted is not None and len(shape) != wanted:
+        return True
+    e = ht.element_type(t)
+    if elements == _DIMENSIONS:
+        return not (isinstance(e, IndexType) or ht.is_integer(e))
+    return elements == _INTEGERS and not ht.is_integer(e)
+
+
 def type_constraint_error(op: Operation) -> str | None:
-    """ODS's error for the first operand or result of a StableHLO `op` whose quantized
-    element type the op does not admit, or None."""
+    """ODS's error for the first confined attribute out of its bounds, or the first
+    operand or result of a StableHLO `op` whose quantized element type the op does not
+    admit, or None."""
     if not op.name.startswith("stablehlo."):
         return None
+    if (message := attribute_constraint_error(op)) is not None:
+        return f"'{op.name}' op {message}"
     allowed = _PER_AXIS if op.name in PER_AXIS_OPS else _PER_TENSOR
+    static = {(r, i): (shape, e) for r, i, shape, e in _STATIC_SHAPES.get(op.name[10:], ())}
     for results, values in ((False, op.operands), (True, op.results)):
         flags = _variadic_flags(op, results)
         for i, value in enumerate(values):
-            if _problem(op, value.type):
+            summary, elements = static.get((results, i), ("ranked tensor", None))
+            if _problem(op, value.type) or (
+                (results, i) in static and _shape_problem(value.type, summary, elements)
+            ):
                 what = "result" if results else "operand"
                 variadic = "variadic of " if flags[i] else ""
                 return (
-                    f"'{op.name}' op {what} #{i} must be {variadic}ranked tensor of "
-                    f"{allowed} values, but got '{value.type}'"
+                    f"'{op.name}' op {what} #{i} must be {variadic}{summary} of "
+                    f"{elements or allowed} values, but got '{value.type}'"
                 )
     return None

@@ -29,6 +29,10 @@ _RULES: list[_Rule] = [
         re.compile(r"undefined symbol alias '[#!](.+)'$"),
         lambda m: f"undefined symbol alias id '{m[1]}'",
     ),
+    (
+        re.compile(r"Dense literal attribute should have a static shape\.$"),
+        lambda m: "elements literal type must have static shape",
+    ),
     # Unknown types of the dialects whose type parsers upstream tests exercise.
     (re.compile(r"'quant\.(.+)' is not registered$"), lambda m: f"unknown quantized type {m[1]}"),
     (

@@ -165,6 +165,10 @@ class _TensorElement(AttrParser._TensorLiteralElement):
         return (values[0], values[1])
 
 
+#: How MLIR's dialects word a type mnemonic they do not know.
+_UNKNOWN_TYPE_WORDS = {"quant": "unknown quantized type ", "stablehlo": "unknown stablehlo type: "}
+
+
 def _inherent_attrs_to_properties(op: Operation) -> None:
     """Move attributes named like one of the op's properties into its properties, as MLIR
     does: `"stablehlo.constant"() {value = ...}` (the form StableHLO's testdata and older
@@ -378,11 +382,13 @@ class QParser(LocationSyntax, Parser):
         start = self.pos
         name = args[0] if args else kwargs.get("attr_name", "")
         is_type = args[1] if len(args) > 1 else kwargs.get("is_type", False)
-        if is_type and name.startswith("quant.") and self.ctx.get_optional_type(name) is None:
-            # MLIR's quant dialect parses its own mnemonics, and says so (at the name,
-            # which the lexer has already passed).
+        dialect, _, mnemonic = name.partition(".")
+        unknown = _UNKNOWN_TYPE_WORDS.get(dialect)
+        if is_type and unknown is not None and self.ctx.get_optional_type(name) is None:
+            # MLIR's quant and StableHLO dialects parse their own mnemonics, and say so
+            # (at the name, which the lexer has already passed).
             at = max(self.lexer.input.content.rfind("!" + name, 0, start), 0)
-            self.raise_error(f"unknown quantized type {name[len('quant.') :]}", at, at + len(name))
+            self.raise_error(unknown + mnemonic, at, at + len(name))
         text = self.lexer.input.content
         opaque_at = args[3] if len(args) > 3 else kwargs.get("starting_opaque_pos")
         if opaque_at is not None:  # `!quant<any<...>>`: the `<` after the dialect name

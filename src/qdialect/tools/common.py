@@ -142,8 +142,11 @@ _NOT_INFERENCE = (
     "failed to verify that",
     "requires the same shape for all operands and results",
     "' op operand #",
+    "' op result #",
     "is not same as permutation",
     "expect same quantization scale",
+    "requires the same number of operands and results",
+    "requires the same element type for operand and result at index",
 )
 """Messages of checks that are not the inference's, so no "failed to infer returned
 types" follows them: ODS's (operand counts, attribute and type constraints, traits),
@@ -153,12 +156,14 @@ which comes after it."""
 INFERENCE_VERIFIED = frozenset(
     "stablehlo." + name
     for name in (
+        "abs",
         "all_to_all",
         "broadcast",
         "case",
         "cholesky",
         "clamp",
         "concatenate",
+        "constant",
         "dynamic_gather",
         "dynamic_slice",
         "dynamic_update_slice",
@@ -167,10 +172,13 @@ INFERENCE_VERIFIED = frozenset(
         "get_dimension_size",
         "get_tuple_element",
         "if",
+        "imag",
         "map",
         "pad",
+        "real",
         "rng",
         "select",
+        "send",
         "set_dimension_size",
         "slice",
         "transpose",

@@ -80,7 +80,7 @@ func.func @f(%i: tensor<i64>, %a: tensor<i32>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.sort' op dimension 1 is out of range [-1, 1)}}
+// expected-error @+1 {{'stablehlo.sort' op dimension attribute value must be in range [-1, 1), but found 1}}
   %r = "stablehlo.sort"(%x) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     %c = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
@@ -91,7 +91,7 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<4xi32>) {
-// expected-error @+1 {{'stablehlo.sort' op comparator must take (tensor<i32>, tensor<i32>), got (tensor<f32>, tensor<f32>)}}
+// expected-error @+1 {{'stablehlo.sort' op comparator block argument #0 should be of type 'tensor<i32>' but got 'tensor<f32>'}}
   %r = "stablehlo.sort"(%x) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %c = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
@@ -134,7 +134,7 @@ func.func @f(%x: tensor<4xf32>) {
 // -----
 
 func.func @f(%x: tensor<4xf32>) {
-// expected-error @+1 {{'stablehlo.reduce_precision' op exponent_bits must be at least 1, got 0}}
+// expected-error @+1 {{'stablehlo.reduce_precision' op attribute 'exponent_bits' failed to satisfy constraint: 32-bit signless integer attribute whose value is positive}}
   %r = stablehlo.reduce_precision %x, format = e0m10 : tensor<4xf32>
   func.return }
 
@@ -148,7 +148,8 @@ func.func @f(%x: tensor<4xf32>, %y: tensor<4xf64>) {
 // -----
 
 func.func @f(%x: tensor<4xcomplex<f32>>) {
-// expected-error @+1 {{'stablehlo.real' op result element type must be f32, got f64}}
+// expected-error @+2 {{'stablehlo.real' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf64>'}}
+// expected-error @+1 {{'stablehlo.real' op failed to infer returned types}}
   %r = stablehlo.real %x : (tensor<4xcomplex<f32>>) -> tensor<4xf64>
   func.return }
 
@@ -163,7 +164,7 @@ func.func @f(%x: tensor<4xi32>) {
 
 func.func @f(%x: tensor<2x3xf32>) {
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.get_dimension_size' op dimension 2 is out of range [0, 2)}}
+// expected-error @+1 {{'stablehlo.get_dimension_size' op requires dimension attribute in range [0, 2); found (2)}}
   %r = stablehlo.get_dimension_size %x, dim = 2 : (tensor<2x3xf32>) -> tensor<i32>
   func.return }
 
@@ -177,7 +178,7 @@ func.func @f(%s: tensor<3xi64>) {
 // -----
 
 func.func @f(%x: tensor<6xi32>, %s: tensor<2xi64>) {
-// expected-error @+1 {{'stablehlo.dynamic_reshape' op operand has 6 elements but the result 4}}
+// expected-error @+1 {{'stablehlo.dynamic_reshape' op number of output elements (4) doesn't match expected number of elements (6)}}
   %r = stablehlo.dynamic_reshape %x, %s : (tensor<6xi32>, tensor<2xi64>) -> tensor<2x2xi32>
   func.return }
 
@@ -292,7 +293,8 @@ func.func @f(%x: tensor<4xi32>) {
 // -----
 
 func.func @f(%x: tensor<4xcomplex<f32>>) {
-// expected-error @+1 {{'stablehlo.abs' op of tensor<4xcomplex<f32>> returns a tensor of f32 of its shape, got tensor<4xcomplex<f32>>}}
+// expected-error @+2 {{'stablehlo.abs' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xcomplex<f32>>'}}
+// expected-error @+1 {{'stablehlo.abs' op failed to infer returned types}}
   %r = stablehlo.abs %x : tensor<4xcomplex<f32>>
   func.return }
 
@@ -327,7 +329,7 @@ func.func @fft_too_many_dims(%x: tensor<2x2x2x2xcomplex<f32>>) {
 
 func.func @triangular_solve_not_square(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>) {
   // expected-error @+2 {{failed to infer returned types}}
-  // expected-error @+1 {{'stablehlo.triangular_solve' op two minor-most dimensions of operand 'a' must have equal size}}
+  // expected-error @+1 {{'stablehlo.triangular_solve' op two minor dimensions of operand 'a' must be compatible, but got 'tensor<2x3xf32>'}}
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   func.return
 }
@@ -336,7 +338,7 @@ func.func @triangular_solve_not_square(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>)
 
 func.func @triangular_solve_shared_dim(%a: tensor<3x3xf32>, %b: tensor<2x1xf32>) {
   // expected-error @+2 {{failed to infer returned types}}
-  // expected-error @+1 {{'stablehlo.triangular_solve' op shared dimension of operands 'a' and 'b' does not match}}
+  // expected-error @+1 {{'stablehlo.triangular_solve' op shared dimension of operands 'a' and 'b' must be compatible, but got 'tensor<3x3xf32>' and 'tensor<2x1xf32>'}}
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, unit_diagonal = false, transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (tensor<3x3xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
   func.return
 }

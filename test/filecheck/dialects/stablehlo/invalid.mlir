@@ -23,7 +23,7 @@ func.func @f(%a: tensor<4xi32>) { %0 = stablehlo.tanh %a : tensor<4xi32>
 // -----
 
 // abs of unsigned integers
-// expected-error @+1 {{'stablehlo.abs' op operand #0 must be ranked tensor of signed integer or floating-point or per-tensor quantized values, but got 'tensor<4xui8>'}}
+// expected-error @+1 {{'stablehlo.abs' op operand #0 must be ranked tensor of signed integer or floating-point or complex or per-tensor quantized values, but got 'tensor<4xui8>'}}
 func.func @f(%a: tensor<4xui8>) { %0 = stablehlo.abs %a : tensor<4xui8>
   func.return }
 
@@ -44,7 +44,8 @@ func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x!quant.unif
 // -----
 
 // quantized expressed types differ
-// expected-error @+1 {{'stablehlo.abs' op requires quantized operands and result with the same storage type, storage range and expressed type (only scales and zero points may differ)}}
+// expected-error @+2 {{'stablehlo.abs' op inferred type(s) 'tensor<4x!quant.uniform<i8:f32, 1.000000e-01>>' are incompatible with return type(s) of operation 'tensor<4x!quant.uniform<i8:f16, 1.000000e-01>>'}}
+// expected-error @+1 {{'stablehlo.abs' op failed to infer returned types}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.abs %a : (tensor<4x!quant.uniform<i8:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f16, 0.1>>
   func.return }
 
@@ -166,21 +167,24 @@ func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>) { %0 = stablehlo.uniform
 // -----
 
 // constant value type differs from the result
-// expected-error @+1 {{'stablehlo.constant' op value type tensor<4xf32> does not match result type tensor<4xf16>}}
+// expected-error @+2 {{'stablehlo.constant' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xf16>'}}
+// expected-error @+1 {{'stablehlo.constant' op failed to infer returned types}}
 func.func @f() { %0 = "stablehlo.constant"() <{value = dense<1.0> : tensor<4xf32>}> : () -> tensor<4xf16>
   func.return }
 
 // -----
 
-// quantized constant holds storage integers
-// expected-error @+1 {{'stablehlo.constant' op quantized result tensor<4x!quant.uniform<i8:f32, 1.000000e-01>> needs a value of type tensor<4xi8> (the storage integers), got tensor<4xf32>}}
+// quantized constant holds storage integers (upstream compares the value's type with the
+// result's storage type)
+// expected-error @+2 {{'stablehlo.constant' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4x!quant.uniform<i8:f32, 1.000000e-01>>'}}
+// expected-error @+1 {{'stablehlo.constant' op failed to infer returned types}}
 func.func @f() { %0 = stablehlo.constant() <{value = dense<1.0> : tensor<4xf32>}> : () -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
 // -----
 
 // reshape changes the number of elements
-// expected-error @+1 {{'stablehlo.reshape' op operand has 6 elements but the result has 5}}
+// expected-error @+1 {{'stablehlo.reshape' op number of output elements (5) doesn't match expected number of elements (6)}}
 func.func @f(%a: tensor<2x3xf32>) { %0 = stablehlo.reshape %a : (tensor<2x3xf32>) -> tensor<5xf32>
   func.return }
 
@@ -217,21 +221,21 @@ func.func @f(%a: tensor<3x3x!quant.uniform<i8:f32:1, {0.1,0.2,0.3}>>) { %0 = sta
 // -----
 
 // broadcast_in_dim dimension count
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' op needs one broadcast dimension per operand dimension (1), got 2}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op broadcast_dimensions size (2) does not match operand rank (1)}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [0, 1] : (tensor<3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // broadcast_in_dim dimension out of range
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' op broadcast dimension 2 is out of range [0, 2)}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op broadcast_dimensions contains invalid value 2 for result with rank 2}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [2] : (tensor<3xf32>) -> tensor<2x3xf32>
   func.return }
 
 // -----
 
 // broadcast_in_dim size mismatch
-// expected-error @+1 {{'stablehlo.broadcast_in_dim' op operand dimension 0 (size 3) cannot broadcast to result dimension 0 (size 2)}}
+// expected-error @+1 {{'stablehlo.broadcast_in_dim' op size of operand dimension 0 (3) is not equal to 1 or size of result dimension 0 (2)}}
 func.func @f(%a: tensor<3xf32>) { %0 = stablehlo.broadcast_in_dim %a, dims = [0] : (tensor<3xf32>) -> tensor<2x3xf32>
   func.return }
 
@@ -425,14 +429,14 @@ func.func @f(%a: tensor<3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot_gene
 // -----
 
 // dot operands of rank 3
-// expected-error @+1 {{'stablehlo.dot' op operands must have rank 1 or 2}}
+// expected-error @+1 {{'stablehlo.dot' op expected both lhs/rhs ranks to be either 1 or 2}}
 func.func @f(%a: tensor<2x3x4xf32>, %b: tensor<4x6xf32>) { %0 = stablehlo.dot %a, %b : (tensor<2x3x4xf32>, tensor<4x6xf32>) -> tensor<2x3x6xf32>
   func.return }
 
 // -----
 
 // dot contracting size
-// expected-error @+1 {{'stablehlo.dot' op contracting dimension sizes differ: 4 vs 5}}
+// expected-error @+1 {{'stablehlo.dot' op expected both lhs/rhs ranks to be either 1 or 2}}
 func.func @f(%a: tensor<3x4xf32>, %b: tensor<5x6xf32>) { %0 = stablehlo.dot %a, %b : (tensor<3x4xf32>, tensor<5x6xf32>) -> tensor<3x6xf32>
   func.return }
 

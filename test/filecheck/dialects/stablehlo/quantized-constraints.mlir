@@ -186,7 +186,7 @@ func.func @bitcast_rank(%a: tensor<4xi32>) {
 // -----
 
 func.func @bitcast_widths(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires compatible bit widths. Got: tensor<4xi32> and tensor<4x2xi8>, but 8 * 2 != 32.}}
+  // expected-error @+1 {{'stablehlo.bitcast_convert' op requires compatible bit widths. Got: 'tensor<4xi32>' and 'tensor<4x2xi8>', but 8 * 2 != 32.}}
   %0 = stablehlo.bitcast_convert %a : (tensor<4xi32>) -> tensor<4x2xi8>
   func.return
 }

@@ -4,7 +4,7 @@
 
 // CHECK: PASS: @dynamic_ops
 // CHECK: FAIL: @shape_disagrees_with_type
-// CHECK-NEXT: dynamic.mlir:[[# @LINE + 47]]:3: error: 'stablehlo.dynamic_reshape' computes shape 2x3 but its result type is tensor<3x2xi32>
+// CHECK-NEXT: dynamic.mlir:[[# @LINE + 50]]:3: error: 'stablehlo.dynamic_reshape' computes shape 2x3 but its result type is tensor<3x2xi32>
 // CHECK: 1 passed, 1 failed
 
 func.func @dynamic_ops() {
@@ -50,7 +50,10 @@ func.func @dynamic_ops() {
 
 func.func @shape_disagrees_with_type() {
   %six = stablehlo.constant dense<[1, 2, 3, 4, 5, 6]> : tensor<6xi32>
-  %s23 = stablehlo.constant dense<[2, 3]> : tensor<2xi64>
+  // A computed shape: a constant one that disagrees is a verifier error (output shape
+  // [2, 3] is incompatible with return type of operation 'tensor<3x2xi32>').
+  %s32 = stablehlo.constant dense<[3, 2]> : tensor<2xi64>
+  %s23 = stablehlo.reverse %s32, dims = [0] : tensor<2xi64>
   %r = stablehlo.dynamic_reshape %six, %s23 : (tensor<6xi32>, tensor<2xi64>) -> tensor<3x2xi32>
   func.return
 }
