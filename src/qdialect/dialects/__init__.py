@@ -40,12 +40,14 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         # The core ops and, from their own modules, the region, data-movement,
         # numeric and distribution ops: one `stablehlo` dialect.
         from qdialect.dialects.stablehlo import StableHLO
+        from qdialect.dialects.stablehlo_batch_norm import BATCH_NORM_OPS
         from qdialect.dialects.stablehlo_collectives import COLLECTIVE_ATTRS, COLLECTIVE_OPS
         from qdialect.dialects.stablehlo_composite import CompositeOp
         from qdialect.dialects.stablehlo_control import CONTROL_OPS
         from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
         from qdialect.dialects.stablehlo_linalg import LINALG_ATTRS, LINALG_OPS
         from qdialect.dialects.stablehlo_numeric import NUMERIC_OPS
+        from qdialect.dialects.stablehlo_random import RANDOM_ATTRS, RANDOM_OPS
         from qdialect.dialects.stablehlo_token import TOKEN_OPS, TOKEN_TYPES
 
         return Dialect(
@@ -58,6 +60,8 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *COLLECTIVE_OPS,
                 *LINALG_OPS,
                 *TOKEN_OPS,
+                *BATCH_NORM_OPS,
+                *RANDOM_OPS,
                 CompositeOp,
             ],
             [
@@ -66,6 +70,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *COLLECTIVE_ATTRS,
                 *LINALG_ATTRS,
                 *TOKEN_TYPES,
+                *RANDOM_ATTRS,
             ],
         )
 

@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
 
 from qdialect.ir import xdsl_private as xp
 
@@ -125,6 +126,26 @@ def parse_keyword_int_list(parser: Parser, keyword: str) -> list[int]:
     parser.parse_keyword(keyword)
     parser.parse_punctuation("=")
     return parse_int_list(parser)
+
+
+def parse_keyword_word(parser: Parser, keyword: str) -> tuple[str, int, int]:
+    """`keyword = WORD` (an enum case, a format name): the word and where it lies, for
+    the caller to check it and report at it."""
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("=")
+    start = parser.pos
+    word = parser.parse_identifier()
+    return word, start, parser.pos
+
+
+def parse_keyword_enum(parser: Parser, keyword: str, enum: type[StrEnum], what: str) -> StrEnum:
+    """`keyword = CASE` of a StableHLO enum; an unknown case is MLIR's error for it."""
+    word, start, end = parse_keyword_word(parser, keyword)
+    if word not in enum.__members__:
+        parser.raise_error(
+            f"expected {what} to be one of: {', '.join(enum.__members__)}", start, end
+        )
+    return enum(word)
 
 
 def split_attr_dict(op_cls: type[IRDLOperation], parsed: dict[str, Attribute]) -> tuple[dict, dict]:

@@ -64,6 +64,7 @@ from qdialect.dialects.hlo_syntax import (
     split_attr_dict,
 )
 from qdialect.dialects.stablehlo_attrs import (
+    BoundsAttr,
     ComparisonDirection,
     ComparisonDirectionAttr,
     ComparisonType,
@@ -80,6 +81,7 @@ from qdialect.dialects.stablehlo_attrs import (
     PrecisionAttr,
     ResultAccuracyAttr,
     ResultAccuracyModeAttr,
+    TypeExtensionsAttr,
     conv_dims_text,
     dot_algorithm_problem,
     dot_algorithm_text,
@@ -1225,6 +1227,38 @@ class BroadcastInDimOp(_ShapeOp):
                     )
         _verify_kept_quantization(self, a, r, scales_may_broadcast=True)
         verify_broadcast_quantization(self, a, r, dims)
+
+
+@irdl_op_definition
+class BroadcastOp(_ShapeOp):
+    """`stablehlo.broadcast %x, sizes = [1, 2] : (tensor<3xi32>) -> tensor<1x2x3xi32>`:
+    the operand repeated over new leading dimensions (upstream's older broadcast_in_dim)."""
+
+    name = "stablehlo.broadcast"
+    KEYWORD: ClassVar[str] = "sizes"
+    PROP: ClassVar[str] = "broadcast_sizes"
+    operand = operand_def()
+    result = result_def()
+    broadcast_sizes = prop_def(DenseArrayBase)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        """SameOperandsAndResultElementType, then inferBroadcastOp, in their words."""
+        a, r = self.operand.type, self.result.type
+        if ht.element_type(a) != ht.element_type(r):
+            raise VerifyException(
+                f"'{self.name}' requires the same element type for all operands and results"
+            )
+        sizes = list(dense_values(self.broadcast_sizes))
+        for size in sizes:
+            if size < 0:
+                raise VerifyException(
+                    f"'{self.name}' Broadcast with negative dimension size {size}"
+                )
+        shape = ht.shape_of(a)
+        if shape is not None:
+            inferred = TensorType(ht.element_type(a), [*sizes, *shape])
+            ht.verify_inferred_results(self.name, [inferred], [r])
 
 
 def verify_broadcast_quantization(
@@ -3056,6 +3090,7 @@ StableHLO = Dialect(
         ReshapeOp,
         TransposeOp,
         BroadcastInDimOp,
+        BroadcastOp,
         ConcatenateOp,
         SliceOp,
         DynamicSliceOp,
@@ -3082,5 +3117,7 @@ StableHLO = Dialect(
         ResultAccuracyAttr,
         ResultAccuracyModeAttr,
         OutputOperandAliasAttr,
+        BoundsAttr,
+        TypeExtensionsAttr,
     ],
 )

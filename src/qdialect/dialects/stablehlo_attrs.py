@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntAttr
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntAttr
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Data, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -575,3 +575,82 @@ class OutputOperandAliasAttr(Data[OutputOperandAlias]):
             f"operand_index = {d.operand_index}, "
             f"operand_tuple_indices = {int_list_text(d.operand_tuple_indices)}>"
         )
+
+
+def _parse_bound(parser: AttrParser) -> int:
+    if parser.parse_optional_punctuation("?") is not None:
+        return DYNAMIC_INDEX
+    value = parser.parse_integer(allow_boolean=False)
+    return DYNAMIC_INDEX if value < 0 else value  # older files write no bound as -1
+
+
+def _bounds_text(bounds: Sequence[int]) -> str:
+    return ", ".join("?" if b == DYNAMIC_INDEX else str(b) for b in bounds)
+
+
+@irdl_attr_definition
+class BoundsAttr(Data[tuple[int, ...]]):
+    """`#stablehlo.bounds<3, ?>`: a tensor encoding giving each dynamic dimension an upper
+    bound (`?` for none), StableHLO's bounded dynamism. Upstream prints every
+    `#stablehlo.type_extensions<bounds = [3, ?]>` in this form; the parser turns the long
+    form into this one (`qdialect.ir.parser`)."""
+
+    name = "stablehlo.bounds"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[int, ...]:
+        with parser.in_angle_brackets():
+            if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
+                return ()
+            return tuple(
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.NONE, lambda: _parse_bound(parser)
+                )
+            )
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{_bounds_text(self.data)}>")
+
+    @property
+    def bounds(self) -> tuple[int, ...]:
+        return self.data
+
+    def problem(self, shape: Sequence[int], type_text: str) -> str | None:
+        """Upstream's verifyBounds on a tensor of `shape`: one bound per dimension, and
+        none on a static dimension."""
+        if len(self.data) != len(shape):
+            return (
+                f"Bounds length is {len(self.data)}, expected to be equal to rank({len(shape)}) "
+                f"of the tensor {type_text}"
+            )
+        for dim, (bound, size) in enumerate(zip(self.data, shape, strict=True)):
+            if bound != DYNAMIC_INDEX and size != DYNAMIC_INDEX:
+                return (
+                    f"Static dimension {dim} cannot have a bound, use ShapedType::kDynamic to "
+                    f"indicate a missing bound in tensor {type_text}"
+                )
+        return None
+
+
+@irdl_attr_definition
+class TypeExtensionsAttr(Data[tuple[int, ...]]):
+    """`#stablehlo.type_extensions<bounds = [3, ?]>`, the long form of `#stablehlo.bounds`."""
+
+    name = "stablehlo.type_extensions"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[int, ...]:
+        with parser.in_angle_brackets():
+            parser.parse_keyword("bounds")
+            parser.parse_punctuation("=")
+            return tuple(
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: _parse_bound(parser)
+                )
+            )
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<bounds = [{_bounds_text(self.data)}]>")
+
+    def canonical(self) -> BoundsAttr:
+        return BoundsAttr(self.data)

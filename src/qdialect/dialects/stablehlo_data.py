@@ -282,6 +282,80 @@ class GetDimensionSizeOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' result must be a tensor<i32>, got {t}")
 
 
+@irdl_op_definition
+class SetDimensionSizeOp(IRDLOperation):
+    """`stablehlo.set_dimension_size %x, %size, dim = 1 : (tensor<4x2xf32>, tensor<i32>) ->
+    tensor<4x?xf32, #stablehlo.bounds<?, 2>>`: the operand, its dimension `dim` made dynamic
+    with the static size as its bound (XLA's bounded dynamism; the spec has no such op)."""
+
+    name = "stablehlo.set_dimension_size"
+    operand = operand_def()
+    size = operand_def()
+    result = result_def()
+    dimension = prop_def(IntegerAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        size = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dim = parser.parse_integer(allow_boolean=False)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        props["dimension"] = IntegerAttr(dim, i64)
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, [operand, size], fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(", ")
+        printer.print_operand(self.size)
+        printer.print_string(f", dim = {self.dimension.value.data}")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operand.type, self.size.type], [self.result.type])
+
+    def verify_(self) -> None:
+        """inferSetDimensionSizeOp, in its order and words: the inferred shape has
+        dimension `dim` dynamic, unless a constant size equals its static size or bound."""
+        if ht.rank_of(self.size.type) != 0:
+            raise VerifyException(f"'{self.name}' size operand should be of rank-0")
+        shape = ht.shape_of(self.operand.type)
+        dim = self.dimension.value.data
+        if shape is None:
+            return
+        if not 0 <= dim < len(shape):  # verifyDimInBounds
+            raise VerifyException(
+                f"'{self.name}' requires dimension attribute in range [0, {len(shape)}); "
+                f"found ({dim})"
+            )
+        bounds = getattr(getattr(self.operand.type, "encoding", None), "bounds", None)
+        if shape[dim] != DYNAMIC_INDEX:
+            bound = shape[dim]
+        else:
+            bound = bounds[dim] if bounds and len(bounds) > dim else DYNAMIC_INDEX
+        inferred = list(shape)
+        inferred[dim] = DYNAMIC_INDEX
+        size = constant_ints(self.size)
+        if size is not None and size and size[0] == bound:
+            inferred[dim] = size[0]
+        ht.verify_inferred_results(
+            self.name,
+            [TensorType(ht.element_type(self.operand.type), inferred)],
+            [self.result.type],
+        )
+
+
 class _FunctionalSyntax(IRDLOperation):
     """`stablehlo.OP %a, %b : (A, B) -> R` (upstream's `operands attr-dict : functional-type`)."""
 
@@ -1043,6 +1117,7 @@ class SelectAndScatterOp(IRDLOperation):
 DATA_OPS = [
     ReverseOp,
     GetDimensionSizeOp,
+    SetDimensionSizeOp,
     DynamicUpdateSliceOp,
     DynamicIotaOp,
     DynamicBroadcastInDimOp,

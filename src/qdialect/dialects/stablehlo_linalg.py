@@ -26,6 +26,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -41,7 +42,10 @@ from qdialect.dialects.hlo_syntax import (
     dense_values,
     int_list_text,
     parse_int_list,
+    parse_keyword_word,
+    parse_same_operands_and_result_type,
     print_extra_attrs,
+    print_same_operands_and_result_type,
     resolve,
     split_attr_dict,
 )
@@ -91,10 +95,7 @@ class FftOp(IRDLOperation):
     def parse(cls, parser: Parser):
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        parser.parse_keyword("type")
-        parser.parse_punctuation("=")
-        start = parser.pos
-        word = parser.parse_identifier()
+        word, start, _ = parse_keyword_word(parser, "type")
         if word not in FftType.__members__:
             parser.raise_error(
                 f"expected one of {', '.join(FftType.__members__)}, got '{word}'", start, parser.pos
@@ -249,5 +250,58 @@ class TriangularSolveOp(IRDLOperation):
         ht.verify_inferred_results(self.name, [b], [r])  # C6
 
 
-LINALG_OPS = [FftOp, TriangularSolveOp]
+@irdl_op_definition
+class CholeskyOp(IRDLOperation):
+    """`stablehlo.cholesky %a, lower = true : tensor<2x2xf32>`: the Cholesky factor of each
+    Hermitian positive-definite matrix of a batch (lower or upper triangle)."""
+
+    name = "stablehlo.cholesky"
+    a = operand_def()
+    result = result_def()
+    lower = opt_prop_def(BoolAttr)
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("lower")
+            parser.parse_punctuation("=")
+            props["lower"] = parser.parse_attribute()
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        types, result = parse_same_operands_and_result_type(parser, 1)
+        return cls.create(
+            operands=resolve(parser, [operand], types),
+            result_types=[result],
+            properties={**more, **props},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.a)
+        if self.lower is not None:
+            printer.print_string(", lower = ")
+            printer.print_attribute(self.lower)
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        print_same_operands_and_result_type(printer, [self.a], self.result.type)
+
+    def verify_(self) -> None:
+        """inferCholeskyOp, in its order and words, then the result against it."""
+        a = self.a.type
+        shape = ht.shape_of(a)
+        if shape is None:
+            return
+        text = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in shape)
+        if len(shape) < 2:  # C2
+            raise _error(self, f"argument 'a' must have rank >= 2, got shape {text}.")
+        if not ht.dims_compatible(shape[-1], shape[-2]):  # C3
+            raise _error(self, f"minor dimensions of 'a' must have equal size, got shape {text}.")
+        ht.verify_inferred_results(self.name, [a], [self.result.type])  # C1
+
+
+LINALG_OPS = [FftOp, TriangularSolveOp, CholeskyOp]
 LINALG_ATTRS = [FftTypeAttr, TransposeAttr]

@@ -26,6 +26,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import (
+    parse_keyword_word,
     parse_operand_list,
     parse_same_operands_and_result_type,
     print_extra_attrs,
@@ -200,16 +201,13 @@ class ReducePrecisionOp(_ElementwiseSyntax):
     def parse(cls, parser: Parser):
         operand = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        parser.parse_keyword("format")
-        parser.parse_punctuation("=")
-        start = parser.pos
-        word = parser.parse_identifier()
+        word, start, end = parse_keyword_word(parser, "format")
         exponent, mantissa = _exponent_mantissa(word)
         if exponent is None or mantissa is None:
             parser.raise_error(
                 f"expected a format like e5m10 (exponent and mantissa bits), got '{word}'",
                 start,
-                parser.pos,
+                end,
             )
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         props["exponent_bits"] = IntegerAttr(exponent, i32)

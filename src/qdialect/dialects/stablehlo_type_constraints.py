@@ -176,14 +176,26 @@ _STATIC = "statically shaped tensor"
 _STATIC_OR_BOUNDED = "statically shaped or single bounded dimension tensor"
 _STATIC_1D = "statically shaped 1-dimensional tensor"
 _STATIC_2D = "statically shaped 2-dimensional tensor"
+_RANK_0 = "0D tensor"
+_RANK_1 = "1D tensor"
 _DIMENSIONS = "index or integer"  # HLO_DimensionValue
 _INTEGERS = "integer"
+_PRED_INT_FLOAT = "pred (AKA boolean or 1-bit integer) or integer or floating-point"
 
-#: Upstream's operands and results whose ODS type requires a static shape (and a rank):
+#: Upstream's operands and results whose ODS type requires a rank, or a static shape:
 #: op -> ((is a result, index, shape summary, element summary or None for the op's
-#: usual element types), ...). Bounded dimensions are not modelled, so "or single
-#: bounded dimension" admits static shapes only.
+#: usual element types), ...). "Or single bounded dimension" admits a shape with one
+#: dynamic dimension when its `#stablehlo.bounds` encoding bounds it.
 _STATIC_SHAPES: dict[str, tuple[tuple[bool, int, str, str | None], ...]] = {
+    "batch_norm_grad": (
+        *((False, i, _RANK_1, None) for i in (1, 2, 3)),
+        *((True, i, _RANK_1, None) for i in (1, 2)),
+    ),
+    "batch_norm_inference": tuple((False, i, _RANK_1, None) for i in (1, 2, 3, 4)),
+    "batch_norm_training": (
+        *((False, i, _RANK_1, None) for i in (1, 2)),
+        *((True, i, _RANK_1, None) for i in (1, 2)),
+    ),
     "broadcast_in_dim": ((True, 0, _STATIC_OR_BOUNDED, None),),
     "constant": ((True, 0, _STATIC, None),),
     "dynamic_broadcast_in_dim": ((False, 1, _STATIC_1D, _DIMENSIONS),),
@@ -194,18 +206,39 @@ _STATIC_SHAPES: dict[str, tuple[tuple[bool, int, str, str | None], ...]] = {
     "dynamic_reshape": ((False, 1, _STATIC_1D, _DIMENSIONS),),
     "iota": ((True, 0, _STATIC, None),),
     "reshape": ((True, 0, _STATIC_OR_BOUNDED, None),),
-    "rng": ((False, 2, _STATIC_1D, _DIMENSIONS),),
+    "rng": (
+        (False, 0, _RANK_0, _PRED_INT_FLOAT),
+        (False, 1, _RANK_0, _PRED_INT_FLOAT),
+        (False, 2, _STATIC_1D, _DIMENSIONS),
+    ),
 }
+
+
+def _single_bounded_dimension(t: Attribute, shape: tuple[int, ...]) -> bool:
+    """Upstream's hasSingleBoundedDimension: one dynamic dimension, and it has a bound."""
+    bounds = getattr(getattr(t, "encoding", None), "bounds", None)
+    if bounds is None:
+        return False
+    return sum(b >= 0 for b in bounds) == 1 and sum(d < 0 for d in shape) == 1
 
 
 def _shape_problem(t: Attribute, summary: str, elements: str | None) -> bool:
     shape = ht.shape_of(t)
-    if shape is None or any(d < 0 for d in shape):
+    if summary in (_RANK_0, _RANK_1):
+        if shape is None or len(shape) != int(summary[0]):
+            return True
+    elif shape is None:
+        return True
+    elif any(d < 0 for d in shape) and not (
+        summary == _STATIC_OR_BOUNDED and _single_bounded_dimension(t, shape)
+    ):
         return True
     wanted = {_STATIC_1D: 1, _STATIC_2D: 2}.get(summary)
     if wanted is not None and len(shape) != wanted:
         return True
     e = ht.element_type(t)
+    if elements == _PRED_INT_FLOAT:
+        return not (ht.is_bool(e) or ht.is_integer(e) or ht.is_float(e))
     if elements == _DIMENSIONS:
         return not (isinstance(e, IndexType) or ht.is_integer(e))
     return elements == _INTEGERS and not ht.is_integer(e)

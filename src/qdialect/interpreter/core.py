@@ -103,6 +103,7 @@ class Interpreter:
         from qdialect.interpreter import (  # noqa: F401
             check_ops,
             quant_ops,
+            stablehlo_batch_norm_ops,
             stablehlo_collective_ops,
             stablehlo_control_ops,
             stablehlo_data_ops,

@@ -62,3 +62,20 @@ def _triangular_solve(
     except np.linalg.LinAlgError as err:
         raise InterpreterError(f"'{op.name}': the triangular matrix is singular ({err})") from None
     return [x.astype(v.dtype_of(types[0]))]
+
+
+@implements(sl.CholeskyOp)
+def _cholesky(interp: Interpreter, op: sl.CholeskyOp, args: Arrays, types: Types) -> Arrays:
+    """The lower (or upper) Cholesky factor of each matrix, the other triangle zero (the
+    spec leaves it implementation-defined, as it leaves a matrix that is not Hermitian
+    positive-definite: such a matrix is an error here, not NaNs)."""
+    a = args[0]
+    lower = op.lower is not None and bool(op.lower.value.data)
+    try:
+        factor = np.linalg.cholesky(a if lower else np.conj(np.swapaxes(a, -1, -2)))
+    except np.linalg.LinAlgError:
+        raise InterpreterError(
+            f"'{op.name}': a matrix of the operand is not Hermitian positive-definite"
+        ) from None
+    result = factor if lower else np.conj(np.swapaxes(factor, -1, -2))
+    return [result.astype(a.dtype)]

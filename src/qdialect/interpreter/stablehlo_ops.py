@@ -348,6 +348,12 @@ def _transpose(interp: Interpreter, op: sh.TransposeOp, args: Arrays, types: Typ
     return [np.transpose(args[0], dense_values(op.permutation))]
 
 
+@implements(sh.BroadcastOp, quantized="storage")
+def _broadcast(interp: Interpreter, op: sh.BroadcastOp, args: Arrays, types: Types) -> Arrays:
+    sizes = tuple(dense_values(op.broadcast_sizes))
+    return [np.broadcast_to(args[0], sizes + args[0].shape).copy()]
+
+
 @implements(sh.BroadcastInDimOp, quantized="storage")
 def _broadcast_in_dim(
     interp: Interpreter, op: sh.BroadcastInDimOp, args: Arrays, types: Types

@@ -47,6 +47,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     ModuleOp,
+    TensorType,
     UnrankedMemRefType,
     UnrankedTensorType,
 )
@@ -422,6 +423,16 @@ class QParser(LocationSyntax, Parser):
         shaped = parse_body()
         unranked = (UnrankedTensorType, UnrankedMemRefType)
         shape = None if isinstance(shaped, unranked) else tuple(shaped.get_shape())
+        if isinstance(shaped, TensorType):
+            # A dialect's tensor encoding may name its printed form (StableHLO's
+            # `type_extensions<bounds = ..>` prints as `bounds<..>`) and check the shape
+            # it annotates (`problem`), as upstream's encodings verify at the type.
+            canonical = getattr(shaped.encoding, "canonical", None)
+            if canonical is not None:
+                shaped = TensorType(shaped.element_type, shaped.get_shape(), canonical())
+            problem = getattr(shaped.encoding, "problem", None)
+            if problem is not None and (why := problem(shaped.get_shape(), str(shaped))):
+                self._error_at_keyword(start, why)
         if shape is not None:
             count = 1
             for size in shape:

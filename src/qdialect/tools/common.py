@@ -141,6 +141,7 @@ _NOT_INFERENCE = (
     "failed to satisfy constraint",
     "failed to verify that",
     "requires the same shape for all operands and results",
+    "requires the same element type for all operands and results",
     "' op operand #",
     "' op result #",
     "is not same as permutation",
@@ -158,6 +159,9 @@ INFERENCE_VERIFIED = frozenset(
     for name in (
         "abs",
         "all_to_all",
+        "batch_norm_grad",
+        "batch_norm_inference",
+        "batch_norm_training",
         "broadcast",
         "case",
         "cholesky",
