@@ -40,6 +40,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         # The core ops and, from their own modules, the region, data-movement,
         # numeric and distribution ops: one `stablehlo` dialect.
         from qdialect.dialects.stablehlo import StableHLO
+        from qdialect.dialects.stablehlo_async import ASYNC_OP_CLASSES, ASYNC_TYPES
         from qdialect.dialects.stablehlo_batch_norm import BATCH_NORM_OPS
         from qdialect.dialects.stablehlo_collectives import COLLECTIVE_ATTRS, COLLECTIVE_OPS
         from qdialect.dialects.stablehlo_composite import CompositeOp
@@ -62,6 +63,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *TOKEN_OPS,
                 *BATCH_NORM_OPS,
                 *RANDOM_OPS,
+                *ASYNC_OP_CLASSES,
                 CompositeOp,
             ],
             [
@@ -71,6 +73,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *LINALG_ATTRS,
                 *TOKEN_TYPES,
                 *RANDOM_ATTRS,
+                *ASYNC_TYPES,
             ],
         )
 

@@ -213,12 +213,13 @@ class _Collective(IRDLOperation):
     def _fail(self, message: str) -> VerifyException:
         return VerifyException(f"'{self.name}' {message}")
 
-    def verify_body(self) -> list[Attribute]:
-        """The reducer rules on the computation; returns one accumulator type per operand.
-        Upstream applies a body of one scalar pair to each operand; the spec's body takes
-        one scalar per operand twice: both are accepted."""
+    def verify_body(self, types: list[Attribute] | None = None) -> list[Attribute]:
+        """The reducer rules on the computation; returns one accumulator type per operand
+        (of `types`, by default every operand's). Upstream applies a body of one scalar
+        pair to each operand; the spec's body takes one scalar per operand twice: both
+        are accepted."""
         block = self.computation.blocks.first if self.computation is not None else None
-        types = [x.type for x in self.operands_]
+        types = [x.type for x in self.operands_] if types is None else types
         scalars = [TensorType(ht.element_type(t), []) for t in types]
         if block is not None and len(block.args) == 2 * len(types) and len(types) > 1:
             return verify_reducer(self.name, block, types, scalars, [])
@@ -226,6 +227,44 @@ class _Collective(IRDLOperation):
             verify_reducer(self.name, block, [t], [z], [])[0]
             for t, z in zip(types, scalars, strict=True)
         ]
+
+    @property
+    def has_dynamic_root(self) -> bool:
+        return self._attr("has_dynamic_root") is not None
+
+    def data_operands(self) -> list:
+        """The operands but the last, a rank-1 i32 tensor of root indices, when
+        `has_dynamic_root` is set; else all of them."""
+        return list(self.operands_[:-1] if self.has_dynamic_root else self.operands_)
+
+    def verify_roots(self) -> None:
+        """Upstream's checks of the data operands and the root-index operand, in its words."""
+        word = self.name.removeprefix("stablehlo.")
+        if not self.has_dynamic_root:
+            if not self.operands_:
+                raise self._fail(f"{word} requires at least one data operand")
+            return
+        if len(self.operands_) < 2:
+            raise self._fail(
+                f"{word} with has_dynamic_root=true requires at least two operands (data + root)"
+            )
+        root = self.operands_[-1].type
+        e, shape = ht.element_type(root), ht.shape_of(root)
+        if (
+            not (isinstance(e, IntegerType) and e.width.data == 32)
+            or shape is None
+            or len(shape) != 1
+        ):
+            raise self._fail(
+                f"last operand of {word} with has_dynamic_root=true must be a rank-1 i32 "
+                f"tensor, but got '{root}'"
+            )
+        count = len(self.operands_) - 1
+        if shape[0] != count:
+            raise self._fail(
+                f"last operand of {word} with has_dynamic_root=true must have the same number "
+                f"of elements as data operands ({count}), but got {shape[0]}"
+            )
 
     def check_shapes(self, operand: Attribute, result: Attribute) -> None:
         if not ht.shapes_compatible(ht.shape_of(operand), ht.shape_of(result)):
@@ -448,7 +487,42 @@ class CollectiveBroadcastOp(_Collective):
                 if replica in seen:  # C1
                     raise self._fail(f"replica id #{replica} seen more than once")
                 seen.add(replica)
-        self.verify_same_types()
+        self.verify_roots()
+        ht.verify_inferred_results(  # inferCollectiveBroadcastOp: the data operands' types
+            self.name, [x.type for x in self.data_operands()], [r.type for r in self.results]
+        )
+
+    def verify_(self) -> None:
+        self.verify_collective()
+
+
+@irdl_op_definition
+class CollectiveReduceOp(_Collective):
+    """Reduce each data operand over the group onto one process (the group's first, or
+    the one `has_dynamic_root`'s indices name); the others get zeros."""
+
+    name = "stablehlo.collective_reduce"
+
+    def verify_(self) -> None:
+        """Upstream's verifyCollectiveReduceOp, in its order and words, then the results
+        against the inferred types (the data operands' shapes, the body's accumulators)."""
+        self.verify_replica_groups(all_same_size=False)
+        if self.use_global_device_ids and self.channel_id <= 0:
+            raise self._fail(
+                "channel_id must be positive when useGlobalDeviceIds is set but got: "
+                f"{self.channel_id}"
+            )
+        self.verify_roots()
+        data = [x.type for x in self.data_operands()]
+        accumulators = self.verify_body(data)
+        ht.verify_inferred_results(
+            self.name,
+            [
+                TensorType(ht.element_type(a), list(ht.shape_of(t) or ()))
+                for a, t in zip(accumulators, data, strict=True)
+            ],
+            [r.type for r in self.results],
+        )
 
 
 def is_collective(op: Operation) -> bool:
@@ -464,5 +538,6 @@ COLLECTIVE_OPS = [
     ReduceScatterOp,
     CollectivePermuteOp,
     CollectiveBroadcastOp,
+    CollectiveReduceOp,
 ]
 COLLECTIVE_ATTRS = [ChannelHandleAttr]

@@ -20,6 +20,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.stablehlo_async import FutureType
 from qdialect.dialects.stablehlo_composite import CompositeOp
 from qdialect.interpreter import values as v
 from qdialect.interpreter.values import InterpreterError
@@ -103,6 +104,7 @@ class Interpreter:
         from qdialect.interpreter import (  # noqa: F401
             check_ops,
             quant_ops,
+            stablehlo_async_ops,
             stablehlo_batch_norm_ops,
             stablehlo_collective_ops,
             stablehlo_control_ops,
@@ -254,7 +256,7 @@ class Interpreter:
                 f"internal: '{op.name}' produced {len(results)} values for {len(op.results)} results",
             )
         return [
-            r if isinstance(t, TupleType) else v.as_result(r, t)  # a tuple: a Python tuple
+            r if isinstance(t, TupleType | FutureType) else v.as_result(r, t)  # Python tuples
             for r, t in zip(results, result_types, strict=True)
         ]
 

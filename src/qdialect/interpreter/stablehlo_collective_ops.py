@@ -298,6 +298,20 @@ def _collective_permute(
     return [np.zeros_like(a) for a in args]
 
 
+def _roots(op: sc._Collective, args: Arrays, group: list[Process]) -> tuple[Arrays, list[Process]]:
+    """The data operands and, for each, the process of `group` it goes to or comes from:
+    the group's first, or the one `has_dynamic_root`'s last operand names by index."""
+    if not op.has_dynamic_root:
+        return args, [group[0]] * len(args)
+    data, indices = args[:-1], [int(i) for i in np.asarray(args[-1]).reshape(-1)]
+    for i in indices:
+        if not 0 <= i < len(group):
+            raise InterpreterError(
+                f"'{op.name}' root index {i} is outside its group of {len(group)} processes"
+            )
+    return data, [group[i] for i in indices]
+
+
 @implements(sc.CollectiveBroadcastOp, quantized="storage")
 def _collective_broadcast(
     interp: Interpreter, op: sc.CollectiveBroadcastOp, args: Arrays, types: Types
@@ -305,9 +319,33 @@ def _collective_broadcast(
     ctx = context(interp)
     group = _my_group(op, ctx)
     if group is None:
-        return [np.zeros_like(a) for a in args]
-    (received,) = _exchange(op, ctx, args, group[:1])
-    return [np.array(a, copy=True) for a in received]
+        data = args[:-1] if op.has_dynamic_root else args
+        return [np.zeros_like(a) for a in data]
+    data, roots = _roots(op, args, group)
+    received = dict(zip(group, _exchange(op, ctx, data, group), strict=True))
+    return [np.array(received[root][i], copy=True) for i, root in enumerate(roots)]
+
+
+@implements(sc.CollectiveReduceOp, quantized="storage")
+def _collective_reduce(
+    interp: Interpreter, op: sc.CollectiveReduceOp, args: Arrays, types: Types
+) -> Arrays:
+    """Each data operand reduced over the group onto its root; zeros elsewhere."""
+    ctx = context(interp)
+    group = _my_group(op, ctx)
+    data_types = types
+    if group is None:
+        return [np.zeros(a.shape, v.dtype_of(t)) for a, t in zip(args, data_types, strict=False)]
+    data, roots = _roots(op, args, group)
+    data = _promoted(data, data_types)
+    received = _exchange(op, ctx, data, group)
+    results = []
+    for i, root in enumerate(roots):
+        if root != ctx.me:
+            results.append(np.zeros_like(data[i]))
+            continue
+        results.append(_reduce_over_one(interp, op, [values[i] for values in received]))
+    return results
 
 
 @implements(interp_dialect.RunParallelOp, quantized="none")

@@ -142,6 +142,7 @@ _NOT_INFERENCE = (
     "failed to verify that",
     "requires the same shape for all operands and results",
     "requires the same element type for all operands and results",
+    "op requires one region",
     "' op operand #",
     "' op result #",
     "is not same as permutation",
@@ -159,6 +160,8 @@ INFERENCE_VERIFIED = frozenset(
     for name in (
         "abs",
         "all_to_all",
+        "async_done",
+        "async_start",
         "batch_norm_grad",
         "batch_norm_inference",
         "batch_norm_training",

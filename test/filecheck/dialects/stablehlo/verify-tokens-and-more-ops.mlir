@@ -217,3 +217,50 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{future element type must be a ranked tensor, but got 'i32'}}
+func.func private @f() -> !stablehlo.future<tensor<2xi32>, i32>
+
+// -----
+
+func.func @f(%x: tensor<4xf32>) -> !stablehlo.future<tensor<4xf32>> {
+  // expected-error @+2 {{'stablehlo.async_start' op region must contain a collective or slice operation}}
+  // expected-error @+1 {{'stablehlo.async_start' op failed to infer returned types}}
+  %0 = "stablehlo.async_start"(%x) ({
+  ^bb0(%b: tensor<4xf32>):
+    %1 = stablehlo.negate %b : tensor<4xf32>
+    stablehlo.return %1 : tensor<4xf32>
+  }) : (tensor<4xf32>) -> !stablehlo.future<tensor<4xf32>>
+  func.return %0 : !stablehlo.future<tensor<4xf32>>
+}
+
+// -----
+
+func.func @f(%x: !stablehlo.future<tensor<4xf32>>) -> tensor<4xi32> {
+  // expected-error @+2 {{'stablehlo.async_done' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<4xi32>'}}
+  // expected-error @+1 {{'stablehlo.async_done' op failed to infer returned types}}
+  %0 = "stablehlo.async_done"(%x) : (!stablehlo.future<tensor<4xf32>>) -> tensor<4xi32>
+  func.return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %root: tensor<2xi32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.collective_reduce' op last operand of collective_reduce with has_dynamic_root=true must have the same number of elements as data operands (1), but got 2}}
+  %0 = "stablehlo.collective_reduce"(%x, %root) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = stablehlo.add %p, %q : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, has_dynamic_root} : (tensor<4xf32>, tensor<2xi32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<4xf32>, %root: tensor<1xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'stablehlo.collective_broadcast' op last operand of collective_broadcast with has_dynamic_root=true must be a rank-1 i32 tensor, but got 'tensor<1xf32>'}}
+  %0 = "stablehlo.collective_broadcast"(%x, %root) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, has_dynamic_root} : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
