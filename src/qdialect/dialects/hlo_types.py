@@ -208,6 +208,11 @@ def quoted_types(types: Sequence[Attribute]) -> str:
     return ", ".join(f"'{t}'" for t in types)
 
 
+class InferenceError(VerifyException):
+    """A failed check of an op's result-type inference, which MLIR follows with a second
+    error at the op, `failed to infer returned types` (`qdialect.tools.common`)."""
+
+
 def verify_inferred_results(
     op_name: str, inferred: Sequence[Attribute], results: Sequence[Attribute]
 ) -> None:
@@ -217,7 +222,7 @@ def verify_inferred_results(
         for a, b in zip(inferred, results, strict=False)
     )
     if not ok:
-        raise VerifyException(
+        raise InferenceError(
             f"'{op_name}' inferred type(s) {quoted_types(inferred)} are incompatible "
             f"with return type(s) of operation {quoted_types(results)}"
         )

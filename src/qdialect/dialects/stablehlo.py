@@ -512,6 +512,58 @@ class AddOp(_BinaryElementwise):
     name = "stablehlo.add"
     KINDS: ClassVar[str] = "ibfcqa"
 
+    def verify_(self) -> None:
+        """Quantized: the traits' shape and kind checks, verifyAddOp's quantization rules
+        (C2-C7, in upstream's order and words), then the result against the inferred
+        type (the lhs's), compared as upstream compares quantized types."""
+        a, b, r = self.lhs.type, self.rhs.type, self.result.type
+        quantized = [ht.quant_type(t) for t in (a, b, r)]
+        if not any(q is not None for q in quantized):
+            return super().verify_()
+        for t in (a, b, r):
+            ht.require_tensor(t, f"'{self.name}' operand and result")
+        if not all(ht.shapes_compatible(ht.shape_of(a), ht.shape_of(t)) for t in (b, r)):
+            raise VerifyException(
+                f"'{self.name}' requires the same shape for all operands and results"
+            )
+        for t, what in ((a, "operand #0"), (b, "operand #1"), (r, "result #0")):
+            _check_kinds(self, t, self.KINDS, what)
+        ql, qr, qo = quantized
+        if ql is None or qr is None or qo is None:  # C2 (upstream's two spaces)
+            raise VerifyException(
+                f"'{self.name}' expects  all operands and results to be either quantized or "
+                "non-quantized"
+            )
+        if not ql.storage_width == qr.storage_width == qo.storage_width:  # C3
+            raise VerifyException(
+                f"'{self.name}' mismatched operands and result quantization storage types"
+            )
+        if not ql.expressed_type == qr.expressed_type == qo.expressed_type:  # C4
+            raise VerifyException(
+                f"'{self.name}' mismatched operands and result quantization expressed types"
+            )
+        if ql.is_per_axis or qr.is_per_axis:
+            if not qo.is_per_axis:  # C5
+                raise VerifyException(
+                    f"'{self.name}' result is not per_axis quantized but lhs or rhs are"
+                )
+            for q, t, side in ((ql, a, "lhs"), (qr, b, "rhs")):
+                if q.is_per_axis and q.quantized_dimension != qo.quantized_dimension:  # C6, C7
+                    raise VerifyException(
+                        f"'{self.name}' quantization_dimension of {side} and result are not "
+                        f"same '{t}' vs '{r}'"
+                    )
+        elif qo.is_per_axis:
+            raise VerifyException(
+                f"'{self.name}' result per_axis quantized but none from rhs and lhs are "
+                "per_axis quantized"
+            )
+        if not ht.elements_compatible(a, r):
+            raise ht.InferenceError(
+                f"'{self.name}' inferred type(s) '{a}' are incompatible with return type(s) "
+                f"of operation '{r}'"
+            )
+
 
 @irdl_op_definition
 class SubtractOp(_BinaryElementwise):
@@ -645,13 +697,19 @@ class ClampOp(_ElementwiseSyntax):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        operand = ht.shape_of(self.operand.type)
         for bound, what in ((self.min, "min"), (self.max, "max")):
+            shape = ht.shape_of(bound.type)
             if ht.rank_of(bound.type) not in (0, None) and not ht.shapes_compatible(
-                ht.shape_of(bound.type), ht.shape_of(self.operand.type)
-            ):
-                raise VerifyException(
-                    f"'{self.name}' {what} must be a scalar tensor or have the operand's shape"
+                shape, operand
+            ):  # inferClampOp's C1, C2
+                raise ht.InferenceError(
+                    f"'{self.name}' {what} shape [{', '.join(map(str, shape or ()))}] is not "
+                    f"scalar and is not compatible to operand shape "
+                    f"[{', '.join(map(str, operand or ()))}]"
                 )
+        if not ht.shapes_compatible(operand, ht.shape_of(self.result.type)):  # C4
+            ht.verify_inferred_results(self.name, [self.operand.type], [self.result.type])
         _verify_elementwise(self, [self.operand], [self.result.type], "ifq")
         for bound in (self.min, self.max):
             _check_kinds(self, bound.type, "ifq", "bound")
@@ -2618,6 +2676,8 @@ def verify_gather(
             message = out_of_range(d.offset_dims, rank, "offset_dims", "implied-result-rank")
         if message is not None:
             raise VerifyException(f"'{op.name}' {message}")
+        if sizes is None and len(sizes_shape) == 1 and sizes_shape[0] >= 0:
+            sizes = [DYNAMIC_INDEX] * sizes_shape[0]  # unknown values: dynamic offset sizes
         if sizes is not None:  # C22, C23
             inferred = ht.tensor_like(_gather_shape(d, si, sizes), ht.element_type(operand))
             if not ht.shapes_compatible(ht.shape_of(inferred), ht.shape_of(result)):

@@ -365,15 +365,13 @@ class SortOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.inputs:
             raise VerifyException(f"'{self.name}' needs at least one input")
-        # SameOperandsAndResultShape, InferTensorType, then verifySortOp (order and words)
+        # SameOperandsAndResultShape, verifySortOp, then the results against inferSortOp's
+        # types (MLIR checks inferred types after the op's verifier)
         shapes = [ht.shape_of(v.type) for v in (*self.inputs, *self.results)]
         if any(not ht.shapes_compatible(shapes[0], s) for s in shapes):
             raise VerifyException(
                 f"'{self.name}' requires the same shape for all operands and results"
             )
-        ht.verify_inferred_results(
-            self.name, [x.type for x in self.inputs], [r.type for r in self.results]
-        )
         rank = ht.rank_of(self.inputs[0].type)
         dim = -1 if self.dimension is None else self.dimension.value.data
         if rank is not None and not -rank <= dim < rank:
@@ -402,6 +400,9 @@ class SortOp(IRDLOperation):
             raise VerifyException(
                 f"'{self.name}' comparator must return tensor<i1> but got '{ret[0]}'"
             )
+        ht.verify_inferred_results(
+            self.name, [x.type for x in self.inputs], [r.type for r in self.results]
+        )
 
 
 @irdl_op_definition

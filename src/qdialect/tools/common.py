@@ -15,6 +15,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
 
+from qdialect.dialects.hlo_types import InferenceError
 from qdialect.dialects.stablehlo_type_constraints import type_constraint_error
 from qdialect.ir.containers import first_container_error
 from qdialect.ir.dominance import dominance_error
@@ -223,8 +224,9 @@ def verify_module(
                 op.verify(verify_nested_ops=False)
             except DiagnosticException as err:
                 diag = located(op, _mlir_words(first_line(err)))
-                if op.name in INFERENCE_VERIFIED and not any(
-                    phrase in diag.message for phrase in _NOT_INFERENCE
+                if isinstance(err, InferenceError) or (
+                    op.name in INFERENCE_VERIFIED
+                    and not any(phrase in diag.message for phrase in _NOT_INFERENCE)
                 ):
                     # MLIR follows an inference failure with a second error at the op.
                     follow = located(op, "failed to infer returned types")

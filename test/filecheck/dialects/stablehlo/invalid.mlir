@@ -30,14 +30,14 @@ func.func @f(%a: tensor<4xui8>) { %0 = stablehlo.abs %a : tensor<4xui8>
 // -----
 
 // mixing quantized and float
-// expected-error @+1 {{'stablehlo.add' op requires operands and result to be all quantized or all non-quantized}}
+// expected-error @+1 {{'stablehlo.add' op expects  all operands and results to be either quantized or non-quantized}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4xf32>) { %0 = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 0.1>>, tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
 // -----
 
 // quantized storage types differ
-// expected-error @+1 {{'stablehlo.add' op requires quantized operands and result with the same storage type, storage range and expressed type (only scales and zero points may differ)}}
+// expected-error @+1 {{'stablehlo.add' op mismatched operands and result quantization storage types}}
 func.func @f(%a: tensor<4x!quant.uniform<i8:f32, 0.1>>, %b: tensor<4x!quant.uniform<i16:f32, 0.1>>) { %0 = stablehlo.add %a, %b : (tensor<4x!quant.uniform<i8:f32, 0.1>>, tensor<4x!quant.uniform<i16:f32, 0.1>>) -> tensor<4x!quant.uniform<i8:f32, 0.1>>
   func.return }
 
@@ -59,7 +59,7 @@ func.func @f(%a: tensor<2x!quant.uniform<i8:f32:0, {0.1,0.2}>>) { %0 = stablehlo
 // -----
 
 // per-axis add with different axes
-// expected-error @+1 {{'stablehlo.add' op requires per-axis quantized types to share the quantization dimension}}
+// expected-error @+1 {{'stablehlo.add' op quantization_dimension of rhs and result are not same 'tensor<2x2x!quant.uniform<i8:f32:1, {1.000000e-01,2.000000e-01}>>' vs 'tensor<2x2x!quant.uniform<i8:f32:0, {1.000000e-01,2.000000e-01}>>'}}
 func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>, %b: tensor<2x2x!quant.uniform<i8:f32:1, {0.1,0.2}>>) { %0 = stablehlo.add %a, %b : (tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>, tensor<2x2x!quant.uniform<i8:f32:1, {0.1,0.2}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>
   func.return }
 
@@ -74,7 +74,7 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf16>) { %0 = stablehlo.multiply %a,
 
 // clamp bound shape
 // expected-error @+2 {{failed to infer returned types}}
-// expected-error @+1 {{'stablehlo.clamp' op min must be a scalar tensor or have the operand's shape}}
+// expected-error @+1 {{'stablehlo.clamp' op min shape [2] is not scalar and is not compatible to operand shape [4]}}
 func.func @f(%a: tensor<4xf32>, %m: tensor<2xf32>) { %0 = stablehlo.clamp %m, %a, %m : (tensor<2xf32>, tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>
   func.return }
 
@@ -492,7 +492,8 @@ func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = stablehlo.reduce(%a init
 // -----
 
 // reduce result shape
-// expected-error @+1 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
+// expected-error @+2 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
+// expected-error @+1 {{'stablehlo.reduce' op failed to infer returned types}}
 func.func @f(%a: tensor<4x5xf32>, %z: tensor<f32>) { %0 = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x5xf32>, tensor<f32>) -> tensor<5xf32>
   func.return }
 
@@ -520,7 +521,8 @@ func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_wind
 // -----
 
 // reduce_window result shape
-// expected-error @+1 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<2x2xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
+// expected-error @+2 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<2x2xf32>' are incompatible with return type(s) of operation 'tensor<3x3xf32>'}}
+// expected-error @+1 {{'stablehlo.reduce_window' op failed to infer returned types}}
 func.func @f(%a: tensor<4x4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
     %1 = stablehlo.maximum %x, %y : tensor<f32>

@@ -122,7 +122,8 @@ func.func @f(%x: tensor<4x3xf32>, %z: tensor<3xf32>) -> tensor<3xf32> {
 // -----
 
 func.func @f(%x: tensor<4x3xi8>, %z: tensor<i8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xi32>' are incompatible with return type(s) of operation 'tensor<4xi8>'}}
+  // expected-error @+2 {{'stablehlo.reduce' op inferred type(s) 'tensor<4xi32>' are incompatible with return type(s) of operation 'tensor<4xi8>'}}
+  // expected-error @+1 {{'stablehlo.reduce' op failed to infer returned types}}
   %0 = "stablehlo.reduce"(%x, %z) ({
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     "stablehlo.return"(%a) : (tensor<i32>) -> ()
