@@ -54,10 +54,12 @@ def parse_optional_operand_list(parser: Parser) -> list[UnresolvedOperand]:
 def resolve(
     parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute]
 ) -> list[SSAValue]:
-    if len(operands) != len(types):
+    if len(operands) != len(types):  # MLIR's OpAsmParser::resolveOperands words it so
         where = operands[0].span if operands else None
         parser.raise_error(
-            f"expected {len(operands)} operand types (one per operand), got {len(types)}", where
+            f"number of operands and types do not match: got {len(operands)} operands and "
+            f"{len(types)} types",
+            where,
         )
     return [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
 
@@ -65,11 +67,19 @@ def resolve(
 def parse_same_operands_and_result_type(
     parser: Parser, num_operands: int
 ) -> tuple[list[Attribute], Attribute]:
-    """After `:`: one type for all, or `(T1, ...) -> R`."""
+    """After `:`: one type for all, or `(T1, ...) -> R` (upstream's
+    SameOperandsAndResultType syntax, and its words for a mismatch)."""
     if xp.current_token(parser).text == "(":
+        start = parser.pos
         fn = parser.parse_function_type()
         if len(fn.outputs.data) != 1:
-            parser.raise_error("expected a single result type")
+            parser.raise_error("expected single output", start, parser.pos)
+        if len(fn.inputs.data) != num_operands:
+            parser.raise_error(
+                f"{num_operands} operands present, but expected {len(fn.inputs.data)}",
+                start,
+                parser.pos,
+            )
         return list(fn.inputs.data), fn.outputs.data[0]
     t = parser.parse_type()
     return [t] * num_operands, t

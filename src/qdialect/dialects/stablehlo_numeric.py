@@ -203,12 +203,11 @@ class ReducePrecisionOp(_ElementwiseSyntax):
         parser.parse_punctuation(",")
         word, start, end = parse_keyword_word(parser, "format")
         exponent, mantissa = _exponent_mantissa(word)
-        if exponent is None or mantissa is None:
-            parser.raise_error(
-                f"expected a format like e5m10 (exponent and mantissa bits), got '{word}'",
-                start,
-                end,
-            )
+        if exponent is None or mantissa is None:  # upstream's parseExponentMantissa words
+            parser.raise_error(f"expected exponent mantissa in format e#m#, saw {word}", start, end)
+        for what, bits in (("exponent", exponent), ("mantissa", mantissa)):
+            if bits >= 2**31:  # an i32 attribute
+                parser.raise_error(f"unable to parse {what} '{bits}'", start, end)
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         props["exponent_bits"] = IntegerAttr(exponent, i32)
         props["mantissa_bits"] = IntegerAttr(mantissa, i32)

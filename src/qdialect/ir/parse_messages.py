@@ -21,6 +21,9 @@ _RULES: list[_Rule] = [
     (re.compile(r"Expected float literal$"), lambda m: "expected floating point literal"),
     (re.compile(r"'(.+)' expected(.*)$"), lambda m: f"expected '{m[1]}'{m[2]}"),
     (re.compile(r"operation name expected$"), lambda m: "expected operation name in quotes"),
+    (re.compile(r"type expected$"), lambda m: "expected non-function type"),
+    (re.compile(r"identifier expected$"), lambda m: "expected valid keyword"),
+    (re.compile(r"expect symbol name$"), lambda m: "expected valid '@'-identifier for symbol name"),
     (
         re.compile(r"SSA value (%\S+) is already defined$"),
         lambda m: f"redefinition of SSA value '{m[1]}'",

@@ -166,6 +166,17 @@ class _TensorElement(AttrParser._TensorLiteralElement):
         return (values[0], values[1])
 
 
+_CORE = "qdialect_core"
+_CUSTOM_OP = "qdialect_custom_op"
+_OP_NAME = re.compile(r"\s*(?:(?:%[\w$.\-]+(?::\d+)?\s*,?\s*)+=\s*)?([A-Za-z_][\w$.]*)")
+
+
+def _mark_core(err: ParseError) -> None:
+    """Note that `err` arose in the core type or attribute parser."""
+    if not hasattr(err, _CORE):
+        setattr(err, _CORE, True)
+
+
 #: How MLIR's dialects word a type mnemonic they do not know.
 _UNKNOWN_TYPE_WORDS = {"quant": "unknown quantized type ", "stablehlo": "unknown stablehlo type: "}
 
@@ -224,6 +235,9 @@ class QParser(LocationSyntax, Parser):
             list(self.ctx.registered_dialect_names),
             default,
         )
+        if (name := getattr(err, _CUSTOM_OP, None)) is not None:
+            # MLIR's OpAsmParser prefixes what a custom op parser reports with the op.
+            message = f"custom op '{name}' {message}"
         if message == err.msg and at == err.span.start:
             return err
         return ParseError(Span(at, max(at, err.span.end), self.lexer.input), message)
@@ -231,7 +245,11 @@ class QParser(LocationSyntax, Parser):
     def resolve_operand(self, operand, type):
         if operand.operand_name not in self.ssa_values:
             self._first_forward_use.setdefault(operand.operand_name, operand.span)
-        return super().resolve_operand(operand, type)
+        try:
+            return super().resolve_operand(operand, type)
+        except ParseError as err:  # a type clash: the core parser's error, unprefixed
+            _mark_core(err)
+            raise
 
     def _parse_module(self, allow_implicit_module: bool):
         if (error := nesting_error(self.lexer.input.content)) is not None:
@@ -254,10 +272,15 @@ class QParser(LocationSyntax, Parser):
 
     def _located(self, parse: Callable[[], _T]) -> _T:
         """`parse()`, with an attribute or type that rejects its parsed values (a value that
-        does not fit its type, ...) reported as a parse error at its text."""
+        does not fit its type, ...) reported as a parse error at its text. Errors from
+        inside a type or attribute are the core parser's, which MLIR does not prefix with
+        the custom op being parsed (`_custom_op_words`)."""
         start = self.pos
         try:
             return parse()
+        except ParseError as err:
+            _mark_core(err)
+            raise
         except MemoryError:
             self.raise_error("out of memory building this attribute", start, self.pos)
         except _BUILD_ERRORS as err:
@@ -266,6 +289,22 @@ class QParser(LocationSyntax, Parser):
 
     def parse_optional_attribute(self):
         return self._located(super().parse_optional_attribute)
+
+    def parse_type(self):
+        try:
+            return super().parse_type()
+        except ParseError as err:
+            _mark_core(err)
+            raise
+
+    def parse_optional_function_type(self):
+        try:
+            return super().parse_optional_function_type()
+        except ParseError as err:
+            if err.msg == "'->' expected":  # MLIR's words for it
+                err = ParseError(err.span, "expected '->' in function type")
+            _mark_core(err)
+            raise err from None
 
     def parse_optional_type(self):
         return self._located(super().parse_optional_type)
@@ -366,6 +405,10 @@ class QParser(LocationSyntax, Parser):
         start = self.pos
         try:
             op = super().parse_operation()
+        except ParseError as err:
+            if not hasattr(err, _CUSTOM_OP):
+                setattr(err, _CUSTOM_OP, self._custom_op_at(start, err))
+            raise
         except MemoryError:
             self.raise_error("out of memory parsing this operation", start, self.pos)
         except _BUILD_ERRORS as err:
@@ -376,6 +419,20 @@ class QParser(LocationSyntax, Parser):
         _inherent_attrs_to_properties(op)
         self.op_offsets[op] = start
         return op
+
+    def _custom_op_at(self, start: int, err: ParseError) -> str | None:
+        """The op whose custom parser raised `err`, if MLIR would name it: a registered op
+        in its pretty form, the error raised while that parser ran (not in a type or
+        attribute it read, not before its name nor after it, in the result binding)."""
+        if getattr(err, _CORE, False) or err.msg.startswith("Operation has "):
+            return None
+        match = _OP_NAME.match(self.lexer.input.content, start)
+        if match is None or err.span.start < match.end(1):
+            return None
+        name = match.group(1)
+        if "." not in name and self.ctx.get_optional_op(name) is None:
+            name = f"func.{name}"  # the short `return` and `call` spellings
+        return name if self.ctx.get_optional_op(name) is not None else None
 
     def _parse_dialect_type_or_attribute_body(self, *args, **kwargs):
         # A dialect attribute whose construction fails verification is a parse

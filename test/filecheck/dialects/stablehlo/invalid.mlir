@@ -566,7 +566,7 @@ func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) { %0 = "stablehlo.reduce"(%a, %
 // -----
 
 // custom_call results are free-form but operands are typed
-// expected-error @+1 {{expected 2 operand types (one per operand), got 1}}
+// expected-error @+1 {{custom op 'stablehlo.custom_call' number of operands and types do not match: got 2 operands and 1 types}}
 func.func @f(%a: tensor<4xf32>) { %0 = stablehlo.custom_call @foo(%a, %a) : (tensor<4xf32>) -> tensor<4xf32>
   func.return }
 
