@@ -77,6 +77,11 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
             ],
         )
 
+    def get_chlo() -> Dialect:
+        from qdialect.dialects.chlo import CHLO
+
+        return CHLO
+
     def get_interpreter() -> Dialect:
         from qdialect.dialects.interpreter import Interpreter
 
@@ -104,6 +109,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "tensor": get_tensor,
         "quant": get_quant,
         "stablehlo": get_stablehlo,
+        "chlo": get_chlo,
         "check": get_check,
         "interpreter": get_interpreter,
         "tosa": get_tosa,

@@ -103,6 +103,7 @@ class Interpreter:
         # Make sure every dialect's op semantics are registered.
         from qdialect.interpreter import (  # noqa: F401
             check_ops,
+            chlo_ops,
             quant_ops,
             stablehlo_async_ops,
             stablehlo_batch_norm_ops,

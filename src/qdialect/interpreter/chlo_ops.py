@@ -1,0 +1,188 @@
+"""Semantics of the `chlo` ops the interpreter runs.
+
+A broadcast binary op is its StableHLO counterpart on operands broadcast to one shape
+(numpy's rule, or the lower-rank operand's dimensions placed at `broadcast_dimensions`):
+the counterpart's own semantics (integer wraparound, truncating division, shift
+amounts past the width, ...) apply unchanged. `mulhi` is the high half of the
+double-width product. The special functions with a numpy or `math` equivalent
+(`acos`, `asin`, `atan` and the hyperbolic ones, `tan`, `erf`, `erfc`, `lgamma`,
+`is_inf` and its kin, `square`, `conj`, `next_after`) are computed in the operand's
+precision; the others (`erf_inv`, `digamma`, `bessel_i1e`, `polygamma`, `zeta`) are
+refused by name, as `chlo-legalize-to-stablehlo` would be needed to give their
+approximations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.ir import Attribute, Operation
+
+from qdialect.dialects import chlo
+from qdialect.dialects import stablehlo as sh
+from qdialect.dialects import stablehlo_numeric as sn
+from qdialect.dialects.hlo_syntax import dense_values
+from qdialect.dialects.stablehlo_attrs import ComparisonDirectionAttr, ComparisonTypeAttr
+from qdialect.interpreter import core
+from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
+from qdialect.interpreter.values import InterpreterError
+
+_COUNTERPART: dict[str, type[Operation]] = {
+    "broadcast_add": sh.AddOp,
+    "broadcast_atan2": sh.Atan2Op,
+    "broadcast_divide": sh.DivideOp,
+    "broadcast_maximum": sh.MaximumOp,
+    "broadcast_minimum": sh.MinimumOp,
+    "broadcast_multiply": sh.MultiplyOp,
+    "broadcast_power": sh.PowerOp,
+    "broadcast_remainder": sh.RemainderOp,
+    "broadcast_shift_left": sh.ShiftLeftOp,
+    "broadcast_shift_right_arithmetic": sh.ShiftRightArithmeticOp,
+    "broadcast_shift_right_logical": sh.ShiftRightLogicalOp,
+    "broadcast_subtract": sh.SubtractOp,
+    "broadcast_and": sh.AndOp,
+    "broadcast_or": sh.OrOp,
+    "broadcast_xor": sh.XorOp,
+}
+
+
+def broadcast(arrays: Arrays, dims: tuple[int, ...] | None) -> Arrays:
+    """The operands broadcast to one shape; with `dims`, the lower-rank operand's
+    dimensions go to those dimensions of the higher-rank one."""
+    if dims is not None and len(arrays) == 2 and arrays[0].ndim != arrays[1].ndim:
+        small, big = sorted(range(2), key=lambda i: arrays[i].ndim)
+        shape = [1] * arrays[big].ndim
+        for size, d in zip(arrays[small].shape, dims, strict=True):
+            shape[d] = size
+        arrays = list(arrays)
+        arrays[small] = arrays[small].reshape(shape)
+    return [np.asarray(a) for a in np.broadcast_arrays(*arrays)]
+
+
+def _counterpart(
+    interp: Interpreter, op: Operation, proxy: Operation, args: Arrays, types: Types
+) -> Arrays:
+    entry = core._IMPLS[type(proxy)]
+    return entry.impl(interp, proxy, args, types) or []
+
+
+def _dims(op: chlo.BroadcastBinaryOp) -> tuple[int, ...] | None:
+    return dense_values(op.broadcast_dimensions) if op.broadcast_dimensions is not None else None
+
+
+@implements(*(chlo.BROADCAST_BINARY[name] for name in _COUNTERPART))
+def _broadcast_binary(
+    interp: Interpreter, op: chlo.BroadcastBinaryOp, args: Arrays, types: Types
+) -> Arrays:
+    proxy = _COUNTERPART[op.name.removeprefix("chlo.")].create(result_types=list(types))
+    return _counterpart(interp, op, proxy, broadcast(args, _dims(op)), types)
+
+
+@implements(chlo.BroadcastCompareOp)
+def _broadcast_compare(
+    interp: Interpreter, op: chlo.BroadcastCompareOp, args: Arrays, types: Types
+) -> Arrays:
+    props: dict[str, Attribute] = {
+        "comparison_direction": ComparisonDirectionAttr(op.comparison_direction.data)
+    }
+    if op.compare_type is not None:
+        props["compare_type"] = ComparisonTypeAttr(op.compare_type.data)
+    proxy = sh.CompareOp.create(result_types=list(types), properties=props)
+    return _counterpart(interp, op, proxy, broadcast(args, _dims(op)), types)
+
+
+@implements(chlo.BroadcastComplexOp, quantized="none")
+def _broadcast_complex(
+    interp: Interpreter, op: chlo.BroadcastComplexOp, args: Arrays, types: Types
+) -> Arrays:
+    proxy = sn.ComplexOp.create(result_types=list(types))
+    return _counterpart(interp, op, proxy, broadcast(args, _dims(op)), types)
+
+
+@implements(chlo.BroadcastSelectOp, quantized="storage")
+def _broadcast_select(
+    interp: Interpreter, op: chlo.BroadcastSelectOp, args: Arrays, types: Types
+) -> Arrays:
+    pred, on_true, on_false = broadcast(args, None)
+    return [np.where(pred, on_true, on_false)]
+
+
+@implements(chlo.MulhiOp, quantized="none")
+def _mulhi(interp: Interpreter, op: chlo.MulhiOp, args: Arrays, types: Types) -> Arrays:
+    """The high `width` bits of the exact `2 * width`-bit product (Python integers: no
+    overflow at 64 bits)."""
+    a, b = (np.asarray(x) for x in args)
+    width = a.dtype.itemsize * 8
+    products = [int(x) * int(y) >> width for x, y in zip(a.reshape(-1), b.reshape(-1), strict=True)]
+    info = np.iinfo(a.dtype)
+    wrapped = [(p - info.min) % (1 << width) + info.min for p in products]
+    return [np.array(wrapped, dtype=a.dtype).reshape(a.shape)]
+
+
+_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "acos": np.arccos,
+    "acosh": np.arccosh,
+    "asin": np.arcsin,
+    "asinh": np.arcsinh,
+    "atan": np.arctan,
+    "atanh": np.arctanh,
+    "cosh": np.cosh,
+    "sinh": np.sinh,
+    "tan": np.tan,
+    "square": np.square,
+    "conj": np.conj,
+    "erf": np.vectorize(math.erf, otypes=[float]),
+    "erfc": np.vectorize(math.erfc, otypes=[float]),
+    "lgamma": np.vectorize(math.lgamma, otypes=[float]),
+    "is_inf": np.isinf,
+    "is_neg_inf": np.isneginf,
+    "is_pos_inf": np.isposinf,
+}
+
+
+@implements(*(chlo.UNARY[name] for name in _UNARY))
+def _unary(interp: Interpreter, op: chlo.UnaryOp, args: Arrays, types: Types) -> Arrays:
+    (x,) = args
+    out = _UNARY[op.name.removeprefix("chlo.")](x)
+    return [np.asarray(out) if out.dtype == np.bool_ else np.asarray(out).astype(x.dtype)]
+
+
+@implements(chlo.BROADCAST_BINARY["broadcast_next_after"])
+def _next_after(
+    interp: Interpreter, op: chlo.BroadcastBinaryOp, args: Arrays, types: Types
+) -> Arrays:
+    a, b = broadcast(args, _dims(op))
+    return [np.nextafter(a, b)]
+
+
+@implements(chlo.ConstantOp, quantized="none")
+def _constant(interp: Interpreter, op: chlo.ConstantOp, args: Arrays, types: Types) -> Arrays:
+    from qdialect.interpreter.values import from_dense
+
+    return [from_dense(op.value, types[0])]
+
+
+@implements(chlo.ConstantLikeOp, quantized="none")
+def _constant_like(
+    interp: Interpreter, op: chlo.ConstantLikeOp, args: Arrays, types: Types
+) -> Arrays:
+    value = getattr(op.value, "value", None)
+    data = getattr(value, "data", None)
+    if data is None:
+        raise InterpreterError(f"'{op.name}' needs an integer or float value")
+    from qdialect.interpreter.values import dtype_of
+
+    return [np.full(args[0].shape, data, dtype=dtype_of(types[0]))]
+
+
+@implements(chlo.TopKOp, quantized="storage")
+def _top_k(interp: Interpreter, op: chlo.TopKOp, args: Arrays, types: Types) -> Arrays:
+    """The k largest along the last dimension, largest first; ties keep the lower index
+    first (a stable sort)."""
+    (x,) = args
+    k = op.k.value.data
+    key = -x if x.dtype.kind == "f" else ~x.astype(np.int8 if x.dtype == np.bool_ else x.dtype)
+    order = np.argsort(key, axis=-1, kind="stable")[..., :k]
+    return [np.take_along_axis(x, order, axis=-1), order.astype(np.int32)]
