@@ -45,6 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import (
+    FunctionalSyntax,
     dense_values,
     parse_n_operands,
     print_extra_attrs,
@@ -100,7 +101,7 @@ def broadcast_shape(
     return out
 
 
-class BroadcastBinaryOp(IRDLOperation):
+class BroadcastBinaryOp(FunctionalSyntax):
     """`chlo.broadcast_add %a, %b : (A, B) -> R`, with optional `broadcast_dimensions`."""
 
     lhs = operand_def()
@@ -110,26 +111,6 @@ class BroadcastBinaryOp(IRDLOperation):
     traits = traits_def(Pure())
     #: "same" (the operands' element type), "pred" (i1), "complex" (of the operands').
     RESULT: ClassVar[str] = "same"
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operands = parse_n_operands(parser, 2)
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, operands, list(fn.inputs.data)),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_extra_attrs(printer, self, props=list(self.properties))
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
         """The operands' element types compatible (upstream's trait), then the broadcast
@@ -234,7 +215,7 @@ class BroadcastCompareOp(BroadcastBinaryOp):
 
 
 @irdl_op_definition
-class BroadcastSelectOp(IRDLOperation):
+class BroadcastSelectOp(FunctionalSyntax):
     """`chlo.broadcast_select %pred, %t, %f : (P, T, F) -> R`."""
 
     name = "chlo.broadcast_select"
@@ -243,25 +224,6 @@ class BroadcastSelectOp(IRDLOperation):
     on_false = operand_def()
     result = result_def()
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operands = parse_n_operands(parser, 3)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, operands, list(fn.inputs.data)),
-            result_types=list(fn.outputs.data),
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [self.result.type])
 
     def verify_(self) -> None:
         """inferSelectOp on broadcast shapes: the branches of one element type."""

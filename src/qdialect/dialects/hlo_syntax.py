@@ -12,6 +12,7 @@ They reproduce the custom assembly pieces of upstream StableHLO (its
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, FunctionType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -189,3 +190,66 @@ def print_extra_attrs(
     if entries:
         printer.print_string(" ")
         printer.print_attr_dict(entries)
+
+
+class FunctionalSyntax(IRDLOperation):
+    """`dialect.OP %a, %b {attrs} : (A, B) -> R` (upstream's `operands attr-dict :
+    functional-type`); properties print in the attribute dictionary."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_operand_list(parser)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties=props,
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        print_extra_attrs(printer, self, props=tuple(self.properties))
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
+
+
+class ClauseSyntax(IRDLOperation):
+    """`dialect.OP %a, %b, clause {attrs} : (A, B) -> R`: a fixed number of operands, one
+    keyword clause that sets properties (`dim = 1`, `distribution = NORMAL`), then the
+    attribute dictionary and a functional type."""
+
+    OPERANDS: ClassVar[int] = 1
+
+    @classmethod
+    def parse_clause(cls, parser: Parser) -> dict[str, Attribute]:
+        raise NotImplementedError
+
+    def clause_text(self) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_n_operands(parser, cls.OPERANDS)
+        parser.parse_punctuation(",")
+        clause = cls.parse_clause(parser)
+        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(
+            operands=resolve(parser, operands, fn.inputs.data),
+            result_types=list(fn.outputs.data),
+            properties={**props, **clause},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(f", {self.clause_text()}")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -48,11 +49,12 @@ from xdsl.utils.exceptions import VerifyException
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.dim_rules import dims_text, out_of_range, repeated
 from qdialect.dialects.hlo_syntax import (
+    ClauseSyntax,
+    FunctionalSyntax,
     dense_i64,
     dense_values,
     int_list_text,
     parse_int_list,
-    parse_operand_list,
     parse_same_operands_and_result_type,
     print_extra_attrs,
     print_same_operands_and_result_type,
@@ -233,49 +235,43 @@ class ReverseOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' result must have the operand's type")
 
 
+class _DimensionClause(ClauseSyntax):
+    """`..., dim = N` of get_dimension_size and set_dimension_size."""
+
+    dimension = prop_def(IntegerAttr)
+
+    @classmethod
+    def parse_clause(cls, parser: Parser) -> dict[str, Attribute]:
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        return {"dimension": IntegerAttr(parser.parse_integer(allow_boolean=False), i64)}
+
+    def clause_text(self) -> str:
+        return f"dim = {self.dimension.value.data}"
+
+    def verify_dimension(self) -> list[int] | None:
+        """verifyDimInBounds, in its words; the operand's shape when it is ranked."""
+        shape = ht.shape_of(self.operands[0].type)
+        dim = self.dimension.value.data
+        if shape is not None and not 0 <= dim < len(shape):
+            raise VerifyException(
+                f"'{self.name}' requires dimension attribute in range [0, {len(shape)}); "
+                f"found ({dim})"
+            )
+        return None if shape is None else list(shape)
+
+
 @irdl_op_definition
-class GetDimensionSizeOp(IRDLOperation):
+class GetDimensionSizeOp(_DimensionClause):
     """`stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>`."""
 
     name = "stablehlo.get_dimension_size"
     operand = operand_def()
     result = result_def()
-    dimension = prop_def(IntegerAttr)
     traits = traits_def(Pure())
 
-    @classmethod
-    def parse(cls, parser: Parser):
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("dim")
-        parser.parse_punctuation("=")
-        dim = parser.parse_integer(allow_boolean=False)
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        props["dimension"] = IntegerAttr(dim, i64)
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, [operand], fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(f", dim = {self.dimension.value.data}")
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type([self.operand.type], [self.result.type])
-
     def verify_(self) -> None:
-        rank = ht.rank_of(self.operand.type)
-        dim = self.dimension.value.data
-        if rank is not None and not 0 <= dim < rank:  # verifyDimInBounds' words
-            raise VerifyException(
-                f"'{self.name}' requires dimension attribute in range [0, {rank}); found ({dim})"
-            )
+        self.verify_dimension()
         t = self.result.type
         e = ht.element_type(t)
         if ht.rank_of(t) != 0 or not (isinstance(e, IntegerType) and e.width.data == 32):
@@ -283,62 +279,27 @@ class GetDimensionSizeOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SetDimensionSizeOp(IRDLOperation):
+class SetDimensionSizeOp(_DimensionClause):
     """`stablehlo.set_dimension_size %x, %size, dim = 1 : (tensor<4x2xf32>, tensor<i32>) ->
     tensor<4x?xf32, #stablehlo.bounds<?, 2>>`: the operand, its dimension `dim` made dynamic
     with the static size as its bound (XLA's bounded dynamism; the spec has no such op)."""
 
     name = "stablehlo.set_dimension_size"
+    OPERANDS: ClassVar[int] = 2
     operand = operand_def()
     size = operand_def()
     result = result_def()
-    dimension = prop_def(IntegerAttr)
     traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        size = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        parser.parse_keyword("dim")
-        parser.parse_punctuation("=")
-        dim = parser.parse_integer(allow_boolean=False)
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        props["dimension"] = IntegerAttr(dim, i64)
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, [operand, size], fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(", ")
-        printer.print_operand(self.size)
-        printer.print_string(f", dim = {self.dimension.value.data}")
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type([self.operand.type, self.size.type], [self.result.type])
 
     def verify_(self) -> None:
         """inferSetDimensionSizeOp, in its order and words: the inferred shape has
         dimension `dim` dynamic, unless a constant size equals its static size or bound."""
         if ht.rank_of(self.size.type) != 0:
             raise VerifyException(f"'{self.name}' size operand should be of rank-0")
-        shape = ht.shape_of(self.operand.type)
+        shape = self.verify_dimension()
         dim = self.dimension.value.data
         if shape is None:
             return
-        if not 0 <= dim < len(shape):  # verifyDimInBounds
-            raise VerifyException(
-                f"'{self.name}' requires dimension attribute in range [0, {len(shape)}); "
-                f"found ({dim})"
-            )
         bounds = getattr(getattr(self.operand.type, "encoding", None), "bounds", None)
         if shape[dim] != DYNAMIC_INDEX:
             bound = shape[dim]
@@ -356,32 +317,8 @@ class SetDimensionSizeOp(IRDLOperation):
         )
 
 
-class _FunctionalSyntax(IRDLOperation):
-    """`stablehlo.OP %a, %b : (A, B) -> R` (upstream's `operands attr-dict : functional-type`)."""
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operands = parse_operand_list(parser)
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, operands, fn.inputs.data),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_extra_attrs(printer, self, props=tuple(self.properties))
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
-
-
 @irdl_op_definition
-class DynamicUpdateSliceOp(_FunctionalSyntax):
+class DynamicUpdateSliceOp(FunctionalSyntax):
     """`stablehlo.dynamic_update_slice %x, %update, %i, %j : (...) -> R`."""
 
     name = "stablehlo.dynamic_update_slice"
@@ -591,7 +528,7 @@ class DynamicBroadcastInDimOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DynamicReshapeOp(_FunctionalSyntax):
+class DynamicReshapeOp(FunctionalSyntax):
     """`stablehlo.dynamic_reshape %x, %shape : (T, tensor<Nxi64>) -> R`."""
 
     name = "stablehlo.dynamic_reshape"
@@ -650,7 +587,7 @@ def _product(shape: Sequence[int]) -> int:
 
 
 @irdl_op_definition
-class DynamicPadOp(_FunctionalSyntax):
+class DynamicPadOp(FunctionalSyntax):
     """`stablehlo.dynamic_pad %x, %value, %low, %high, %interior : (...) -> R`."""
 
     name = "stablehlo.dynamic_pad"
@@ -709,7 +646,7 @@ class DynamicPadOp(_FunctionalSyntax):
 
 
 @irdl_op_definition
-class RealDynamicSliceOp(_FunctionalSyntax):
+class RealDynamicSliceOp(FunctionalSyntax):
     """`stablehlo.real_dynamic_slice %x, %start, %limit, %strides : (...) -> R`."""
 
     name = "stablehlo.real_dynamic_slice"

@@ -11,9 +11,11 @@ given numbers no other implementation would reproduce.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -23,18 +25,11 @@ from xdsl.irdl import (
     result_def,
 )
 from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects import hlo_types as ht
-from qdialect.dialects.hlo_syntax import (
-    parse_keyword_enum,
-    parse_n_operands,
-    print_extra_attrs,
-    resolve,
-    split_attr_dict,
-)
+from qdialect.dialects.hlo_syntax import ClauseSyntax, parse_keyword_enum
 from qdialect.dialects.stablehlo_data import constant_ints
 
 
@@ -64,10 +59,11 @@ def _fail(op: IRDLOperation, message: str) -> VerifyException:
 
 
 @irdl_op_definition
-class RngOp(IRDLOperation):
+class RngOp(ClauseSyntax):
     """Random numbers of the result's shape: uniform in [a, b) or normal(mu = a, sigma = b)."""
 
     name = "stablehlo.rng"
+    OPERANDS: ClassVar[int] = 3
     a = operand_def()
     b = operand_def()
     shape = operand_def()
@@ -75,30 +71,14 @@ class RngOp(IRDLOperation):
     rng_distribution = prop_def(RngDistributionAttr)
 
     @classmethod
-    def parse(cls, parser: Parser):
-        operands = parse_n_operands(parser, 3)
-        parser.parse_punctuation(",")
+    def parse_clause(cls, parser: Parser) -> dict[str, Attribute]:
         kind = parse_keyword_enum(
             parser, "distribution", RngDistribution, "::mlir::stablehlo::RngDistribution"
         )
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        props["rng_distribution"] = RngDistributionAttr(RngDistribution(kind))
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, operands, list(fn.inputs.data)),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return {"rng_distribution": RngDistributionAttr(RngDistribution(kind))}
 
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_string(f", distribution = {self.rng_distribution.data.value}")
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type([o.type for o in self.operands], [self.result.type])
+    def clause_text(self) -> str:
+        return f"distribution = {self.rng_distribution.data.value}"
 
     def verify_(self) -> None:
         """AllElementTypesMatch, then inferRngOp, in their order and words."""
@@ -117,7 +97,7 @@ class RngOp(IRDLOperation):
 
 
 @irdl_op_definition
-class RngBitGeneratorOp(IRDLOperation):
+class RngBitGeneratorOp(ClauseSyntax):
     """Random bits of `output`'s type from `initial_state`, and the next state."""
 
     name = "stablehlo.rng_bit_generator"
@@ -127,32 +107,14 @@ class RngBitGeneratorOp(IRDLOperation):
     rng_algorithm = prop_def(RngAlgorithmAttr)
 
     @classmethod
-    def parse(cls, parser: Parser):
-        (state,) = parse_n_operands(parser, 1)
-        parser.parse_punctuation(",")
+    def parse_clause(cls, parser: Parser) -> dict[str, Attribute]:
         kind = parse_keyword_enum(
             parser, "algorithm", RngAlgorithm, "::mlir::stablehlo::RngAlgorithm"
         )
-        props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
-        props["rng_algorithm"] = RngAlgorithmAttr(RngAlgorithm(kind))
-        parser.parse_punctuation(":")
-        fn = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, [state], list(fn.inputs.data)),
-            result_types=list(fn.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return {"rng_algorithm": RngAlgorithmAttr(RngAlgorithm(kind))}
 
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_operand(self.initial_state)
-        printer.print_string(f", algorithm = {self.rng_algorithm.data.value}")
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_function_type(
-            [self.initial_state.type], [self.output_state.type, self.output.type]
-        )
+    def clause_text(self) -> str:
+        return f"algorithm = {self.rng_algorithm.data.value}"
 
     def verify_(self) -> None:
         """verifyRngBitGeneratorOp, in its words."""
