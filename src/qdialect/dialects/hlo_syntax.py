@@ -253,3 +253,19 @@ class ClauseSyntax(IRDLOperation):
         print_extra_attrs(printer, self)
         printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
+
+
+class ResultTypeSyntax(IRDLOperation):
+    """`dialect.OP {attrs} : T`: an op without operands, printed by its one result type
+    (upstream's `attr-dict : type(results)`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(result_types=[parser.parse_type()], attributes=attrs)
+
+    def print(self, printer: Printer):
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.results[0].type)

@@ -23,13 +23,13 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
-from qdialect.dialects.hlo_syntax import print_extra_attrs
+from qdialect.dialects.hlo_syntax import ResultTypeSyntax
 from qdialect.dialects.stablehlo_attrs import _parse_field_list
 from qdialect.dialects.stablehlo_reducer import verify_reducer
 
@@ -54,21 +54,10 @@ class ChannelHandleAttr(Data[ChannelHandle]):
         printer.print_string(f"<handle = {self.data.handle}, type = {self.data.type}>")
 
 
-class _IdOp(IRDLOperation):
+class _IdOp(ResultTypeSyntax):
     """`stablehlo.replica_id : tensor<ui32>`."""
 
     result = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        return cls.create(result_types=[parser.parse_type()], attributes=attrs)
-
-    def print(self, printer: Printer):
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         t = self.result.type

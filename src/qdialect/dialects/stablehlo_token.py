@@ -29,6 +29,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects.hlo_syntax import (
+    ResultTypeSyntax,
     parse_optional_operand_list,
     parse_same_operands_and_result_type,
     print_extra_attrs,
@@ -97,22 +98,11 @@ class AfterAllOp(IRDLOperation):
 
 
 @irdl_op_definition
-class CreateTokenOp(IRDLOperation):
+class CreateTokenOp(ResultTypeSyntax):
     """`stablehlo.create_token : !stablehlo.token` (upstream's deprecated after_all)."""
 
     name = "stablehlo.create_token"
     output = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        return cls.create(result_types=[parser.parse_type()], attributes=attrs)
-
-    def print(self, printer: Printer):
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_attribute(self.output.type)
 
     def verify_(self) -> None:
         _require_token_result(self, self.output.type)
