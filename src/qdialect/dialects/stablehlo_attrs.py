@@ -580,7 +580,10 @@ class OutputOperandAliasAttr(Data[OutputOperandAlias]):
 def _parse_bound(parser: AttrParser) -> int:
     if parser.parse_optional_punctuation("?") is not None:
         return DYNAMIC_INDEX
+    start = parser.pos
     value = parser.parse_integer(allow_boolean=False)
+    if value >= 2**63:
+        parser.raise_error(f"bound {value} does not fit a 64-bit integer", start, parser.pos)
     return DYNAMIC_INDEX if value < 0 else value  # older files write no bound as -1
 
 

@@ -415,7 +415,12 @@ class QParser(LocationSyntax, Parser):
             # A custom syntax built an attribute its values do not fit (a clause's
             # integer too large for i32, ...): an error at the op, not a traceback.
             message = str(err).strip().splitlines()
-            self.raise_error(message[0] if message else type(err).__name__, start, self.pos)
+            failure = ParseError(
+                Span(start, self.pos, self.lexer.input),
+                message[0] if message else type(err).__name__,
+            )
+            setattr(failure, _CUSTOM_OP, None)  # this op's, not an enclosing op's parser
+            raise failure from None
         _inherent_attrs_to_properties(op)
         self.op_offsets[op] = start
         return op

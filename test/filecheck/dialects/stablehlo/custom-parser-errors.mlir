@@ -65,3 +65,20 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.abs %x : tensor<4xi32>
   func.return %0 : tensor<4xf32>
 }
+
+// -----
+
+// An attribute the op's values cannot build is an error at that op, not at the enclosing
+// function's parser.
+// CHECK: error: Integer value 99999999999999999999 is out of range for type i64
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0:2 = chlo.top_k(%x, k = 99999999999999999999) : tensor<4xf32> -> (tensor<4xf32>, tensor<4xi32>)
+  func.return %0#0 : tensor<4xf32>
+}
+
+// -----
+
+// CHECK: error: bound 99999999999999999999 does not fit a 64-bit integer
+func.func @f(%x: tensor<?xf32, #stablehlo.bounds<99999999999999999999>>) {
+  func.return
+}
