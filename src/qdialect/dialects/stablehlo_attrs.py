@@ -23,12 +23,14 @@ from xdsl.ir import Attribute, Data, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects.hlo_syntax import int_list_text
 from qdialect.ir import xdsl_private as xp
+from qdialect.ir.errors import add_follow_up
 
 
 class ComparisonDirection(StrEnum):
@@ -72,18 +74,8 @@ class PrecisionAttr(EnumAttribute[Precision], SpacedOpaqueSyntaxAttribute):
 def _parse_field_list(
     parser: AttrParser, fields: Sequence[str], ints: Sequence[str] = ()
 ) -> dict[str, object]:
-    """`<name = [..], name = N, ...>` with fields in any order, each optional."""
-    with parser.in_angle_brackets():
-        if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
-            return {}
-        return _parse_fields(parser, fields, ints)
-
-
-def _parse_fields(
-    parser: AttrParser, fields: Sequence[str], ints: Sequence[str] = ()
-) -> dict[str, object]:
-    """`name = [..], name = N, ...` (no brackets) with fields in any order, each optional,
-    and an optional trailing comma."""
+    """`<name = [..], name = N, ...>` with fields in any order, each optional, and an
+    optional trailing comma (the attributes upstream declares with a struct format)."""
     values: dict[str, object] = {}
 
     def entry() -> None:
@@ -103,12 +95,72 @@ def _parse_fields(
                 )
             )
 
-    entry()
-    while parser.parse_optional_punctuation(",") is not None:
+    with parser.in_angle_brackets():
         if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
-            break  # a trailing comma, as upstream's struct parser allows
+            return {}
         entry()
+        while parser.parse_optional_punctuation(",") is not None:
+            if xp.current_token(parser).kind == MLIRTokenKind.GREATER:
+                break
+            entry()
     return values
+
+
+def parse_struct(
+    parser: AttrParser, fields: Sequence[str], ints: Sequence[str], what: str
+) -> dict[str, object]:
+    """`name = [..], name = N, ... >` as upstream's parseStruct reads it (the `<` already
+    read): fields in any order, each at most once, a trailing comma allowed. A failure
+    reads `duplicated `X` entry` / `expected one of: `a`, `b``, followed, as in MLIR,
+    by `failed parsing <what> attribute` at the same place."""
+    values: dict[str, object] = {}
+    try:
+        while parser.parse_optional_punctuation(">") is None:
+            found = False
+            for name in fields:
+                if parser.parse_optional_keyword(name) is None:
+                    continue
+                if name in values:
+                    at = parser.pos
+                    parser.raise_error(f"duplicated `{name}` entry", at, at)
+                parser.parse_punctuation("=")
+                if name in ints:
+                    values[name] = parser.parse_integer(allow_boolean=False)
+                else:
+                    values[name] = tuple(
+                        parser.parse_comma_separated_list(
+                            parser.Delimiter.SQUARE,
+                            lambda: parser.parse_integer(allow_boolean=False),
+                        )
+                    )
+                if parser.parse_optional_punctuation(",") is None:
+                    parser.parse_punctuation(">")
+                    return values
+                found = True
+            if not found:
+                expected = ", ".join(f"`{name}`" for name in fields)
+                parser.raise_error(f"expected one of: {expected}", parser.pos, parser.pos)
+    except ParseError as err:
+        at = parser.pos
+        follow = ParseError(
+            Span(at, at, xp.current_token(parser).span.input),
+            f"failed parsing {what} attribute",
+        )
+        raise add_follow_up(err, follow) from None
+    return values
+
+
+def struct_text(data: object, fields: Sequence[str]) -> str:
+    """printStruct: `<name = [..], name = N>` with the empty lists and zero integers left
+    out, as upstream prints them."""
+    parts = []
+    for name in fields:
+        value = getattr(data, name)
+        if isinstance(value, tuple) and value:
+            parts.append(f"{name} = {int_list_text(value)}")
+        elif isinstance(value, int) and value != 0:
+            parts.append(f"{name} = {value}")
+    return "<" + ", ".join(parts) + ">"
 
 
 @dataclass(frozen=True)
@@ -135,19 +187,11 @@ class DotDimensionNumbersAttr(Data[DotDims]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> DotDims:
-        return DotDims(**_parse_field_list(parser, _DOT_FIELDS))  # type: ignore[arg-type]
+        parser.parse_punctuation("<")
+        return DotDims(**parse_struct(parser, _DOT_FIELDS, (), "dot dimension numbers"))  # type: ignore[arg-type]
 
     def print_parameter(self, printer: Printer) -> None:
-        printer.print_string("<" + dot_dims_text(self.data, "{} = {}") + ">")
-
-
-def dot_dims_text(dims: DotDims, template: str) -> str:
-    parts = [
-        template.format(field, int_list_text(getattr(dims, field)))
-        for field in _DOT_FIELDS
-        if getattr(dims, field)
-    ]
-    return ", ".join(parts)
+        printer.print_string(struct_text(self.data, _DOT_FIELDS))
 
 
 @dataclass(frozen=True)
@@ -172,6 +216,17 @@ _CONV_INTS = (
     "output_feature_dimension",
 )
 _CONV_LISTS = ("input_spatial_dimensions", "kernel_spatial_dimensions", "output_spatial_dimensions")
+_CONV_RAW_FIELDS = (
+    "input_batch_dimension",
+    "input_feature_dimension",
+    "input_spatial_dimensions",
+    "kernel_input_feature_dimension",
+    "kernel_output_feature_dimension",
+    "kernel_spatial_dimensions",
+    "output_batch_dimension",
+    "output_feature_dimension",
+    "output_spatial_dimensions",
+)
 
 
 def _layout_text(
@@ -274,7 +329,7 @@ def parse_conv_dims(parser: AttrParser) -> ConvDims:
 def _parse_raw_conv_dims(parser: AttrParser) -> ConvDims:
     """`raw input_batch_dimension = 0, ..., output_spatial_dimensions = [1, 2]`: the
     fields one by one, so tests can write numbers no compact form can (upstream's form)."""
-    fields = _parse_fields(parser, _CONV_LISTS, _CONV_INTS)
+    fields = parse_struct(parser, _CONV_RAW_FIELDS, _CONV_INTS, "dot dimension numbers")
     values = {name: fields.get(name, 0) for name in _CONV_INTS}
     values.update({name: fields.get(name, ()) for name in _CONV_LISTS})
     return ConvDims(**values)  # type: ignore[arg-type]
@@ -288,10 +343,12 @@ class ConvDimensionNumbersAttr(Data[ConvDims]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> ConvDims:
-        with parser.in_angle_brackets():
-            if parser.parse_optional_keyword("raw") is not None:
-                return _parse_raw_conv_dims(parser)
-            return parse_conv_dims(parser)
+        parser.parse_punctuation("<")
+        if parser.parse_optional_keyword("raw") is not None:
+            return _parse_raw_conv_dims(parser)  # upstream's words: "... dot dimension numbers"
+        dims = parse_conv_dims(parser)
+        parser.parse_punctuation(">")
+        return dims
 
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string("<" + conv_dims_text(self.data) + ">")
@@ -314,6 +371,7 @@ _GATHER_LISTS = (
     "start_indices_batching_dims",
     "start_index_map",
 )
+_GATHER_FIELDS = (*_GATHER_LISTS, "index_vector_dim")
 
 
 @irdl_attr_definition
@@ -324,13 +382,14 @@ class GatherDimensionNumbersAttr(Data[GatherDims]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> GatherDims:
-        return GatherDims(**_parse_field_list(parser, _GATHER_LISTS, ("index_vector_dim",)))  # type: ignore[arg-type]
+        parser.parse_punctuation("<")
+        fields = parse_struct(
+            parser, _GATHER_FIELDS, ("index_vector_dim",), "gather dimension numbers"
+        )
+        return GatherDims(**fields)  # type: ignore[arg-type]
 
     def print_parameter(self, printer: Printer) -> None:
-        d = self.data
-        parts = [f"{f} = {int_list_text(getattr(d, f))}" for f in _GATHER_LISTS if getattr(d, f)]
-        parts.append(f"index_vector_dim = {d.index_vector_dim}")
-        printer.print_string("<" + ", ".join(parts) + ">")
+        printer.print_string(struct_text(self.data, _GATHER_FIELDS))
 
 
 def int_attr_value(attr: IntAttr | None, default: int) -> int:

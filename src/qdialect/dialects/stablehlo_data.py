@@ -74,7 +74,8 @@ from qdialect.dialects.stablehlo import (
 from qdialect.dialects.stablehlo_attrs import (
     ConvDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
-    _parse_field_list,
+    parse_struct,
+    struct_text,
 )
 from qdialect.dialects.stablehlo_reducer import same_shape_and_element, verify_reducer
 from qdialect.dialects.window import WindowError, check_window, window_output_shape
@@ -102,6 +103,7 @@ _SCATTER_LISTS = (
     "scatter_indices_batching_dims",
     "scatter_dims_to_operand_dims",
 )
+_SCATTER_FIELDS = (*_SCATTER_LISTS, "index_vector_dim")
 
 
 @irdl_attr_definition
@@ -112,13 +114,14 @@ class ScatterDimensionNumbersAttr(Data[ScatterDims]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> ScatterDims:
-        return ScatterDims(**_parse_field_list(parser, _SCATTER_LISTS, ("index_vector_dim",)))  # type: ignore[arg-type]
+        parser.parse_punctuation("<")
+        fields = parse_struct(
+            parser, _SCATTER_FIELDS, ("index_vector_dim",), "scatter dimension numbers"
+        )
+        return ScatterDims(**fields)  # type: ignore[arg-type]
 
     def print_parameter(self, printer: Printer) -> None:
-        d = self.data
-        parts = [f"{f} = {int_list_text(getattr(d, f))}" for f in _SCATTER_LISTS if getattr(d, f)]
-        parts.append(f"index_vector_dim = {d.index_vector_dim}")
-        printer.print_string("<" + ", ".join(parts) + ">")
+        printer.print_string(struct_text(self.data, _SCATTER_FIELDS))
 
 
 # ==========================================================================

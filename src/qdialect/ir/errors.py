@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 
 class OpError(DiagnosticException):
@@ -19,3 +19,25 @@ class OpError(DiagnosticException):
 
     def __str__(self) -> str:
         return self.message
+
+
+_FOLLOW_UPS = "qdialect_follow_ups"
+
+
+def add_follow_up(err: ParseError, follow_up: ParseError) -> ParseError:
+    """Note a further error MLIR reports for the same parse failure (an attribute parser's
+    "failed parsing ... attribute" after the struct parser's own message); returns `err`."""
+    setattr(err, _FOLLOW_UPS, [*follow_ups(err), follow_up])
+    return err
+
+
+def follow_ups(err: ParseError) -> list[ParseError]:
+    """The further errors noted on `err`, in the order MLIR emits them."""
+    return list(getattr(err, _FOLLOW_UPS, ()))
+
+
+def keep_follow_ups(old: ParseError, new: ParseError) -> ParseError:
+    """`new` (a rewording of `old`) with `old`'s follow-ups."""
+    for follow_up in follow_ups(old):
+        add_follow_up(new, follow_up)
+    return new

@@ -109,7 +109,35 @@ def mlir_wording(
     if _NO_CUSTOM_FORMAT.match(message) and (name := _LAST_NAME.search(text[:offset])):
         # --allow-unregistered-dialect accepts only the generic form of an unknown op.
         return unknown_op_message(name[1], False, dialects, default_dialect), name.start(1)
-    return _reworded(message, text, offset), offset
+    reworded = _reworded(message, text, offset)
+    if _PUNCTUATION_EXPECTED.match(reworded):
+        offset = wrong_token_offset(text, offset)
+    return reworded, offset
+
+
+#: The errors of MLIR's `parseToken` (a missing `>`, `)`, `,`, `->`, ...), which it
+#: reports through `emitWrongTokenError`.
+_PUNCTUATION_EXPECTED = re.compile(r"^expected '[<>()\[\]{},:=\-|*?+]+'")
+
+
+def wrong_token_offset(text: str, offset: int) -> int:
+    """Where MLIR's `emitWrongTokenError` reports an unexpected token at `offset`: at the
+    end of the previous line's last token when the token starts its line (blank lines and
+    `//` comments skipped back over), else at the token itself."""
+    if offset >= len(text):
+        offset = max(len(text) - 1, 0)
+    end = offset
+    while True:
+        end = len(text[:end].rstrip(" \t"))
+        if end == 0:
+            return offset
+        if text[end - 1] not in "\n\r":
+            return end
+        end -= 1
+        line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+        comment = text.find("//", line_start, end)
+        if comment != -1:
+            end = comment
 
 
 def _reworded(message: str, text: str, offset: int) -> str:

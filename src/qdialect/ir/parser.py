@@ -59,6 +59,7 @@ from xdsl.utils.lexer import Input, Location, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
+from qdialect.ir.errors import keep_follow_ups
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 from qdialect.ir.locations import LocationSyntax
 from qdialect.ir.parse_messages import mlir_wording
@@ -240,7 +241,9 @@ class QParser(LocationSyntax, Parser):
             message = f"custom op '{name}' {message}"
         if message == err.msg and at == err.span.start:
             return err
-        return ParseError(Span(at, max(at, err.span.end), self.lexer.input), message)
+        return keep_follow_ups(
+            err, ParseError(Span(at, max(at, err.span.end), self.lexer.input), message)
+        )
 
     def resolve_operand(self, operand, type):
         if operand.operand_name not in self.ssa_values:

@@ -7,7 +7,7 @@ import dataclasses
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
@@ -19,6 +19,7 @@ from qdialect.dialects.hlo_types import InferenceError
 from qdialect.dialects.stablehlo_type_constraints import type_constraint_error
 from qdialect.ir.containers import first_container_error
 from qdialect.ir.dominance import dominance_error
+from qdialect.ir.errors import follow_ups
 from qdialect.ir.parser import QParser, location_of
 from qdialect.tools.boundary import UserError, first_line
 from qdialect.tools.diagnostics import Diagnostic
@@ -102,8 +103,12 @@ def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locato
         locator = Locator(parser.lexer.input, chunk.line_offset, parser.op_offsets)
         return parser.parse_module(), locator
     except ParseError as err:
-        where = location_of(err.span.input, err.span.start, chunk.line_offset)
-        return Diagnostic("error", err.msg, file, where.line, where.col)
+        located = [
+            (e.msg, location_of(e.span.input, e.span.start, chunk.line_offset))
+            for e in (err, *follow_ups(err))
+        ]
+        first, *more = (Diagnostic("error", m, file, w.line, w.col) for m, w in located)
+        return replace(first, follow_ups=tuple(more))
 
 
 def op_message(op: Operation, message: str, always: bool = True) -> str:

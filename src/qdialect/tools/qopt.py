@@ -190,7 +190,7 @@ class QOpt:
         start = time.perf_counter()
         parsed = parse_chunk(self.ctx, chunk, self.file)
         if isinstance(parsed, Diagnostic):
-            return None, [parsed]
+            return None, parsed.all()
         module, locator = parsed
         self.timer.record("Parser", time.perf_counter() - start)
 

@@ -125,7 +125,8 @@ class QRun:
         """Diagnostics go to stderr like every tool's; stdout is flushed first so the
         PASS/FAIL lines and the errors interleave in order when both are captured."""
         sys.stdout.flush()
-        diag.emit(sys.stderr)
+        for d in diag.all():
+            d.emit(sys.stderr)
 
     def run(self) -> int:
         text = read_text(self.args.input_file or "-")
