@@ -7,8 +7,10 @@ constants shaped like an operand. The ops here parse and print in upstream's for
 check what upstream's verifiers and type inference check, in their order and words:
 element types compatible across a broadcast, the broadcast shape (a static dimension
 broadcasts only from 1), `top_k`'s rank and last dimension, `constant_like`'s value
-type. `ragged_dot` and `scan` are not defined. The interpreter runs `mulhi` and the
-broadcast arithmetic (docs/interpreter.md); the special functions it refuses by name.
+type. `ragged_dot` (chlo_ragged_dot.py) and `scan` (chlo_scan.py) have modules of their
+own. The interpreter runs `mulhi`, `top_k`, `ragged_dot`, `scan` and the broadcast
+arithmetic (docs/interpreter.md); the special functions without an exact equivalent it
+refuses by name.
 """
 
 from __future__ import annotations
@@ -44,6 +46,12 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
+from qdialect.dialects.chlo_ragged_dot import (
+    ChloPrecisionAttr,
+    RaggedDotDimensionNumbersAttr,
+    RaggedDotOp,
+)
+from qdialect.dialects.chlo_scan import ScanOp
 from qdialect.dialects.hlo_syntax import (
     FunctionalSyntax,
     dense_values,
@@ -538,6 +546,13 @@ CHLO = Dialect(
         ConstantLikeOp,
         TopKOp,
         MulhiOp,
+        RaggedDotOp,
+        ScanOp,
     ],
-    [ChloComparisonDirectionAttr, ChloComparisonTypeAttr],
+    [
+        ChloComparisonDirectionAttr,
+        ChloComparisonTypeAttr,
+        ChloPrecisionAttr,
+        RaggedDotDimensionNumbersAttr,
+    ],
 )

@@ -186,6 +186,16 @@ def require_tensor(t: Attribute, what: str) -> None:
         raise VerifyException(f"{what} must be a tensor, got {t}")
 
 
+def require_inferred_shape(op_name: str, expected: Sequence[int], result: Attribute) -> None:
+    """Upstream's "inferred shape '[..]' is incompatible with return type of operation"."""
+    if not shapes_compatible(tuple(expected), shape_of(result)):
+        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in expected)
+        raise VerifyException(
+            f"'{op_name}' inferred shape '[{dims}]' is incompatible with return type of "
+            f"operation '{result}'"
+        )
+
+
 def require_compatible_shape(expected: Shape, actual: Attribute, what: str) -> None:
     if not shapes_compatible(expected, shape_of(actual)):
         raise VerifyException(

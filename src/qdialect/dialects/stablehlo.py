@@ -48,7 +48,7 @@ from xdsl.traits import ConstantLike, HasFolder, IsTerminator, Pure, RecursiveMe
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
-from qdialect.dialects.dim_rules import dims_text, out_of_range, repeated
+from qdialect.dialects.dim_rules import dims_text, dot_general_problem, out_of_range, repeated
 from qdialect.dialects.hlo_syntax import (
     dense_i64,
     dense_values,
@@ -1928,44 +1928,10 @@ class DotGeneralOp(IRDLOperation):
         if self.algorithm is not None:
             if (problem := dot_algorithm_problem(self.algorithm.data)) is not None:
                 raise VerifyException(f"'{self.name}' {problem}")
-        # verifyDotGeneralOp: checkDotGeneralConstraints, in its order and words
-        if len(d.lhs_batching_dimensions) != len(d.rhs_batching_dimensions):
-            raise VerifyException(
-                f"'{self.name}' lhs and rhs should have the same number of batching dimensions"
-            )
-        if len(d.lhs_contracting_dimensions) != len(d.rhs_contracting_dimensions):
-            raise VerifyException(
-                f"'{self.name}' lhs and rhs should have the same number of contracting dimensions"
-            )
-        for side in ("lhs", "rhs"):
-            seen: set[int] = set()
-            for dim in (*getattr(d, f"{side}_batching_dimensions"),
-                        *getattr(d, f"{side}_contracting_dimensions")):  # fmt: skip
-                if dim in seen:
-                    raise VerifyException(
-                        f"'{self.name}' has duplicated dimension from {side}_batching_dimensions "
-                        f"and {side}_contracting_dimensions: {dim}"
-                    )
-                seen.add(dim)
         sl, sr = ht.shape_of(lhs), ht.shape_of(rhs)
+        if (problem := dot_general_problem(d, sl, sr)) is not None:
+            raise VerifyException(f"'{self.name}' {problem}")
         if sl is not None and sr is not None:
-            for side, rank in (("lhs", len(sl)), ("rhs", len(sr))):
-                for kind in ("batching", "contracting"):
-                    for dim in getattr(d, f"{side}_{kind}_dimensions"):
-                        if not 0 <= dim < rank:
-                            raise VerifyException(
-                                f"'{self.name}' {side}_{kind}_dimensions value: {dim} is out "
-                                f"of range: [0, {rank})"
-                            )
-            for kind, ld, rd in (
-                ("batching", d.lhs_batching_dimensions, d.rhs_batching_dimensions),
-                ("contracting", d.lhs_contracting_dimensions, d.rhs_contracting_dimensions),
-            ):
-                for a, b in zip(ld, rd, strict=True):
-                    if not ht.dims_compatible(sl[a], sr[b]):
-                        raise VerifyException(
-                            f"'{self.name}' {kind} dimension sizes must match for lhs/rhs"
-                        )
             rhs_reduced = (*d.rhs_batching_dimensions, *d.rhs_contracting_dimensions)
             lhs_free = [
                 i
@@ -1978,7 +1944,7 @@ class DotGeneralOp(IRDLOperation):
                 + [sl[i] for i in lhs_free]
                 + [sr[i] for i in rhs_free]
             )
-            _expect_inferred_shape(self, expected, result)
+            ht.require_inferred_shape(self.name, expected, result)
             result_axis_for = {
                 r: len(d.lhs_batching_dimensions) + len(lhs_free) + k
                 for k, r in enumerate(rhs_free)
@@ -2048,7 +2014,7 @@ class DotOp(IRDLOperation):
                 raise VerifyException(
                     f"'{self.name}' expected both lhs/rhs ranks to be either 1 or 2"
                 )
-            _expect_inferred_shape(self, list(sl[:-1]) + list(sr[1:]), result)
+            ht.require_inferred_shape(self.name, list(sl[:-1]) + list(sr[1:]), result)
             result_axis_for = {1: len(sl) - 1} if len(sr) == 2 else {}
         else:
             result_axis_for = {}
@@ -2256,7 +2222,7 @@ def verify_convolution(
         batch = sl[dn.input_batch_dimension]
         expected[dn.output_batch_dimension] = batch if batch == DYNAMIC_INDEX else batch // bgc
         expected[dn.output_feature_dimension] = sr[dn.kernel_output_feature_dimension]
-        _expect_inferred_shape(op, expected, result)  # C25
+        ht.require_inferred_shape(op.name, expected, result)  # C25
     reduced = (dn.kernel_input_feature_dimension, *dn.kernel_spatial_dimensions)
     _verify_quantized_contraction(
         op,
@@ -2287,17 +2253,6 @@ def window_padding(attr: DenseIntOrFPElementsAttr | None) -> list[tuple[int, int
         return []
     shape = ht.shape_of(attr.get_type()) or ()
     return padding_pairs(shape, [int(v) for v in attr.get_values() if isinstance(v, int | float)])
-
-
-def _expect_inferred_shape(op: Operation, expected: Sequence[int], result: Attribute) -> None:
-    """Upstream's "inferred shape '[..]' is incompatible with return type of operation"."""
-    actual = ht.shape_of(result)
-    if not ht.shapes_compatible(tuple(expected), actual):
-        dims = ", ".join("?" if d == DYNAMIC_INDEX else str(d) for d in expected)
-        raise VerifyException(
-            f"'{op.name}' inferred shape '[{dims}]' is incompatible with return type of "
-            f"operation '{result}'"
-        )
 
 
 def _verify_conv_attributes(

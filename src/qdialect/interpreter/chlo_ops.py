@@ -15,19 +15,22 @@ approximations.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.ir import Attribute, Operation
 
 from qdialect.dialects import chlo
+from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects import stablehlo_numeric as sn
+from qdialect.dialects.chlo_ragged_dot import Mode, RaggedDotDims, group_prefix_dims, mode_of
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.dialects.stablehlo_attrs import ComparisonDirectionAttr, ComparisonTypeAttr
 from qdialect.interpreter import core
 from qdialect.interpreter.core import Arrays, Interpreter, Types, implements
-from qdialect.interpreter.values import InterpreterError
+from qdialect.interpreter.stablehlo_ops import dot_general
+from qdialect.interpreter.values import InterpreterError, dtype_of
 
 _COUNTERPART: dict[str, type[Operation]] = {
     "broadcast_add": sh.AddOp,
@@ -172,8 +175,6 @@ def _constant_like(
     data = getattr(value, "data", None)
     if data is None:
         raise InterpreterError(f"'{op.name}' needs an integer or float value")
-    from qdialect.interpreter.values import dtype_of
-
     return [np.full(args[0].shape, data, dtype=dtype_of(types[0]))]
 
 
@@ -186,3 +187,117 @@ def _top_k(interp: Interpreter, op: chlo.TopKOp, args: Arrays, types: Types) -> 
     key = -x if x.dtype.kind == "f" else ~x.astype(np.int8 if x.dtype == np.bool_ else x.dtype)
     order = np.argsort(key, axis=-1, kind="stable")[..., :k]
     return [np.take_along_axis(x, order, axis=-1), order.astype(np.int32)]
+
+
+def _shape(t: Attribute) -> tuple[int, ...]:
+    return tuple(ht.shape_of(t) or ())
+
+
+def _placed(values: np.ndarray, dims: Sequence[int], rank: int) -> np.ndarray:
+    """`values` (one axis per entry of `dims`) as an array of `rank` axes that broadcasts
+    against an array whose axes `dims` it gives (the other axes of size 1)."""
+    expanded = values.reshape(values.shape + (1,) * (rank - len(dims)))
+    return np.moveaxis(expanded, range(len(dims)), dims)
+
+
+def _group_masks(d: RaggedDotDims, lhs: np.ndarray, sizes: np.ndarray) -> list[np.ndarray]:
+    """Per group, the lhs entries (along the ragged dimension, per position of the
+    dimensions `group_sizes` is indexed by) that belong to it: consecutive runs of
+    `group_sizes` entries; entries past the last group belong to none."""
+    ragged = d.lhs_ragged_dimensions[0]
+    prefix = group_prefix_dims(d, lhs.ndim)
+    sizes = sizes.astype(np.int64)
+    if sizes.ndim == 1:
+        sizes = np.broadcast_to(sizes, tuple(lhs.shape[i] for i in prefix) + sizes.shape)
+    ends = np.cumsum(sizes, axis=-1)
+    starts = ends - sizes
+    index = _placed(np.arange(lhs.shape[ragged]), [ragged], lhs.ndim)
+    return [
+        (index >= _placed(starts[..., g], prefix, lhs.ndim))
+        & (index < _placed(ends[..., g], prefix, lhs.ndim))
+        for g in range(sizes.shape[-1])
+    ]
+
+
+@implements(chlo.RaggedDotOp, quantized="none")
+def _ragged_dot(interp: Interpreter, op: chlo.RaggedDotOp, args: Arrays, types: Types) -> Arrays:
+    """dot_general per group: a ragged row dimension takes each group's rows from the
+    product with that group's rhs (rows past the last group are zero); a ragged
+    contraction gives one product per group over its entries only (both operands
+    masked, so an infinity outside the group cannot make 0 * inf); a ragged batch
+    dimension is a plain batched dot_general, every batch entry computed whatever the
+    group sizes (as XLA and chlo-legalize-to-stablehlo do)."""
+    if any(ht.is_quantized(v.type) for v in op.operands):
+        raise InterpreterError(f"'{op.name}' on quantized types is not supported")
+    lhs, rhs, sizes = args
+    d = op.ragged_dot_dimension_numbers.data
+    lb, rb = d.lhs_batching_dimensions, d.rhs_batching_dimensions
+    lc, rc = d.lhs_contracting_dimensions, d.rhs_contracting_dimensions
+    dtype = dtype_of(types[0])
+    mode = mode_of(d)
+    if mode == Mode.BATCH:  # the groups split batch entries, which never mix anyway
+        return [dot_general(lhs, rhs, lb, rb, lc, rc).astype(dtype)]
+    masks = _group_masks(d, lhs, sizes)
+    lf = [i for i in range(lhs.ndim) if i not in lb and i not in lc]
+    if mode == Mode.CONTRACTING:
+        rhs_source = dict(zip(rb, lb, strict=True)) | dict(zip(rc, lc, strict=True))
+        mapped = [j for j in range(rhs.ndim) if j in rhs_source]
+        rest = [i for i in range(lhs.ndim) if i not in rhs_source.values()]
+        rhs_shape = [lhs.shape[rhs_source[j]] if j in rhs_source else 1 for j in range(rhs.ndim)]
+        parts = []
+        for mask in masks:
+            full = np.broadcast_to(mask, lhs.shape)
+            kept = [s if i in rhs_source.values() else 1 for i, s in enumerate(lhs.shape)]
+            order = [rhs_source[j] for j in mapped] + rest
+            rhs_mask = np.transpose(np.broadcast_to(mask, kept), order).reshape(rhs_shape)
+            parts.append(
+                dot_general(
+                    np.where(full, lhs, np.zeros((), lhs.dtype)),
+                    np.where(rhs_mask, rhs, np.zeros((), rhs.dtype)),
+                    lb,
+                    rb,
+                    lc,
+                    rc,
+                )
+            )
+        return [np.stack(parts).astype(dtype)]
+    rhs_free = rhs.ndim - len(rb) - len(rc) - len(d.rhs_group_dimensions)
+
+    def in_result(mask: np.ndarray) -> np.ndarray:
+        picked = np.transpose(mask, [*lb, *lf, *lc])
+        return picked.reshape(picked.shape[: len(lb) + len(lf)] + (1,) * rhs_free)
+
+    (group_dim,) = d.rhs_group_dimensions
+    rb_g = [j - (j > group_dim) for j in rb]
+    rc_g = [j - (j > group_dim) for j in rc]
+    out = np.zeros(_shape(types[0]), dtype=np.result_type(lhs, rhs))
+    for g, mask in enumerate(masks):
+        product = dot_general(lhs, np.take(rhs, g, axis=group_dim), lb, rb_g, lc, rc_g)
+        out = np.where(in_result(mask), product, out)
+    return [out.astype(dtype)]
+
+
+@implements(chlo.ScanOp, quantized="none")
+def _scan(interp: Interpreter, op: chlo.ScanOp, args: Arrays, types: Types) -> Arrays:
+    """The body once per index of the scan dimension (from the end with `is_reverse`),
+    on that slice of each input and the carries; outputs stacked back along it."""
+    n_inputs, n_outputs = len(op.inputs), len(op.outputs)
+    inputs, carries = args[:n_inputs], list(args[n_inputs:])
+    dim = op.dimension.value.data
+    length = _shape(types[0])[dim] if n_outputs else inputs[0].shape[dim]
+    if inputs:
+        length = inputs[0].shape[dim]
+    steps: list[Arrays] = [[] for _ in range(length)]
+    order = (
+        range(length - 1, -1, -1) if op.is_reverse and op.is_reverse.value.data else range(length)
+    )
+    for i in order:
+        values = interp.run_region(op.body, [np.take(x, i, axis=dim) for x in inputs] + carries)
+        steps[i], carries = values[:n_outputs], values[n_outputs:]
+    outputs = [
+        np.stack([step[k] for step in steps], axis=dim)
+        if length
+        else np.zeros(_shape(types[k]), dtype=dtype_of(types[k]))
+        for k in range(n_outputs)
+    ]
+    return [*outputs, *carries]
