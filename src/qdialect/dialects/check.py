@@ -5,13 +5,23 @@
     check.expect_almost_eq %lhs, %rhs, tolerance = 1.000000e-03 : tensor<2xf32>
     check.expect_almost_eq_const %lhs, dense<[1.0, 2.0]> : tensor<2xf32>, tolerance = 1.000000e-03
     check.expect_close %actual, %expected, max_ulp_difference = 3 : tensor<2xf32>, tensor<2xf32>
+    check.expect_serialized_eq %x, probe_id = "conv1", iter = 1 : tensor<2xf32>
 
 The syntax follows upstream StableHLO's CheckOps; `qrun` evaluates them.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, f64, i64
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    StringAttr,
+    f64,
+    i64,
+)
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
@@ -204,8 +214,64 @@ class ExpectCloseOp(IRDLOperation):
             raise VerifyException(f"'{self.name}' requires operands of the same type")
 
 
+@irdl_op_definition
+class ExpectSerializedEqOp(IRDLOperation):
+    """The operand equals (exactly, with its type) the value `interpreter.probe` recorded
+    under `probe_id` on its `iteration`-th run (counted from 0)."""
+
+    name = "check.expect_serialized_eq"
+    expected = operand_def()
+    probe_id = prop_def(StringAttr)
+    iteration = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        expected = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("probe_id")
+        parser.parse_punctuation("=")
+        props: dict[str, Attribute] = {"probe_id": StringAttr(parser.parse_str_literal())}
+        if parser.parse_optional_punctuation(",") is not None:
+            parser.parse_keyword("iter")
+            parser.parse_punctuation("=")
+            start = parser.pos
+            value = parser.parse_integer(allow_boolean=False)
+            if not 0 <= value < 2**32:
+                parser.raise_error("integer value out of range for 32-bit unsigned", start)
+            props["iteration"] = IntegerAttr(value, IntegerType(32, Signedness.UNSIGNED))
+        more, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        return cls.create(
+            operands=[parser.resolve_operand(expected, t)],
+            properties={**more, **props},
+            attributes=attrs,
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.expected)
+        printer.print_string(", probe_id = ")
+        printer.print_attribute(self.probe_id)
+        if self.iteration is not None and self.iteration.value.data != 0:
+            printer.print_string(f", iter = {self.iteration.value.data}")
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.expected.type)
+
+    def iteration_index(self) -> int:
+        return 0 if self.iteration is None else self.iteration.value.data
+
+
 Check = Dialect(
     "check",
-    [ExpectEqOp, ExpectEqConstOp, ExpectAlmostEqOp, ExpectAlmostEqConstOp, ExpectCloseOp],
+    [
+        ExpectEqOp,
+        ExpectEqConstOp,
+        ExpectAlmostEqOp,
+        ExpectAlmostEqConstOp,
+        ExpectCloseOp,
+        ExpectSerializedEqOp,
+    ],
     [],
 )

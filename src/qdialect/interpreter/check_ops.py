@@ -182,3 +182,23 @@ def _close(interp: Interpreter, op: check.ExpectCloseOp, args: Arrays, types: Ty
     interp.record_check(
         op, expect_close(args[0], args[1], op.max_ulp_difference.value.data, min_ulp)
     )
+
+
+@implements(check.ExpectSerializedEqOp, quantized="none")
+def _serialized_eq(
+    interp: Interpreter, op: check.ExpectSerializedEqOp, args: Arrays, types: Types
+) -> None:
+    probe_id, iteration = op.probe_id.data, op.iteration_index()
+    recorded = interp.probes.get(probe_id, iteration)
+    if recorded is None:
+        count = len(interp.probes.values.get(probe_id, []))
+        interp.record_check(
+            op, f"probe '{probe_id}' recorded {count} values; none at iteration {iteration}"
+        )
+        return
+    if recorded.dtype != args[0].dtype:
+        interp.record_check(
+            op, f"probe '{probe_id}' recorded {recorded.dtype}, not {args[0].dtype}"
+        )
+        return
+    interp.record_check(op, expect_eq(args[0], recorded))

@@ -94,6 +94,7 @@ class Interpreter:
     _liveness: dict = field(default_factory=dict)
     _scopes: list[dict] = field(default_factory=list)  # environments of the blocks being run
     process: Any = None  # the collectives' ProcessContext under interpreter.run_parallel
+    probes: Any = None  # instrumentation_ops.ProbeLog: what interpreter.probe recorded
     on_result: Callable[[SSAValue, np.ndarray], None] | None = None
     """Called with every op result as it is computed (a calibrator's observers): unlike
     `dump`, nothing is kept, so a large model streams through."""
@@ -104,6 +105,7 @@ class Interpreter:
         from qdialect.interpreter import (  # noqa: F401
             check_ops,
             chlo_ops,
+            instrumentation_ops,
             quant_ops,
             stablehlo_async_ops,
             stablehlo_batch_norm_ops,
@@ -116,6 +118,9 @@ class Interpreter:
             stablehlo_token_ops,
             tosa_ops,
         )
+
+        if self.probes is None:
+            self.probes = instrumentation_ops.ProbeLog()
 
     @property
     def functions(self) -> dict[str, FuncOp]:

@@ -380,7 +380,7 @@ def _run_parallel(
     threads, start = [], 0
     for index in range(len(names)):
         replica, partition = divmod(index, partitions)
-        child = Interpreter(interp.module)
+        child = Interpreter(interp.module, probes=interp.probes)
         child.process = ProcessContext(replica, partition, replicas, partitions, rendezvous)
         children.append(child)
         inputs = list(args[start : start + arities[index]])

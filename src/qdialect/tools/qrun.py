@@ -17,11 +17,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from qdialect.context import make_context
 from qdialect.interpreter import Interpreter, InterpreterError, OpFailure
+from qdialect.interpreter.instrumentation_ops import ProbeLog, tensor_text
 from qdialect.interpreter.values import random_value
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import (
@@ -75,6 +77,17 @@ def build_arg_parser() -> argparse.ArgumentParser:
         help="write every intermediate value, keyed function/value-name",
     )
     p.add_argument(
+        "--print-results",
+        action="store_true",
+        help="print each function's results as StableHLO's interpreter prints them",
+    )
+    p.add_argument(
+        "--probe-output-dir",
+        metavar="DIR",
+        help="write each value interpreter.probe records to DIR/probeN.npy, listed in "
+        "DIR/index.csv (probe_id,type,path), as StableHLO's interpreter does",
+    )
+    p.add_argument(
         "--compare",
         nargs=2,
         metavar=("A", "B"),
@@ -113,11 +126,25 @@ def _save_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
         raise UserError(str(err)) from None
 
 
+def _probe_directory(path: str | None) -> Path | None:
+    """The probe output directory, created if needed, with a fresh index.csv."""
+    if path is None:
+        return None
+    directory = Path(path)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        (directory / "index.csv").write_text("", encoding="utf-8")
+    except OSError as err:
+        raise UserError(f"cannot write probes to '{path}': {err.strerror}") from None
+    return directory
+
+
 class QRun:
     def __init__(self, args: argparse.Namespace):
         self.args = args
         self.file = "<stdin>" if args.input_file in (None, "-") else args.input_file
         self.ctx = make_context()
+        self.probes = ProbeLog(_probe_directory(args.probe_output_dir))
         self.passed = 0
         self.failed = 0
 
@@ -142,7 +169,8 @@ class QRun:
                 self.report(diag)
                 self.failed += 1
                 continue
-            interp = Interpreter(module, dump=dump)
+            self.probes.forget()
+            interp = Interpreter(module, dump=dump, probes=self.probes)
             if self.args.entry:
                 self.run_entry(interp, locator)
             else:
@@ -165,7 +193,7 @@ class QRun:
             name = func.sym_name.data
             before = len(interp.check_failures)
             try:
-                interp.call(name, [])
+                results = interp.call(name, [])
             except OpFailure as err:
                 self.failed += 1
                 print(f"FAIL: @{name}")
@@ -192,6 +220,9 @@ class QRun:
             else:
                 self.passed += 1
                 print(f"PASS: @{name}")
+            if self.args.print_results:
+                for value, t in zip(results, func.function_type.outputs.data, strict=True):
+                    print(tensor_text(value, t))
 
     def run_entry(self, interp: Interpreter, locator: Locator) -> None:
         name = self.args.entry
@@ -218,9 +249,12 @@ class QRun:
             )
             self.failed += 1
         outputs = {f"result{i}": r for i, r in enumerate(results)}
+        if self.args.print_results:
+            for value, t in zip(results, func.function_type.outputs.data, strict=True):
+                print(tensor_text(value, t))
         if self.args.outputs:
             _save_npz(self.args.outputs, outputs)
-        else:
+        elif not self.args.print_results:
             for key, value in outputs.items():
                 print(f"{key}: {value.dtype}{list(value.shape)}")
                 print(np.array2string(value, threshold=64))
