@@ -61,11 +61,12 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect import numerics
 from qdialect.ir import xdsl_private as xp
+from qdialect.ir.errors import add_follow_up
 from qdialect.ir.float_format import double_from_bits, format_mlir_double
 
 MIN_STORAGE_BITS = 2
@@ -138,7 +139,8 @@ def storage_range_error(bits: int, signed: bool, lo: int, hi: int) -> str | None
 def scale_error(scale: float, expressed: str) -> str | None:
     smallest, largest = _EXPRESSED_RANGE[expressed]
     if math.isnan(scale) or not smallest <= scale <= largest:
-        return f"scale {scale:e} out of expressed type range [{smallest:e}, {largest:e}]"
+        # Upstream's words first (so its expected-error lines match), then the numbers.
+        return f"scale out of expressed type range: {scale:e} is not in [{smallest:e}, {largest:e}]"
     return None
 
 
@@ -876,18 +878,31 @@ class _QuantTypeParser:
         return (IntAttr(width), IntAttr(flags), expressed, IntAttr(lo), IntAttr(hi))
 
     def parse_calibrated(self) -> Sequence[Attribute]:
+        """MLIR's parseExpressedTypeAndRange: a type that is not a float reads `invalid
+        kind of type specified` then `expecting float expressed type`; a malformed range,
+        its own error then `calibrated values must be present`."""
         p = self.p
+        name = xp.current_token(p).span
         self._expect("<")
         token = xp.current_token(p)
         expressed = p.parse_optional_type()
-        if expressed is None or expressed_type_name(expressed) is None:
+        if expressed is None:
             p.raise_error("expecting float expressed type", token.span)
-        assert expressed is not None
-        self._expect("<")
-        low = self._parse_scale()
-        self._expect(":")
-        high = self._parse_scale()
-        self._expect(">")
+        if expressed_type_name(expressed) is None:
+            raise add_follow_up(
+                ParseError(token.span, "invalid kind of type specified"),
+                ParseError(token.span, "expecting float expressed type"),
+            )
+        try:
+            self._expect("<")
+            low = self._parse_scale()
+            self._expect(":")
+            high = self._parse_scale()
+            self._expect(">")
+        except ParseError as err:
+            raise add_follow_up(
+                err, ParseError(name, "calibrated values must be present")
+            ) from None
         self._expect(">")
         return (expressed, FloatData(low), FloatData(high))
 

@@ -48,11 +48,14 @@ func.func private @f(!quant.any<i8:i8>)
 
 // -----
 
-// expected-error @+1 {{expected ':'}}
+// A malformed range: the token's error, then (as MLIR reports it) the type's own.
+// expected-error @+2 {{expected ':'}}
+// expected-error @+1 {{calibrated values must be present}}
 func.func private @f(!quant.calibrated<f32<-0.998>>)
 
 // -----
 
+// expected-error @+2 {{invalid kind of type specified}}
 // expected-error @+1 {{expecting float expressed type}}
 func.func private @f(!quant.calibrated<i8<-4:3>>)
 
