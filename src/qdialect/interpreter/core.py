@@ -10,6 +10,7 @@ a rounding rule.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -43,6 +44,10 @@ _IMPLS: dict[type[Operation], _Entry] = {}
 
 MAX_RANK = 32
 """Highest tensor rank the interpreter runs (numpy's limit in its 1.x releases)."""
+
+MAX_VALUE_ELEMENTS = 2**31
+"""Most elements of one value the interpreter computes (a type may declare more; the
+parser accepts any count int64 holds)."""
 
 
 def implements(*op_types: type[OpT], quantized: str = "dqq") -> Callable[[Impl[OpT]], Impl[OpT]]:
@@ -232,9 +237,14 @@ class Interpreter:
         result_types = [r.type for r in op.results]
         operand_types = [o.type for o in op.operands]
         for t in (*operand_types, *result_types):
-            if len(ht.shape_of(t) or ()) > MAX_RANK:
+            shape = ht.shape_of(t) or ()
+            if len(shape) > MAX_RANK:
                 raise OpFailure(
                     op, f"the interpreter runs tensors of rank at most {MAX_RANK}, not {t}"
+                )
+            if math.prod(max(d, 0) for d in shape) > MAX_VALUE_ELEMENTS:
+                raise OpFailure(
+                    op, f"the interpreter holds at most 2^31 elements per value, not {t}"
                 )
         quantized = any(ht.is_quantized(t) for t in (*operand_types, *result_types))
         try:

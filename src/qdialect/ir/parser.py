@@ -25,7 +25,7 @@ dominated parse time (bench/bench_parse_print.py).
 Hostile text gets a located error in time linear in its size (docs/qopt.md,
 "Limits"): brackets nest at most `MAX_NESTING` deep (checked before parsing, so
 deep nesting is an error, not a RecursionError), a shaped type holds at most
-`MAX_ELEMENTS` elements, string literals lex in linear time (`LinearLexer`), a
+`MAX_ELEMENTS` elements (what int64 holds), string literals lex in linear time (`LinearLexer`), a
 splat `dense<v>` is built from one packed element, and an attribute whose value
 does not fit its type (`dense<300> : tensor<2xi8>`, `4294967296 : i32`) is an
 error at the attribute.
@@ -71,8 +71,10 @@ _UNDEFINED_ALIAS = re.compile(r"undefined symbol alias '(#[^']*)'")
 MAX_NESTING = 256
 """Deepest bracket nesting (`(`, `[`, `{`, `<`) the parser accepts."""
 
-MAX_ELEMENTS = 2**31
-"""Most elements a statically shaped type may declare."""
+MAX_ELEMENTS = 2**63 - 1
+"""Most elements a statically shaped type may declare: the count must fit the int64
+that shape arithmetic (numpy's included) computes it in. A type is only a declaration;
+what materializes values has its own limits (dense constants, the interpreter)."""
 
 MAX_DENSE_BYTES = 2**31
 """Most bytes a dense constant may hold once built (a splat or a hex splat is expanded)."""
@@ -504,7 +506,7 @@ class QParser(LocationSyntax, Parser):
                 count *= size if size >= 0 else 1  # a dynamic size (-1) is not counted
             if count > MAX_ELEMENTS:
                 self._error_at_keyword(
-                    start, f"{kind} type declares {count} elements; the limit is 2^31"
+                    start, f"{kind} type declares {count} elements; the limit is 2^63 - 1"
                 )
         # Element types that constrain their container (a per-axis quantized type needs
         # its axis and one scale per entry) are checked after the ops have verified, as

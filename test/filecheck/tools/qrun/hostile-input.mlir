@@ -38,4 +38,15 @@ func.func @complex() -> tensor<2xcomplex<f16>> {
   func.return %0 : tensor<2xcomplex<f16>>
 }
 
-// CHECK: 1 passed, 3 failed
+// -----
+
+// A type may declare more elements than the interpreter holds; computing such a value
+// is an error at the op.
+// CHECK: FAIL: @too_large_to_compute
+// CHECK-NEXT: hostile-input.mlir:[[# @LINE + 2]]:3: error: the interpreter holds at most 2^31 elements per value, not tensor<65536x65536xi8>
+func.func @too_large_to_compute() {
+  %a = stablehlo.iota dim = 0 : tensor<65536x65536xi8>
+  func.return
+}
+
+// CHECK: 1 passed, 4 failed
