@@ -19,9 +19,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
 from xdsl.utils.str_enum import StrEnum
 
 from qdialect.ir import xdsl_private as xp
+from qdialect.ir.errors import add_follow_up, mark_core
 
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
@@ -110,10 +112,18 @@ def print_attr_dict_except(
 
 
 def parse_int_list(parser: Parser) -> list[int]:
-    """`[1, 2, 3]` (possibly empty)."""
-    return parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-    )
+    """`[1, 2, 3]` (possibly empty). An entry that is not an integer reads as MLIR's
+    dense-array parser reports it: `expected integer value`, then the core parser's
+    `expected ']'`."""
+
+    def entry() -> int:
+        try:
+            return parser.parse_integer(allow_boolean=False)
+        except ParseError as err:
+            closing = mark_core(ParseError(err.span, "expected ']'"))
+            raise add_follow_up(err, closing) from None
+
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
 
 
 def int_list_text(values: Sequence[int]) -> str:

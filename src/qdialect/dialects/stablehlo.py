@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     DenseResourceAttr,
     DictionaryAttr,
     FlatSymbolRefAttr,
+    FunctionType,
     IntegerAttr,
     IntegerType,
     StringAttr,
@@ -45,7 +46,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import ConstantLike, HasFolder, IsTerminator, Pure, RecursiveMemoryEffect
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.dim_rules import dims_text, dot_general_problem, out_of_range, repeated
@@ -96,6 +97,7 @@ from qdialect.dialects.window import (
     window_output_shape,
 )
 from qdialect.ir import xdsl_private as xp
+from qdialect.ir.errors import add_follow_up
 
 # ==========================================================================
 # Helpers
@@ -817,14 +819,18 @@ class SelectOp(IRDLOperation):
         operands = parse_operand_list(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        if xp.current_token(parser).text == "(":
-            fn = parser.parse_function_type()
+        start = parser.pos
+        listed = [parser.parse_type()]
+        while parser.parse_optional_punctuation(",") is not None:
+            listed.append(parser.parse_type())
+        if len(listed) == 1 and isinstance(listed[0], FunctionType):
+            fn = listed[0]
             types, result = list(fn.inputs.data), fn.outputs.data[0]
-        else:
-            pred_type = parser.parse_type()
-            parser.parse_punctuation(",")
-            result = parser.parse_type()
-            types = [pred_type, result, result]
+        elif len(listed) == 2:
+            result = listed[1]
+            types = [listed[0], result, result]
+        else:  # upstream's parseSelectOpType
+            parser.raise_error("expected functional type or list of two types", start)
         return cls.create(
             operands=resolve(parser, operands, types), result_types=[result], attributes=attrs
         )
@@ -1744,11 +1750,38 @@ def _precision_list(attr: ArrayAttr | None) -> list[str]:
     return [] if attr is None else [p.data.value for p in attr.data]  # type: ignore[attr-defined]
 
 
+_PRECISION_PARAMETER = (
+    "failed to parse StableHLO_PrecisionAttr parameter 'value' which is to be a "
+    "`::mlir::stablehlo::Precision`"
+)
+
+
+def _parse_precision_value(parser: Parser) -> PrecisionAttr:
+    """One bare precision keyword, with the two errors MLIR's generated enum parser
+    reports: not a keyword, or not one of the cases."""
+    span = xp.current_token(parser).span
+    word = parser.parse_optional_identifier()
+    if word is None:
+        raise add_follow_up(
+            ParseError(span, "expected valid keyword"), ParseError(span, _PRECISION_PARAMETER)
+        )
+    if word not in Precision.__members__:
+        raise add_follow_up(
+            ParseError(span, _PRECISION_PARAMETER),
+            ParseError(
+                span,
+                "expected ::mlir::stablehlo::Precision to be one of: "
+                + ", ".join(Precision.__members__),
+            ),
+        )
+    return PrecisionAttr(Precision(word))
+
+
 def _parse_precision(parser: Parser) -> ArrayAttr:
     parser.parse_keyword("precision")
     parser.parse_punctuation("=")
     values = parser.parse_comma_separated_list(
-        parser.Delimiter.SQUARE, lambda: PrecisionAttr(parser.parse_str_enum(Precision))
+        parser.Delimiter.SQUARE, lambda: _parse_precision_value(parser)
     )
     return ArrayAttr(values)
 
@@ -2962,7 +2995,10 @@ class OptimizationBarrierOp(IRDLOperation):
         types: list[Attribute] = []
         if operands:
             parser.parse_punctuation(":")
-            types = [parser.parse_type()]
+            try:
+                types = [parser.parse_type()]
+            except ParseError as err:  # upstream's PairwiseOpType: then its own error
+                raise add_follow_up(err, ParseError(err.span, "expected type list")) from None
             while parser.parse_optional_punctuation(",") is not None:
                 types.append(parser.parse_type())
         return cls.create(

@@ -419,8 +419,11 @@ class TupleOp(IRDLOperation):
         operands = parse_optional_operand_list(parser)
         _props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
+        start = parser.pos
         t = parser.parse_type()
-        types = list(t.types.data) if isinstance(t, TupleType) else [t]
+        if not isinstance(t, TupleType):  # upstream's parseTupleOpType
+            parser.raise_error("expected tuple type", start)
+        types = list(t.types.data)
         return cls.create(
             operands=resolve(parser, operands, types), result_types=[t], attributes=attrs
         )

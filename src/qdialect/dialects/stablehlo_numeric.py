@@ -143,9 +143,12 @@ class ComplexOp(_ElementwiseSyntax):
         operands = parse_operand_list(parser)
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         parser.parse_punctuation(":")
+        start = parser.pos
         functional = xp.current_token(parser).text == "("
         types, result = parse_same_operands_and_result_type(parser, len(operands))
         if not functional:  # one type: the result's; the operands are its parts
+            if not (ht.is_tensor(result) and ht.is_complex(ht.element_type(result))):
+                parser.raise_error("expected tensor with complex element type", start)
             types = [ht.part_type(result)] * len(operands)
         return cls.create(
             operands=resolve(parser, operands, types),

@@ -36,8 +36,17 @@ def follow_ups(err: ParseError) -> list[ParseError]:
     return list(getattr(err, _FOLLOW_UPS, ()))
 
 
-def keep_follow_ups(old: ParseError, new: ParseError) -> ParseError:
-    """`new` (a rewording of `old`) with `old`'s follow-ups."""
-    for follow_up in follow_ups(old):
-        add_follow_up(new, follow_up)
-    return new
+_CORE = "qdialect_core"
+
+
+def mark_core(err: ParseError) -> ParseError:
+    """Note that `err` (and the further errors noted on it) is the core type or attribute
+    parser's, which MLIR does not prefix with the custom op being parsed; returns `err`."""
+    for e in (err, *follow_ups(err)):
+        if not hasattr(e, _CORE):
+            setattr(e, _CORE, True)
+    return err
+
+
+def is_core(err: ParseError) -> bool:
+    return bool(getattr(err, _CORE, False))

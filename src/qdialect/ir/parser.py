@@ -59,7 +59,7 @@ from xdsl.utils.lexer import Input, Location, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
-from qdialect.ir.errors import keep_follow_ups
+from qdialect.ir.errors import add_follow_up, follow_ups, is_core, mark_core
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 from qdialect.ir.locations import LocationSyntax
 from qdialect.ir.parse_messages import mlir_wording
@@ -169,15 +169,8 @@ class _TensorElement(AttrParser._TensorLiteralElement):
         return (values[0], values[1])
 
 
-_CORE = "qdialect_core"
 _CUSTOM_OP = "qdialect_custom_op"
 _OP_NAME = re.compile(r"\s*(?:(?:%[\w$.\-]+(?::\d+)?\s*,?\s*)+=\s*)?([A-Za-z_][\w$.]*)")
-
-
-def _mark_core(err: ParseError) -> None:
-    """Note that `err` arose in the core type or attribute parser."""
-    if not hasattr(err, _CORE):
-        setattr(err, _CORE, True)
 
 
 #: How MLIR's dialects word a type mnemonic they do not know.
@@ -229,6 +222,16 @@ class QParser(LocationSyntax, Parser):
             if undefined:
                 first = min((self._first_forward_use[n] for n in undefined), key=lambda s: s.start)
                 return ParseError(first, "use of undeclared SSA value name")
+        name = getattr(err, _CUSTOM_OP, None)
+        reworded = self._reworded(err, name)
+        for follow_up in follow_ups(err):
+            add_follow_up(reworded, self._reworded(follow_up, name))
+        return reworded
+
+    def _reworded(self, err: ParseError, custom_op: str | None) -> ParseError:
+        """One error as MLIR words and locates it; `custom_op` names the op whose custom
+        parser ran, whose OpAsmParser prefixes what it reports (not what the core type
+        or attribute parser reports)."""
         stack = self._parser_state.dialect_stack
         default = "func" if "func" in stack else "builtin"
         message, at = mlir_wording(
@@ -238,14 +241,9 @@ class QParser(LocationSyntax, Parser):
             list(self.ctx.registered_dialect_names),
             default,
         )
-        if (name := getattr(err, _CUSTOM_OP, None)) is not None:
-            # MLIR's OpAsmParser prefixes what a custom op parser reports with the op.
-            message = f"custom op '{name}' {message}"
-        if message == err.msg and at == err.span.start:
-            return err
-        return keep_follow_ups(
-            err, ParseError(Span(at, max(at, err.span.end), self.lexer.input), message)
-        )
+        if custom_op is not None and not is_core(err):
+            message = f"custom op '{custom_op}' {message}"
+        return ParseError(Span(at, max(at, err.span.end), self.lexer.input), message)
 
     def resolve_operand(self, operand, type):
         if operand.operand_name not in self.ssa_values:
@@ -253,7 +251,7 @@ class QParser(LocationSyntax, Parser):
         try:
             return super().resolve_operand(operand, type)
         except ParseError as err:  # a type clash: the core parser's error, unprefixed
-            _mark_core(err)
+            mark_core(err)
             raise
 
     def _parse_module(self, allow_implicit_module: bool):
@@ -284,7 +282,7 @@ class QParser(LocationSyntax, Parser):
         try:
             return parse()
         except ParseError as err:
-            _mark_core(err)
+            mark_core(err)
             raise
         except MemoryError:
             self.raise_error("out of memory building this attribute", start, self.pos)
@@ -296,11 +294,13 @@ class QParser(LocationSyntax, Parser):
         return self._located(super().parse_optional_attribute)
 
     def parse_type(self):
+        function = xp.current_token(self).kind == MLIRTokenKind.L_PAREN
         try:
             return super().parse_type()
         except ParseError as err:
-            _mark_core(err)
-            raise
+            if function and err.msg in ("'->' expected", "Expected '->'"):
+                err = ParseError(err.span, "expected '->' in function type")  # MLIR's words
+            raise mark_core(err) from None
 
     def parse_optional_function_type(self):
         try:
@@ -308,7 +308,7 @@ class QParser(LocationSyntax, Parser):
         except ParseError as err:
             if err.msg == "'->' expected":  # MLIR's words for it
                 err = ParseError(err.span, "expected '->' in function type")
-            _mark_core(err)
+            mark_core(err)
             raise err from None
 
     def parse_optional_type(self):
@@ -431,10 +431,11 @@ class QParser(LocationSyntax, Parser):
         return op
 
     def _custom_op_at(self, start: int, err: ParseError) -> str | None:
-        """The op whose custom parser raised `err`, if MLIR would name it: a registered op
-        in its pretty form, the error raised while that parser ran (not in a type or
-        attribute it read, not before its name nor after it, in the result binding)."""
-        if getattr(err, _CORE, False) or err.msg.startswith("Operation has "):
+        """The op whose custom parser was running when `err` was raised, if MLIR would
+        name it: a registered op in its pretty form, the error past its name (not in the
+        result binding). Whether the error is the core parser's (unprefixed) is decided
+        per error, in `_reworded`."""
+        if err.msg.startswith("Operation has "):
             return None
         match = _OP_NAME.match(self.lexer.input.content, start)
         if match is None or err.span.start < match.end(1):
