@@ -16,9 +16,10 @@ chunk the way the file's RUN line asks:
 Each chunk runs in a forked child with a timeout, so a hang or a crash is counted
 rather than stopping the run. Prints per-file counts (pass / fail / bug = exit 2,
 traceback, hang or crash), the totals, and the most frequent first error lines, which
-is the to-do list. The passes on a RUN line are not applied: for a file that checks a
-pass's output or diagnostics (`-tosa-validate`, `-canonicalize`), the figure measures
-parsing, printing and the op verifiers only.
+is the to-do list. The passes on the first RUN line (`-tosa-attach-target="..."
+-tosa-validate`, `--pass-pipeline=...`) are applied as qopt's pipeline when qopt has
+them all; when it lacks one (marked `passes not run` in the listing), the figure
+measures parsing, printing and the op verifiers only.
 
     python bench/upstream_compat.py PATH... [--json out.json] [--top 25] [--filecheck]
 """
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -55,6 +57,7 @@ class FileResult:
     failed: int = 0
     bugs: int = 0
     filecheck: str = ""  # "", "pass" or "fail"
+    passes: str = "none"  # the RUN line's passes: "none", "run" or "not run"
     errors: list[str] = field(default_factory=list)
 
 
@@ -67,6 +70,38 @@ def run_lines(text: str) -> list[str]:
             joined.append(current.strip())
             current = ""
     return joined or [""]
+
+
+_TOOL_FLAGS = {"split-input-file", "verify-diagnostics", "allow-unregistered-dialect"}
+
+
+def pipeline_of(run: str) -> str | None:
+    """The passes an `*-opt` RUN line applies, as a qopt pipeline ("" for none), or None
+    when it names a pass (or an option form) qopt does not have."""
+    from qdialect.transforms import get_all_passes
+
+    try:
+        tokens = shlex.split(run.replace("%s", "INPUT"))
+    except ValueError:
+        return None
+    if not tokens or not tokens[0].endswith("-opt"):
+        return ""
+    known = get_all_passes()
+    passes: list[str] = []
+    for token in tokens[1:]:
+        if token == "|":
+            break
+        if not token.startswith("-"):
+            continue
+        name, _, options = token.lstrip("-").partition("=")
+        if name in _TOOL_FLAGS:
+            continue
+        if name == "pass-pipeline":
+            return options
+        if name not in known:
+            return None
+        passes.append(f"{name}{{{options}}}" if options else name)
+    return f"builtin.module({','.join(passes)})" if passes else ""
 
 
 def mode_of(runs: list[str]) -> str:
@@ -95,6 +130,10 @@ def check_file(path: Path, timeout: float, filecheck: bool) -> FileResult:
     mode = mode_of(runs)
     result = FileResult(str(path), mode)
     extra = ["--allow-unregistered-dialect"] if "allow-unregistered-dialect" in runs[0] else []
+    pipeline = pipeline_of(runs[0]) if mode != "interpret" else ""
+    result.passes = "none" if not pipeline else ("not run" if pipeline is None else "run")
+    if pipeline:
+        extra += ["--pass-pipeline", pipeline]
     chunks = _SPLIT.split(text) if "split-input-file" in runs[0] else [text]
     with tempfile.TemporaryDirectory() as tmp:
         for index, chunk in enumerate(chunks):
@@ -157,6 +196,7 @@ def main() -> int:
         results.append(result)
         if not args.quiet:
             fc = f"  filecheck {result.filecheck}" if result.filecheck else ""
+            fc += "  (passes not run)" if result.passes == "not run" else ""
             print(
                 f"{result.passed:4d}/{result.chunks:<4d} bugs {result.bugs:<3d} "
                 f"{result.mode:<11s} {path}{fc}",

@@ -24,7 +24,8 @@ class TosaAttachTarget(ModulePass):
 
     name = PASS_NAME
 
-    profiles: tuple[str, ...] = ("pro_int", "pro_fp")
+    profiles: tuple[str, ...] = ()
+    """None by default, as upstream's list option: `tosa-attach-target{}` targets no profile."""
     extensions: tuple[str, ...] = field(default=())
     level: str = "8k"
     specification_version: str | float = "1.0"

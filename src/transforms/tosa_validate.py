@@ -38,6 +38,7 @@ from xdsl.passes import ModulePass
 from qdialect.dialects import tosa
 from qdialect.dialects import tosa_extra as tx
 from qdialect.ir.errors import OpError
+from qdialect.transforms.tosa_compliance import requirement
 
 PASS_NAME = "tosa-validate"
 
@@ -65,21 +66,20 @@ EXTENSIONS = (
     "doubleround",
     "inexactround",
     "dynamic",
+    "int64",
+    "shape",
+    "mx_common",
+    "mx_fp4e2m1",
+    "mx_fp6e2m3",
+    "mx_fp6e3m2",
+    "mx_fp8e4m3",
+    "mx_fp8e5m2",
+    "mx_int8",
+    "mxfp_conv",
     "halfeven",  # qdialect's, not TOSA's: `rounding_mode<HALF_EVEN_ROUND>` (numerics.md)
 )
 
-# Ops whose i32 / bool data both profiles define (index arithmetic, data movement).
-_BOTH_PROFILES = {
-    "tosa.add", "tosa.sub", "tosa.mul", "tosa.intdiv", "tosa.const", "tosa.const_shape",
-    "tosa.reshape", "tosa.transpose", "tosa.concat", "tosa.slice", "tosa.tile", "tosa.pad",
-    "tosa.reverse", "tosa.identity", "tosa.select", "tosa.equal", "tosa.greater",
-    "tosa.greater_equal", "tosa.gather", "tosa.scatter", "tosa.logical_and",
-    "tosa.logical_or", "tosa.logical_xor", "tosa.logical_not", "tosa.reduce_all",
-    "tosa.reduce_any", "tosa.cond_if", "tosa.while_loop", "tosa.yield",
-}  # fmt: skip
-
 _CONTROL_FLOW = (tx.CondIfOp, tx.WhileLoopOp)
-_VARIABLES = (tx.VariableOp, tx.VariableReadOp, tx.VariableWriteOp)
 
 
 class ValidationError(OpError):
@@ -136,12 +136,17 @@ class Target:
     extensions: frozenset[str]
     limits: dict[str, int] | None
     strict: bool
+    version: str | None = None
+    """The target's specification version (`tosa-attach-target`); None: every version."""
 
     @staticmethod
     def from_pass(p: TosaValidate, module: ModuleOp) -> Target:
         profiles, extensions, level = _split(p.profile), _split(p.extension), p.level
+        version = None
         env = module.attributes.get("tosa.target_env")
         if isinstance(env, DictionaryAttr):
+            spec = env.data.get("specification_version")
+            version = spec.data if isinstance(spec, StringAttr) else None
             profiles = _names(env.data.get("profiles"), profiles)
             extensions = _names(env.data.get("extensions"), extensions)
             lv = env.data.get("level")
@@ -152,6 +157,7 @@ class Target:
             frozenset(extensions),
             None if level == "none" else LEVEL_8K,
             p.strict_op_spec_alignment,
+            version,
         )
 
     # ---- checks ----------------------------------------------------------------
@@ -162,47 +168,17 @@ class Target:
             self.check_level(op)
 
     def check_profile(self, op: Operation) -> None:
-        types = [*(o.type for o in op.operands), *(r.type for r in op.results)]
-        elements = [_storage(t) for t in types if isinstance(t, TensorType | UnrankedTensorType)]
-        if isinstance(op, tx.VariableOp):
-            elements.append(op.type)
+        """The specification's type tables (`tosa_compliance`), then the requirements
+        types do not show: rescale's rounding modes."""
+        found = requirement(op, self.profiles | self.extensions, self.version)
+        if found is not None:
+            kind, detail = found
+            if kind == "illegal":
+                raise ValidationError(op, str(detail))
+            if self.strict:
+                what = f": element type '{detail}' is not legal" if detail else ""
+                raise ValidationError(op, f"is not profile-aligned{what}")
         needs: list[tuple[str, ...]] = []
-        for e in elements:
-            text = str(e)
-            if text in ("f16", "f32"):
-                needs.append(("pro_fp",))
-            elif text == "bf16":
-                needs.append(("bf16",))
-            elif text.startswith("f8E4M3"):
-                needs.append(("fp8e4m3",))
-            elif text.startswith("f8E5M2"):
-                needs.append(("fp8e5m2",))
-            elif isinstance(e, IntegerType) and e.width.data == 4:
-                needs.append(("int4",))
-            elif self.strict and (
-                (isinstance(e, IntegerType) and e.width.data not in (1, 4, 8, 16, 32, 48))
-                or text == "f64"
-            ):
-                raise ValidationError(
-                    op, f"is not profile-aligned: element type '{text}' is not legal"
-                )
-        has_float = any(n[0] in ("pro_fp", "bf16") or n[0].startswith("fp8") for n in needs)
-        ints = [
-            e for e in elements if isinstance(e, IntegerType) and e.width.data in (8, 16, 32, 48)
-        ]
-        if ints and not has_float:
-            if op.name in _BOTH_PROFILES and all(e.width.data == 32 for e in ints):
-                needs.append(("pro_int", "pro_fp"))
-            else:
-                needs.append(("pro_int",))
-        if _is_int16_compute(op):
-            needs.append(("int16",))
-        if isinstance(op, tx.FFT2dOp | tx.RFFT2dOp):
-            needs.append(("fft",))
-        if isinstance(op, _CONTROL_FLOW):
-            needs.append(("controlflow",))
-        if isinstance(op, _VARIABLES):
-            needs.append(("variable",))
         if isinstance(op, tosa.RescaleOp):
             mode = op.rounding_mode.data.value
             if mode == "DOUBLE_ROUND":
@@ -214,10 +190,6 @@ class Target:
         available = self.profiles | self.extensions
         for options in needs:
             if not available.intersection(options):
-                if options == ("pro_int",):  # upstream words its integer-profile check so
-                    raise ValidationError(
-                        op, "illegal: requires [pro_int] but not enabled in target"
-                    )
                 raise ValidationError(
                     op,
                     f"illegal: requires any of [{', '.join(options)}] profiles/extensions to be "
@@ -328,14 +300,6 @@ def _names(attr: Attribute | None, default: tuple[str, ...]) -> tuple[str, ...]:
 
 def _storage(t: Attribute) -> Attribute:
     return tosa.storage_element(t)
-
-
-def _is_int16_compute(op: Operation) -> bool:
-    """Convolutions, matmul and the i16 table/rescale paths on 16-bit activations (EXT-INT16)."""
-    if isinstance(op, tosa._Conv | tosa.MatMulOp):
-        e = _storage(op.operands[0].type)
-        return isinstance(e, IntegerType) and e.width.data == 16
-    return False
 
 
 def _size_in_bytes(t: TensorType) -> int:

@@ -115,4 +115,4 @@ func.func @half_even(%x: tensor<4xi32>) -> tensor<4xi8> {
 // NONE-NOT: failed level check
 // NONE: error: 'tosa.fft2d' op illegal: requires any of [fft]
 // INT: error: 'tosa.slice' op illegal: requires any of [pro_fp]
-// FP: error: 'tosa.const' op illegal: requires [pro_int] but not enabled in target
+// FP: error: 'tosa.conv2d' op illegal: requires [pro_int] but not enabled in target
