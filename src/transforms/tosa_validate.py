@@ -163,9 +163,11 @@ class Target:
     # ---- checks ----------------------------------------------------------------
 
     def check(self, op: Operation) -> None:
-        self.check_profile(op)
+        """The level's limits, then the profiles and extensions (upstream's order: an op
+        both too large and outside the target reports the limit)."""
         if self.limits is not None:
             self.check_level(op)
+        self.check_profile(op)
 
     def check_profile(self, op: Operation) -> None:
         """The specification's type tables (`tosa_compliance`), then the requirements
