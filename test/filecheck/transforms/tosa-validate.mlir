@@ -17,6 +17,14 @@ func.func @ok(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32
 
 // -----
 
+// A float op: legal with pro_fp (the first run), not with pro_int alone (INT).
+func.func @float(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.add %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
 func.func @rank(%a: tensor<1x1x1x1x13x21x3xi32>) -> tensor<1x1x1x1x13x21x3xi32> {
   // expected-error @+1 {{'tosa.add' op failed level check: operand rank(shape) <= MAX_RANK}}
   %0 = tosa.add %a, %a : (tensor<1x1x1x1x13x21x3xi32>, tensor<1x1x1x1x13x21x3xi32>) -> tensor<1x1x1x1x13x21x3xi32>
@@ -116,5 +124,5 @@ func.func @half_even(%x: tensor<4xi32>) -> tensor<4xi8> {
 
 // NONE-NOT: failed level check
 // NONE: error: 'tosa.fft2d' op illegal: requires any of [fft]
-// INT: error: 'tosa.slice' op illegal: requires any of [pro_fp]
+// INT: error: 'tosa.add' op illegal: requires any of [pro_fp]
 // FP: error: 'tosa.conv2d' op illegal: requires [pro_int] but not enabled in target
