@@ -760,6 +760,8 @@ class NegateOp(TosaOp):
         x, out = shape_of(self.input1.type), shape_of(self.output.type)
         if x is not None and out is not None and not shapes_compatible(x, out):
             raise op_error(self, "requires the same shape for input1 and output")
+        check_zero_point_value(self, self.input1_zp, "input1", self.input1.type)
+        check_zero_point_value(self, self.output_zp, "output", self.output.type)
         width = _int_width(self.input1.type)
         _check_zero_point(self, self.input1_zp, "input1_zp", width)
         _check_zero_point(self, self.output_zp, "output_zp", width)
@@ -840,43 +842,79 @@ class RescaleOp(TosaOp):
     )
 
     def verify_(self) -> None:
+        """Upstream's RescaleOp checks in its order and words (operand types, element
+        kinds, shapes, zero points, the multiplier's width, DOUBLE_ROUND, per-channel
+        lengths), then the spec's further rules upstream leaves to run time."""
         in_t, mult_t, shift_t = self.input.type, self.multiplier.type, self.shift.type
+        for index, t, elements, what in (
+            (1, mult_t, (16, 32), "16-bit signless integer or 32-bit signless integer"),
+            (2, shift_t, (8,), "8-bit signless integer"),
+        ):
+            s = shape_of(t)
+            if (s is not None and len(s) != 1) or _int_width(t) not in elements:
+                raise op_error(
+                    self, f"operand #{index} must be 1D tensor of {what} values, but got '{t}'"
+                )
+        for what, t in (("input", in_t), ("output", self.output.type)):
+            if not isinstance(storage_element(t), IntegerType):
+                raise op_error(
+                    self,
+                    f"expect {what} to have integer element type, got '{storage_element(t)}'",
+                )
+            if what == "input":
+                shape, out_shape = shape_of(in_t), shape_of(self.output.type)
+                if (
+                    shape is not None
+                    and out_shape is not None
+                    and not shapes_compatible(shape, out_shape)
+                ):
+                    raise op_error(self, "Shape of input and output must be same")
         in_w, out_w = _int_width(in_t), _int_width(self.output.type)
-        if in_w not in (8, 16, 32, 48) or out_w not in (8, 16, 32):
-            raise VerifyException(
-                f"'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got {in_t} -> {self.output.type}"
-            )
+        for what, zp, width, unsigned in (
+            ("input", self.input_zp, in_w, self.flag("input_unsigned")),
+            ("output", self.output_zp, out_w, self.flag("output_unsigned")),
+        ):
+            values = _const_values(zp)
+            if values is None or len(values) != 1 or width is None:
+                continue
+            value = values[0] & ((1 << width) - 1) if unsigned else values[0]
+            if unsigned and width == 16 and value not in (0, 32768):
+                raise op_error(
+                    self,
+                    f"expect {what}_zp of 0 or 32768 for unsigned int16 {what}, got {value}",
+                )
+            if width != 8 and not (unsigned and width == 16) and value != 0:
+                raise op_error(self, f"expect {what}_zp of 0, got {value}")
         scale32 = self.flag("scale32")
-        mode = self.rounding_mode.data
-        if mode in (RoundingMode.DOUBLE_ROUND, RoundingMode.HALF_EVEN_ROUND) and not scale32:
-            raise VerifyException(f"'tosa.rescale' {mode.value} requires scale32")
-        if scale32 and in_w == 48:
-            raise VerifyException("'tosa.rescale' scale32 is not allowed for i48 input")
         want = IntegerType(32 if scale32 else 16)
         if _element(mult_t) != want:
-            raise VerifyException(
-                f"'tosa.rescale' multiplier must be {want} when scale32 is {str(scale32).lower()}, got {_element(mult_t)}"
+            raise op_error(
+                self,
+                f"expect {want} element type for multiplier for scale32="
+                f"{str(scale32).lower()}, got '{_element(mult_t)}'",
             )
-        if _element(shift_t) != IntegerType(8):
-            raise VerifyException(f"'tosa.rescale' shift must be i8, got {_element(shift_t)}")
-        channels = 1
+        mode = self.rounding_mode.data
+        if mode in (RoundingMode.DOUBLE_ROUND, RoundingMode.HALF_EVEN_ROUND) and not scale32:
+            raise op_error(self, f"{mode.value} is only allowed with scale32=true")
         shape = shape_of(in_t)
+        channels = 1
         if self.flag("per_channel"):
             if not shape:
-                raise VerifyException("'tosa.rescale' per_channel needs an input of rank >= 1")
+                raise op_error(self, "per_channel needs an input of rank >= 1")
             channels = shape[-1]
         for t, what in ((mult_t, "multiplier"), (shift_t, "shift")):
             s = shape_of(t)
             if s is not None and channels >= 0 and s != (channels,):
-                raise VerifyException(
-                    f"'tosa.rescale' {what} must have shape [{channels}], got {t}"
+                raise op_error(
+                    self,
+                    f"expect shape of {{ {channels} }} for {what} input, got {{ {s[0]} }}",
                 )
-        if (
-            shape_of(self.output.type) is not None
-            and shape is not None
-            and not shapes_compatible(shape, shape_of(self.output.type))
-        ):
-            raise VerifyException("'tosa.rescale' requires input and output of one shape")
+        if in_w not in (8, 16, 32, 48) or out_w not in (8, 16, 32):
+            raise VerifyException(
+                f"'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got {in_t} -> {self.output.type}"
+            )
+        if scale32 and in_w == 48:
+            raise VerifyException("'tosa.rescale' scale32 is not allowed for i48 input")
         shifts = _const_values(self.shift)
         if shifts is not None and any(not MIN_SHIFT <= s <= MAX_SHIFT for s in shifts):
             raise VerifyException(
@@ -1368,6 +1406,8 @@ class MatMulOp(TosaOp):
                 raise VerifyException(
                     f"'tosa.matmul' output must be {shape_text((sa[0], sa[1], sb[2]))}"
                 )
+        check_zero_point_value(self, self.a_zp, "a", self.a.type)
+        check_zero_point_value(self, self.b_zp, "b", self.b.type)
         _check_zero_point(self, self.a_zp, "a_zp", wa)
         _check_zero_point(self, self.b_zp, "b_zp", _int_width(b))
 
@@ -1467,6 +1507,8 @@ class AvgPool2dOp(_Pool):
         width = _int_width(self.input.type)
         if width is not None and self.acc_type != IntegerType(32):
             raise VerifyException("'tosa.avg_pool2d' on integers accumulates in i32")
+        check_zero_point_value(self, self.input_zp, "input", self.input.type)
+        check_zero_point_value(self, self.output_zp, "output", self.output.type)
         _check_zero_point(self, self.input_zp, "input_zp", width)
         _check_zero_point(self, self.output_zp, "output_zp", _int_width(self.output.type))
 

@@ -117,7 +117,7 @@ func.func @f(%a: tensor<4xi8>) {
 func.func @f(%a: tensor<4xi32>) {
   %z = "tosa.const"() <{values = dense<1> : tensor<1xi32>}> : () -> tensor<1xi32>
   %o = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  // expected-error @+1 {{'tosa.negate' op input1_zp must be 0 for 32-bit data, got 1}}
+  // expected-error @+1 {{'tosa.negate' op input1 zero point must be zero for non-int8 integer types}}
   %0 = "tosa.negate"(%a, %z, %o) : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
   func.return
 }
@@ -190,7 +190,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op DOUBLE_ROUND requires scale32}}
+  // expected-error @+1 {{'tosa.rescale' op DOUBLE_ROUND is only allowed with scale32=true}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = false, rounding_mode = #tosa.rounding_mode<DOUBLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -216,7 +216,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op multiplier must be i32 when scale32 is true, got i16}}
+  // expected-error @+1 {{'tosa.rescale' op expect i32 element type for multiplier for scale32=true, got 'i16'}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi16>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -229,7 +229,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op multiplier must be i16 when scale32 is false, got i32}}
+  // expected-error @+1 {{'tosa.rescale' op expect i16 element type for multiplier for scale32=false, got 'i32'}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = false, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -242,7 +242,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi32>}> : () -> tensor<1xi32>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op shift must be i8, got i32}}
+  // expected-error @+1 {{'tosa.rescale' op operand #2 must be 1D tensor of 8-bit signless integer values, but got 'tensor<1xi32>'}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -268,7 +268,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<4xi8>}> : () -> tensor<4xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op multiplier must have shape [4], got tensor<1xi32>}}
+  // expected-error @+1 {{'tosa.rescale' op expect shape of { 4 } for multiplier input, got { 1 }}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = true, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<4xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -281,7 +281,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<2xi8>}> : () -> tensor<2xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op shift must have shape [1], got tensor<2xi8>}}
+  // expected-error @+1 {{'tosa.rescale' op expect shape of { 1 } for shift input, got { 2 }}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<2xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -294,7 +294,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op requires input and output of one shape}}
+  // expected-error @+1 {{'tosa.rescale' op Shape of input and output must be same}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<5xi8>
   func.return
 }
@@ -346,7 +346,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<3> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op input_zp must be 0 for 32-bit data, got 3}}
+  // expected-error @+1 {{'tosa.rescale' op expect input_zp of 0, got 3}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -359,7 +359,7 @@ func.func @f(%x: tensor<4xi16>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<5> : tensor<1xi16>}> : () -> tensor<1xi16>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op input_zp of unsigned 16-bit data must be 0 or 32768, got 5}}
+  // expected-error @+1 {{'tosa.rescale' op expect input_zp of 0 or 32768 for unsigned int16 input, got 5}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = true, output_unsigned = false}> : (tensor<4xi16>, tensor<1xi32>, tensor<1xi8>, tensor<1xi16>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
