@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedTensorType,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.passes import ModulePass
 
 from qdialect.dialects import tosa
@@ -164,10 +164,13 @@ class Target:
 
     def check(self, op: Operation) -> None:
         """The level's limits, then the profiles and extensions (upstream's order: an op
-        both too large and outside the target reports the limit)."""
+        both too large and outside the target reports the limit), then, with
+        `strict-op-spec-alignment`, the spec's ERROR_IF conditions the verifiers leave."""
         if self.limits is not None:
             self.check_level(op)
         self.check_profile(op)
+        if self.strict:
+            check_error_if(op)
 
     def check_profile(self, op: Operation) -> None:
         """The specification's type tables (`tosa_compliance`), then the requirements
@@ -290,6 +293,70 @@ class Target:
                 depth += isinstance(parent, _CONTROL_FLOW)
                 parent = parent.parent_op()
             at_most(depth, limits["MAX_NESTING"], "MAX_NESTING", "nesting depth")
+
+
+def check_error_if(op: Operation) -> None:
+    """RESIZE's ERROR_IF conditions on its constant scale, offset and border, and the
+    isolation of control-flow regions, in upstream's words."""
+    if isinstance(op, tx.ResizeOp):
+        _check_resize(op)
+    regions = {tx.CondIfOp: ("then", "else"), tx.WhileLoopOp: ("cond", "body")}
+    for kind, names in regions.items():
+        if isinstance(op, kind):
+            for name, region in zip(names, op.regions, strict=True):
+                if _uses_outside(region):
+                    raise ValidationError(
+                        op,
+                        "is not conformant to the TOSA specification. It requires the "
+                        f"'{name}' region is isolated from above.",
+                    )
+
+
+def _uses_outside(region: Region) -> bool:
+    """Whether an op in `region` (nested regions included) reads a value defined outside."""
+    ops = list(region.walk())
+    blocks = [*region.blocks, *(b for o in ops for r in o.regions for b in r.blocks)]
+    defined = {id(v) for o in ops for v in o.results} | {id(a) for b in blocks for a in b.args}
+    return any(id(v) not in defined for o in ops for v in o.operands)
+
+
+def _check_resize(op: tx.ResizeOp) -> None:
+    scale = tosa._shape_values(op.scale)
+    offset = tosa._shape_values(op.offset)
+    border = tosa._shape_values(op.border)
+    ins, outs = tosa.shape_of(op.input.type), tosa.shape_of(op.output.type)
+    if ins is not None and outs is not None and -1 not in (*ins, *outs):
+        dims = (outs[1], outs[2], ins[1], ins[2])
+        if max(dims) >= 16384:
+            raise ValidationError(
+                op,
+                "expect input/output height/width dims to be < 16384, got [OH, OW, IH, IW] = "
+                + ", ".join(map(str, dims)),
+            )
+    if scale is None or len(scale) != 4:
+        return
+    y_n, y_d, x_n, x_d = scale
+    if y_n > 1 << 11 or x_n > 1 << 11:
+        raise ValidationError(
+            op,
+            f"expect all scale numerator values to be <= (1 << 11), got scale_y_n={y_n}, "
+            f"scale_x_n={x_n}",
+        )
+    if y_d >= 16 * y_n or x_d >= 16 * x_n:
+        raise ValidationError(
+            op,
+            f"expect a downscale ratio larger than 1/16, got y={y_n}/{y_d}, x={x_n}/{x_d}",
+        )
+    for values, what, low, high in ((offset, "offset", -1, 16), (border, "border", -16, 1)):
+        if values is None or len(values) != 2:
+            continue
+        for axis, value, n in (("Y", values[0], y_n), ("X", values[1], x_n)):
+            if value < low * n or value >= high * n:
+                raise ValidationError(
+                    op,
+                    f"expect {what}{axis} / scale{axis}Numerator to be in range [{low}, {high}), "
+                    f"got {value}/{n}",
+                )
 
 
 def _names(attr: Attribute | None, default: tuple[str, ...]) -> tuple[str, ...]:

@@ -726,10 +726,15 @@ class MulOp(_Binary):
         if shift is not None and not isinstance(a, IntegerType) and any(shift):
             raise op_error(self, "require shift to be 0 for float type")
         if shift is not None:
-            if not all(0 <= s <= 63 for s in shift):
-                raise VerifyException(f"'tosa.mul' shift {shift[0]} is outside 0..63")
+            if not all(0 <= s <= 63 for s in shift):  # the spec's ERROR_IF, upstream's words
+                bad = next(s for s in shift if not 0 <= s <= 63)
+                raise op_error(self, f"requires 0 <= shift && shift <= 63, but got: {bad}")
             if any(shift) and a != IntegerType(32):
-                raise VerifyException("'tosa.mul' shift must be 0 unless the inputs are i32")
+                raise op_error(
+                    self,
+                    "requires shift = 0 for all input data types that are not int32_t, but "
+                    f"got: {next(s for s in shift if s)}",
+                )
 
 
 @tosa_op
@@ -914,7 +919,7 @@ class RescaleOp(TosaOp):
                 f"'tosa.rescale' rescales i8/i16/i32/i48 to i8/i16/i32, got {in_t} -> {self.output.type}"
             )
         if scale32 and in_w == 48:
-            raise VerifyException("'tosa.rescale' scale32 is not allowed for i48 input")
+            raise op_error(self, "scale32 is not allowed with 48-bit input")
         shifts = _const_values(self.shift)
         if shifts is not None and any(not MIN_SHIFT <= s <= MAX_SHIFT for s in shifts):
             raise VerifyException(
@@ -925,10 +930,17 @@ class RescaleOp(TosaOp):
             raise VerifyException("'tosa.rescale' multipliers must be non-negative")
         _check_zero_point(self, self.input_zp, "input_zp", in_w, self.flag("input_unsigned"))
         _check_zero_point(self, self.output_zp, "output_zp", out_w, self.flag("output_unsigned"))
-        if self.flag("input_unsigned") and in_w not in (8, 16):
-            raise VerifyException("'tosa.rescale' input_unsigned needs 8- or 16-bit input")
-        if self.flag("output_unsigned") and out_w not in (8, 16):
-            raise VerifyException("'tosa.rescale' output_unsigned needs 8- or 16-bit output")
+        in_unsigned, out_unsigned = self.flag("input_unsigned"), self.flag("output_unsigned")
+        if in_unsigned and out_unsigned:  # the spec's ERROR_IFs, in upstream's words
+            raise op_error(self, "input and output cannot be both unsigned")
+        if in_unsigned and out_w == 32:
+            raise op_error(self, "i32 output type is not allowed with unsigned input")
+        if out_unsigned and in_w in (32, 48):
+            raise op_error(self, f"i{in_w} input type is not allowed with unsigned output")
+        if in_unsigned and in_w in (32, 48):
+            raise op_error(self, f"i{in_w} input type cannot be unsigned")
+        if out_unsigned and out_w == 32:
+            raise op_error(self, "i32 output type cannot be unsigned")
 
 
 @tosa_op
@@ -976,9 +988,8 @@ class TableOp(TosaOp):
             raise VerifyException(f"'tosa.table' input must be i8 or i16, got {self.input1.type}")
         entries, table_w, out_w = expected
         if table is not None and table != (entries,):
-            raise VerifyException(
-                f"'tosa.table' with i{width} input needs a table of {entries} entries, got {self.table.type}"
-            )
+            got = table[0] if len(table) == 1 else self.table.type
+            raise op_error(self, f"requires table size of {entries}, got {got}")
         if _int_width(self.table.type) != table_w or _int_width(self.output.type) != out_w:
             raise VerifyException(
                 f"'tosa.table' with i{width} input needs an i{table_w} table and i{out_w} output"

@@ -86,6 +86,8 @@ class MergeCentringRescale(RewritePattern):
             return  # x - zp might not fit the intermediate type: it clamps, not exact
         if in_w == 48 and op.flag("scale32"):
             return  # i48 input allows only 16-bit scaling
+        if first.flag("input_unsigned") and (_width(op.output) == 32 or op.flag("output_unsigned")):
+            return  # an unsigned input with an i32 or unsigned output is a spec ERROR_IF
         merged = tosa.RescaleOp.create(
             operands=[x, op.multiplier, op.shift, first.input_zp, op.output_zp],
             result_types=[op.output.type],

@@ -48,8 +48,12 @@ def rescales(draw):
     double = scale32 and draw(st.booleans())
     half_even = scale32 and not double and draw(st.booleans())
     per_channel = draw(st.booleans())
-    in_unsigned = in_t in ("i8", "i16") and draw(st.booleans())
-    out_unsigned = out_t in ("i8", "i16") and not in_unsigned and draw(st.booleans())
+    # The spec's ERROR_IFs: no unsigned i32/i48 side, no unsigned input to i32, no
+    # i32/i48 input to an unsigned output, not both unsigned.
+    in_unsigned = in_t in ("i8", "i16") and out_t != "i32" and draw(st.booleans())
+    out_unsigned = (
+        out_t in ("i8", "i16") and in_t in ("i8", "i16") and not in_unsigned and draw(st.booleans())
+    )
     channels = draw(st.integers(1, 4))
     n = channels if per_channel else 1
     m_max = (1 << 31) - 1 if scale32 else (1 << 15) - 1

@@ -87,7 +87,7 @@ func.func @f(%a: tensor<4xi8>) {
 // mul shift out of range
 func.func @f(%a: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<64> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.mul' op shift 64 is outside 0..63}}
+  // expected-error @+1 {{'tosa.mul' op requires 0 <= shift && shift <= 63, but got: 64}}
   %0 = "tosa.mul"(%a, %a, %s) : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>
   func.return
 }
@@ -97,7 +97,7 @@ func.func @f(%a: tensor<4xi32>) {
 // mul shift on i8 inputs
 func.func @f(%a: tensor<4xi8>) {
   %s = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.mul' op shift must be 0 unless the inputs are i32}}
+  // expected-error @+1 {{'tosa.mul' op requires shift = 0 for all input data types that are not int32_t, but got: 1}}
   %0 = "tosa.mul"(%a, %a, %s) : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi32>
   func.return
 }
@@ -203,7 +203,7 @@ func.func @f(%x: tensor<4xi48>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi48>}> : () -> tensor<1xi48>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op scale32 is not allowed for i48 input}}
+  // expected-error @+1 {{'tosa.rescale' op scale32 is not allowed with 48-bit input}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi48>, tensor<1xi32>, tensor<1xi8>, tensor<1xi48>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -372,7 +372,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.rescale' op input_unsigned needs 8- or 16-bit input}}
+  // expected-error @+1 {{'tosa.rescale' op i32 input type cannot be unsigned}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = true, output_unsigned = false}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<4xi8>
   func.return
 }
@@ -385,7 +385,7 @@ func.func @f(%x: tensor<4xi32>) {
   %s = "tosa.const"() <{values = dense<31> : tensor<1xi8>}> : () -> tensor<1xi8>
   %izp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
   %ozp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
-  // expected-error @+1 {{'tosa.rescale' op output_unsigned needs 8- or 16-bit output}}
+  // expected-error @+1 {{'tosa.rescale' op i32 input type is not allowed with unsigned output}}
   %r = "tosa.rescale"(%x, %m, %s, %izp, %ozp) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = true}> : (tensor<4xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
   func.return
 }
@@ -430,7 +430,7 @@ func.func @f(%a: tensor<4xi32>, %t: tensor<256xi8>) {
 
 // i8 table with 255 entries
 func.func @f(%a: tensor<4xi8>, %t: tensor<255xi8>) {
-  // expected-error @+1 {{'tosa.table' op with i8 input needs a table of 256 entries, got tensor<255xi8>}}
+  // expected-error @+1 {{'tosa.table' op requires table size of 256, got 255}}
   %0 = "tosa.table"(%a, %t) : (tensor<4xi8>, tensor<255xi8>) -> tensor<4xi8>
   func.return
 }
