@@ -82,13 +82,15 @@ def test_rescale_zero_points_clamp_and_unsigned() -> None:
     # Unsigned input (both sides unsigned is a spec ERROR_IF): the bits read as u8
     # [128, 0, 10, 127] -> /2 + 100 = [164, 100, 105, 164] -> clamped to i8.
     from_u8 = src.replace(
-        "input_unsigned(false) output_unsigned(false)", "input_unsigned(true) output_unsigned(false)"
+        "input_unsigned(false) output_unsigned(false)",
+        "input_unsigned(true) output_unsigned(false)",
     ).replace("dense<-10>", "dense<0>")
     np.testing.assert_array_equal(run(from_u8, x)[0], [[127, 100, 105, 127]])
     # Unsigned output: (x + 10) / 2 + 100 = [41, 105, 110, 169], clamped to u8 (no clamp
     # here), stored as u8 bits in i8.
     to_u8 = src.replace(
-        "input_unsigned(false) output_unsigned(false)", "input_unsigned(false) output_unsigned(true)"
+        "input_unsigned(false) output_unsigned(false)",
+        "input_unsigned(false) output_unsigned(true)",
     )
     got = run(to_u8, x)[0].view(np.uint8)
     np.testing.assert_array_equal(got, [[41, 105, 110, 169]])
