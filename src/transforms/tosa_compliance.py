@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import TensorType, UnrankedTensorType
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
 from qdialect.dialects import tosa
-from qdialect.transforms.tosa_type_support import MODES, SIGNATURES
+from qdialect.transforms.tosa_type_support import MODES, SIGNATURES, SPEC_VERSION
 
 #: Requirements upstream words as `requires [X] but not enabled in target` when they
 #: are the only ones missing; others read `requires any of [...] ... environment`.
@@ -123,7 +123,8 @@ def requirement(
     parts = []
     if not current:
         newest = min((m.version for m in modes), key=_version_key)
-        spec = "1.1.draft" if newest == "1.1" else newest
+        # the table's own spelling for its version (`1.1.draft`), else the version added
+        spec = SPEC_VERSION if _version_key(SPEC_VERSION) == _version_key(newest) else newest
         parts.append(f"requires specification version compatible with {spec} (got {version})")
         if not missing or any(set(alt) <= enabled for m in modes for alt in m.alternatives):
             return "illegal", "illegal: " + parts[0] + " to be specified in the target environment"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX
+from qdialect.dialects.hlo_types import dims_compatible
 
 
 def dims_text(dims: Sequence[int]) -> str:
@@ -53,10 +53,6 @@ class DotDimensionLists(Protocol):
     def rhs_contracting_dimensions(self) -> Sequence[int]: ...
 
 
-def _compatible(a: int, b: int) -> bool:
-    return a == b or DYNAMIC_INDEX in (a, b)
-
-
 def dot_general_problem(
     d: DotDimensionLists, lhs: Sequence[int] | None, rhs: Sequence[int] | None
 ) -> str | None:
@@ -86,6 +82,8 @@ def dot_general_problem(
             getattr(d, f"lhs_{kind}_dimensions"),
             getattr(d, f"rhs_{kind}_dimensions"),
         )
-        if any(not _compatible(lhs[a], rhs[b]) for a, b in zip(lhs_dims, rhs_dims, strict=True)):
+        if any(
+            not dims_compatible(lhs[a], rhs[b]) for a, b in zip(lhs_dims, rhs_dims, strict=True)
+        ):
             return f"{kind} dimension sizes must match for lhs/rhs"
     return None
