@@ -16,6 +16,7 @@ i8 -> i32. Semantics (the interpreter) follow the TOSA specification through
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar, TypeVar
 
@@ -59,6 +60,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import dense_values, int_list_text, resolve, split_attr_dict
+from qdialect.dialects.tosa_constraints import check_declared_types, check_shape_operands
 from qdialect.dialects.window import DYNAMIC, window_output_size
 from qdialect.ir.constants import constant_array
 from qdialect.numerics import MAX_SHIFT, MIN_SHIFT
@@ -480,15 +482,20 @@ def _broadcast_shape(op: TosaOp, shapes: Sequence[tuple[int, ...] | None]) -> No
 TENSOR = base(TensorType) | base(UnrankedTensorType)
 
 
-def _arity_text(names: Sequence[str]) -> str:
+def _arity_text(names: Sequence[str], found: int) -> str:
+    """MLIR's operand-count message, with TOSA's operand names after it."""
     if not names:
-        return "no operands"
-    return f"{len(names)} operand{'s' if len(names) > 1 else ''} ({', '.join(names)})"
+        return "requires zero operands"
+    if len(names) == 1:
+        return f"requires a single operand ({names[0]})"
+    return f"expected {len(names)} operands, but found {found} ({', '.join(names)})"
 
 
 def tosa_op(cls: type[TosaOpT]) -> type[TosaOpT]:
-    """`irdl_op_definition`, with one diagnostic first for a wrong operand count that
-    names the operands TOSA expects (IRDL's own would report a definition index)."""
+    """`irdl_op_definition`, with upstream's checks first, in its order: the operand
+    count (MLIR's words, then the names TOSA gives the operands; IRDL's own message would
+    report a definition index), then the declared operand and result types
+    (`tosa_constraints`), then the op's verifier."""
     cls = irdl_op_definition(cls)
     checked = cls.verify_
     names = [name for name, _ in cls.get_irdl_definition().operands]
@@ -496,9 +503,9 @@ def tosa_op(cls: type[TosaOpT]) -> type[TosaOpT]:
 
     def verify_(self: TosaOpT) -> None:
         if not variadic and len(self.operands) != len(names):
-            raise VerifyException(
-                f"'{self.name}' takes {_arity_text(names)}, got {len(self.operands)}"
-            )
+            raise VerifyException(f"'{self.name}' op {_arity_text(names, len(self.operands))}")
+        check_declared_types(self)
+        check_shape_operands(self)
         checked(self)
 
     cls.verify_ = verify_
@@ -712,13 +719,6 @@ class MulOp(_Binary):
                         "a and b operands don't have broadcast-compatible shapes, got "
                         f"'{type_text(self.input1.type)}' and '{type_text(self.input2.type)}'",
                     )
-        if shape_of(self.shift.type) not in ((1,), None):
-            raise op_error(
-                self,
-                "operand #2 must be tosa-conformant unranked tensor of 8-bit signless integer "
-                "values or tosa-conformant scalar tensor of 8-bit signless integer values, but "
-                f"got '{type_text(self.shift.type)}'",
-            )
         super().verify_()
         if isinstance(a, IntegerType) and a.width.data in (8, 16) and out != IntegerType(32):
             raise VerifyException(f"'tosa.mul' of {a} inputs produces i32, not {out}")
@@ -794,11 +794,26 @@ class ClampOp(TosaOp):
             raise op_error(self, "requires the same element type for all operands and results")
         verify_broadcast(self, [self.input.type], self.output.type)
         lo, hi = self.min_val, self.max_val
-        if isinstance(lo, IntegerAttr) and isinstance(hi, IntegerAttr):
+        from qdialect.ir.printer import attribute_text
+
+        bounds = f"got min_val={attribute_text(lo)}, max_val={attribute_text(hi)}"
+        if isinstance(lo, FloatAttr) and isinstance(hi, FloatAttr):
+            if math.isnan(lo.value.data) or math.isnan(hi.value.data):
+                raise op_error(self, f"min/max attributes should not be 'NaN', {bounds}")
             if lo.value.data > hi.value.data:
-                raise VerifyException(
-                    f"'tosa.clamp' min_val {lo.value.data} is greater than max_val {hi.value.data}"
+                raise op_error(self, f"expected min_val <= max_val, {bounds}")
+        if isinstance(lo, IntegerAttr) and isinstance(hi, IntegerAttr):
+            # i1 bounds order as booleans (true is stored as -1)
+            low, high = (
+                (abs(lo.value.data), abs(hi.value.data))
+                if ht.is_bool(lo.type)
+                else (
+                    lo.value.data,
+                    hi.value.data,
                 )
+            )
+            if low > high:
+                raise op_error(self, f"expected min_val <= max_val, {bounds}")
             width = _int_width(self.output.type)
             if width is not None and lo.type != _element(self.output.type):
                 raise VerifyException(
@@ -819,6 +834,10 @@ class CastOp(TosaOp):
     output = result_def()
     traits = traits_def(Pure())
     EXTRA_SPACE: ClassVar[bool] = True
+
+    def verify_(self) -> None:
+        if not shapes_compatible(shape_of(self.input.type), shape_of(self.output.type)):
+            raise op_error(self, "requires the same shape for all operands and results")
 
 
 @tosa_op
@@ -851,15 +870,6 @@ class RescaleOp(TosaOp):
         kinds, shapes, zero points, the multiplier's width, DOUBLE_ROUND, per-channel
         lengths), then the spec's further rules upstream leaves to run time."""
         in_t, mult_t, shift_t = self.input.type, self.multiplier.type, self.shift.type
-        for index, t, elements, what in (
-            (1, mult_t, (16, 32), "16-bit signless integer or 32-bit signless integer"),
-            (2, shift_t, (8,), "8-bit signless integer"),
-        ):
-            s = shape_of(t)
-            if (s is not None and len(s) != 1) or _int_width(t) not in elements:
-                raise op_error(
-                    self, f"operand #{index} must be 1D tensor of {what} values, but got '{t}'"
-                )
         for what, t in (("input", in_t), ("output", self.output.type)):
             if not isinstance(storage_element(t), IntegerType):
                 raise op_error(
@@ -981,6 +991,15 @@ class TableOp(TosaOp):
     traits = traits_def(Pure())
 
     def verify_(self) -> None:
+        x, out = shape_of(self.input1.type), shape_of(self.output.type)
+        if x is not None and out is not None:
+            if len(x) != len(out):
+                raise op_error(self, "expected input tensor rank to equal result tensor rank")
+            for axis, (a, b) in enumerate(zip(out, x, strict=True)):
+                if a >= 0 and b >= 0 and a != b:
+                    raise op_error(
+                        self, f"dim(result, {axis}) = {a} doesn't match dim(input, {axis}) = {b}"
+                    )
         width = _int_width(self.input1.type)
         table = shape_of(self.table.type)
         expected = {8: (256, 8, 8), 16: (513, 16, 32)}.get(width or 0)
@@ -1444,13 +1463,13 @@ class _Pool(TosaOp):
         if pad[2] >= kernel[1] or pad[3] >= kernel[1]:
             raise op_error(
                 self,
-                "expected left/right padding to be less than kernel width, got "
+                "expected left/right padding to be less than the width of the kernel, got "
                 f"pad_left={pad[2]}, pad_right={pad[3]}, kernel_x={kernel[1]}",
             )
         if pad[0] >= kernel[0] or pad[1] >= kernel[0]:
             raise op_error(
                 self,
-                "expected top/bottom padding to be less than kernel height, got "
+                "expected top/bottom padding to be less than the height of the kernel, got "
                 f"pad_top={pad[0]}, pad_bottom={pad[1]}, kernel_y={kernel[0]}",
             )
         if x is None or out is None:
@@ -1590,12 +1609,6 @@ class TransposeOp(TosaOp):
             )
         perms = self.array("perms")
         x, out = shape_of(self.input1.type), shape_of(self.output.type)
-        if out is not None and len(out) == 0:
-            raise op_error(
-                self,
-                "result #0 must be tosa-conformant tensor of at least rank 1, "
-                f"but got '{type_text(self.output.type)}'",
-            )
         if x is not None and len(perms) != len(x):
             raise op_error(
                 self,
@@ -1710,14 +1723,6 @@ class PadOp(TosaOp):
         x, out = shape_of(self.input1.type), shape_of(self.output.type)
         if x is not None and out is not None and len(x) != len(out):
             raise op_error(self, "expect same input and output tensor rank")
-        pc = shape_of(self.pad_const.type)
-        if pc is not None and pc != (1,):
-            raise op_error(
-                self,
-                "operand #2 must be tosa-conformant unranked tensor of unsigned integer or "
-                "signless integer or floating-point values or tosa-conformant scalar tensor of "
-                f"number values, but got '{type_text(self.pad_const.type)}'",
-            )
         padding = _shape_values(self.padding)
         if padding is None or x is None:
             return
@@ -1747,12 +1752,6 @@ class SliceOp(TosaOp):
 
     def verify_(self) -> None:
         x, out = shape_of(self.input1.type), shape_of(self.output.type)
-        if x is not None and len(x) == 0:
-            raise op_error(
-                self,
-                "operand #0 must be tosa-conformant tensor of at least rank 1, "
-                f"but got '{type_text(self.input1.type)}'",
-            )
         if x is not None and out is not None and len(x) != len(out):
             raise op_error(
                 self,

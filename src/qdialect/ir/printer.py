@@ -145,3 +145,13 @@ def module_text(op: Operation, debuginfo: bool = False) -> str:
     QPrinter(stream=out, print_debuginfo=debuginfo).print_op(op)
     out.write("\n")
     return out.getvalue()
+
+
+def attribute_text(attr: Attribute) -> str:
+    """`attr` as qopt prints it (`2.000000e+00 : f32`, a NaN's bits as `0xFFFFFFFF`), for
+    diagnostics that quote attributes as MLIR does."""
+    from io import StringIO
+
+    out = StringIO()
+    QPrinter(stream=out).print_attribute(attr)
+    return out.getvalue()

@@ -102,7 +102,7 @@ func.func @transpose_conv2d_out_pad(%x: tensor<1x4x4x2xi8>, %w: tensor<3x2x2x2xi
 // -----
 
 func.func @max_pool_pad(%x: tensor<1x6x6x2xi8>) {
-  // expected-error @+1 {{'tosa.max_pool2d' op expected left/right padding to be less than kernel width, got pad_left=0, pad_right=2, kernel_x=2}}
+  // expected-error @+1 {{'tosa.max_pool2d' op expected left/right padding to be less than the width of the kernel, got pad_left=0, pad_right=2, kernel_x=2}}
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 2>, stride = array<i64: 1, 1>} : (tensor<1x6x6x2xi8>) -> tensor<1x5x7x2xi8>
   return
 }

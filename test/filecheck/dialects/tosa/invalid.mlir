@@ -3,7 +3,7 @@
 
 // const with an operand
 func.func @f(%a: tensor<1xi8>) {
-  // expected-error @+1 {{'tosa.const' op takes no operands}}
+  // expected-error @+1 {{'tosa.const' op requires zero operands}}
   %0 = "tosa.const"(%a) <{values = dense<0> : tensor<1xi8>}> : (tensor<1xi8>) -> tensor<1xi8>
   func.return
 }
@@ -30,7 +30,7 @@ func.func @f() {
 
 // add with three operands
 func.func @f(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.add' op takes 2 operands (input1, input2), got 3}}
+  // expected-error @+1 {{'tosa.add' op expected 2 operands, but found 3 (input1, input2)}}
   %0 = "tosa.add"(%a, %a, %a) : (tensor<4xi32>, tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   func.return
 }
@@ -106,7 +106,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // negate without zero points
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.negate' op takes 3 operands (input1, input1_zp, output_zp), got 1}}
+  // expected-error @+1 {{'tosa.negate' op expected 3 operands, but found 1 (input1, input1_zp, output_zp)}}
   %0 = "tosa.negate"(%a) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -128,7 +128,7 @@ func.func @f(%a: tensor<4xi32>) {
 func.func @f(%a: tensor<4xi8>) {
   %z = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
   %o = "tosa.const"() <{values = dense<0> : tensor<2xi8>}> : () -> tensor<2xi8>
-  // expected-error @+1 {{'tosa.negate' op output_zp must be a one-element tensor, got tensor<2xi8>}}
+  // expected-error @+1 {{'tosa.negate' op operand #2 must be tosa-conformant unranked tensor of unsigned integer or signless integer or floating-point values or tosa-conformant scalar tensor of unsigned integer or signless integer or floating-point values, but got 'tensor<2xi8>'}}
   %0 = "tosa.negate"(%a, %z, %o) : (tensor<4xi8>, tensor<1xi8>, tensor<2xi8>) -> tensor<4xi8>
   func.return
 }
@@ -137,7 +137,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // clamp bounds reversed
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.clamp' op min_val 5 is greater than max_val 4}}
+  // expected-error @+1 {{'tosa.clamp' op expected min_val <= max_val, got min_val=5 : i8, max_val=4 : i8}}
   %0 = "tosa.clamp"(%a) <{min_val = 5 : i8, max_val = 4 : i8}> : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -164,7 +164,7 @@ func.func @f(%a: tensor<4xi8>) {
 
 // rescale missing operands
 func.func @f(%x: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.rescale' op takes 5 operands (input, multiplier, shift, input_zp, output_zp), got 1}}
+  // expected-error @+1 {{'tosa.rescale' op expected 5 operands, but found 1 (input, multiplier, shift, input_zp, output_zp)}}
   %r = "tosa.rescale"(%x) <{scale32 = true, rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>, per_channel = false, input_unsigned = false, output_unsigned = false}> : (tensor<4xi32>) -> tensor<4xi8>
   func.return
 }
@@ -394,7 +394,7 @@ func.func @f(%x: tensor<4xi32>) {
 
 // apply_scale missing the shift
 func.func @f(%a: tensor<4xi32>) {
-  // expected-error @+1 {{'tosa.apply_scale' op takes 3 operands (value, multiplier, shift), got 2}}
+  // expected-error @+1 {{'tosa.apply_scale' op expected 3 operands, but found 2 (value, multiplier, shift)}}
   %0 = "tosa.apply_scale"(%a, %a) <{rounding_mode = #tosa.rounding_mode<SINGLE_ROUND>}> : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   func.return
 }
@@ -412,7 +412,7 @@ func.func @f(%a: tensor<4xi8>, %m: tensor<4xi32>) {
 
 // table without a table
 func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{'tosa.table' op takes 2 operands (input1, table), got 1}}
+  // expected-error @+1 {{'tosa.table' op expected 2 operands, but found 1 (input1, table)}}
   %0 = "tosa.table"(%a) : (tensor<4xi8>) -> tensor<4xi8>
   func.return
 }
@@ -449,7 +449,7 @@ func.func @f(%a: tensor<4xi16>, %t: tensor<513xi16>) {
 // conv2d missing weight_zp
 func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' op takes 5 operands (input, weight, bias, input_zp, weight_zp), got 4}}
+  // expected-error @+1 {{'tosa.conv2d' op expected 5 operands, but found 4 (input, weight, bias, input_zp, weight_zp)}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<1x8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -519,7 +519,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>
 // conv2d on rank 3
 func.func @f(%x: tensor<8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
-  // expected-error @+1 {{'tosa.conv2d' op input must have rank 4, got tensor<8x8x4xi8>}}
+  // expected-error @+1 {{'tosa.conv2d' op operand #0 must be 4-d tosa-conformant tensor, but got 'tensor<8x8x4xi8>'}}
   %0 = "tosa.conv2d"(%x, %w, %b, %z8, %z8) <{pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>, acc_type = i32}> : (tensor<8x8x4xi8>, tensor<16x3x3x4xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x6x6x16xi32>
   func.return
 }
@@ -528,7 +528,7 @@ func.func @f(%x: tensor<8x8x4xi8>, %w: tensor<16x3x3x4xi8>, %b: tensor<16xi32>) 
 
 // matmul without zero points
 func.func @f(%a: tensor<1x4x8xi8>, %b: tensor<1x8x5xi8>) {
-  // expected-error @+1 {{'tosa.matmul' op takes 4 operands (a, b, a_zp, b_zp), got 2}}
+  // expected-error @+1 {{'tosa.matmul' op expected 4 operands, but found 2 (a, b, a_zp, b_zp)}}
   %0 = "tosa.matmul"(%a, %b) : (tensor<1x4x8xi8>, tensor<1x8x5xi8>) -> tensor<1x4x5xi32>
   func.return
 }
@@ -576,7 +576,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 
 // max_pool2d padding as large as the kernel
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.max_pool2d' op expected top/bottom padding to be less than kernel height, got pad_top=2, pad_bottom=0, kernel_y=2}}
+  // expected-error @+1 {{'tosa.max_pool2d' op expected top/bottom padding to be less than the height of the kernel, got pad_top=2, pad_bottom=0, kernel_y=2}}
   %0 = "tosa.max_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 2, 0, 0, 0>}> : (tensor<1x8x8x4xi8>) -> tensor<1x5x4x4xi8>
   func.return
 }
@@ -594,7 +594,7 @@ func.func @f(%x: tensor<1x8x8x4xi8>) {
 
 // avg_pool2d without zero points
 func.func @f(%x: tensor<1x8x8x4xi8>) {
-  // expected-error @+1 {{'tosa.avg_pool2d' op takes 3 operands (input, input_zp, output_zp), got 1}}
+  // expected-error @+1 {{'tosa.avg_pool2d' op expected 3 operands, but found 1 (input, input_zp, output_zp)}}
   %0 = "tosa.avg_pool2d"(%x) <{kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, acc_type = i32}> : (tensor<1x8x8x4xi8>) -> tensor<1x4x4x4xi8>
   func.return
 }
@@ -759,7 +759,7 @@ func.func @f(%x: tensor<4xi32>, %s: tensor<4xi8>) {
 
 // gather indices are i32
 func.func @f(%v: tensor<1x256x1xi32>, %i: tensor<1x6xi8>) {
-  // expected-error @+1 {{'tosa.gather' op indices must be i32 or i64, got tensor<1x6xi8>}}
+  // expected-error @+1 {{'tosa.gather' op operand #1 must be tosa-conformant unranked tensor of number values or 2D tensor of 32-bit signless integer or 64-bit signless integer values, but got 'tensor<1x6xi8>'}}
   %0 = "tosa.gather"(%v, %i) : (tensor<1x256x1xi32>, tensor<1x6xi8>) -> tensor<1x6x1xi32>
   func.return
 }
