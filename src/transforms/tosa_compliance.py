@@ -81,6 +81,110 @@ def matching_modes(op: Operation) -> list[Mode] | None:
     ]
 
 
+#: Element types TOSA has at all; others (f64, ui8, i2, ...) are "not legal" outright.
+VALID_ELEMENT_TYPES = frozenset(
+    "i1 i4 i8 i16 i32 i48 i64 f16 bf16 f32 f8E4M3FN f8E5M2 f6E2M3FN f6E3M2FN f4E2M1FN "
+    "f8E8M0FNU shape".split()
+)
+
+#: Upstream's spelling of element types in its compliance messages.
+_TYPE_NAMES = {
+    "f8E4M3FN": "fp8e4m3",
+    "f8E5M2": "fp8e5m2",
+    "f6E2M3FN": "fp6e2m3",
+    "f6E3M2FN": "fp6e3m2",
+    "f4E2M1FN": "fp4e2m1",
+    "f8E8M0FNU": "fp8e8m0",
+}
+
+_CONV = (0, 1, 2, 3, 4, "acc", "r0")
+#: The values, in order, whose element types upstream's compliance tables list for an
+#: op (operand indices, "acc" for `acc_type`, "rN" for results); ops not listed list all
+#: operands, then all results.
+_LISTED_VALUES: dict[str, tuple[int | str, ...]] = {
+    "tosa.conv2d": _CONV,
+    "tosa.conv3d": _CONV,
+    "tosa.depthwise_conv2d": _CONV,
+    "tosa.transpose_conv2d": _CONV,
+    "tosa.avg_pool2d": (0, 1, 2, "acc", "r0"),
+    "tosa.concat": (0, "r0"),
+    "tosa.pad": (0, 2, "r0"),
+    "tosa.reshape": (0, "r0"),
+    "tosa.slice": (0, "r0"),
+    "tosa.tile": (0, "r0"),
+    "tosa.transpose": (0, "r0"),
+    "tosa.mul": (0, 1, "r0"),
+    "tosa.resize": (0, "r0"),
+    "tosa.select": (1, 2, "r0"),
+    "tosa.rescale": (0, 3, 4, "r0"),
+}
+
+
+def _listed(op: Operation) -> list[tuple[str, str]] | None:
+    """(type variable, element type) of each value upstream's tables list, in its order."""
+    signature = SIGNATURES.get(op.name)
+    if signature is None:
+        return None
+    inputs, outputs, acc = signature
+    slots = _LISTED_VALUES.get(
+        op.name, (*range(len(op.operands)), *(f"r{i}" for i in range(len(op.results))))
+    )
+    listed = []
+    for slot in slots:
+        if slot == "acc":
+            attr = op.properties.get("acc_type", op.attributes.get("acc_type"))
+            if not acc or attr is None:
+                return None
+            listed.append((acc, str(getattr(attr, "type", attr))))
+            continue
+        values, variables = (
+            (op.results, outputs) if isinstance(slot, str) else (op.operands, inputs)
+        )
+        index = int(slot[1:]) if isinstance(slot, str) else slot
+        if index >= len(values) or not variables:
+            return None
+        name = _element_name(values[index].type)
+        if name is None:
+            return None
+        listed.append((variables[min(index, len(variables) - 1)].rstrip("*"), name))
+    return listed
+
+
+def misaligned_message(op: Operation) -> str | None:
+    """Upstream's message for element types that are each TOSA's but match no mode of
+    the op together, with the closest mode (most positions equal; the profiles' modes
+    first, then the extensions', as upstream searches them). Modes that give a variable a
+    set of types (1.1's deduced-type extension) are not suggested: they name no one
+    combination."""
+    listed = _listed(op)
+    if not listed:
+        return None
+    modes = sorted(
+        MODES[op.name],
+        key=lambda mode: not any(set(alt) & {"pro_int", "pro_fp"} for alt in mode[1]),
+    )
+    best, best_count = None, -1
+    for types, _alternatives, _version in modes:
+        by_var = dict(types)
+        if any(var not in by_var for var, _ in listed) or any(len(t) > 1 for t in by_var.values()):
+            continue
+        count = sum(name in by_var[var] for var, name in listed)
+        if count > best_count:
+            best, best_count = [by_var[var][0] for var, _ in listed], count
+    if best is None:
+        return None
+
+    def text(names: Sequence[str]) -> str:
+        return ",".join(_TYPE_NAMES.get(n, n) for n in names)
+
+    return (
+        "illegal: operation operand/result data types did not align with any profile or "
+        f"extension, got ({text([n for _, n in listed])}), did you mean ({text(best)})? "
+        f"Otherwise, please refer to the 'supported data types' for '{op.name}' in the "
+        "specification."
+    )
+
+
 def _version_key(version: str) -> tuple[int, int]:
     major, _, rest = version.partition(".")
     return int(major), int(rest.split(".")[0] or 0)
@@ -101,15 +205,12 @@ def requirement(
         return None
     if not modes:
         seen = observed_types(op) or {}
-        legal = {var: set() for var in seen}
-        for types, _alternatives, _version in MODES[op.name]:
-            for var, names in types:
-                legal.setdefault(var, set()).update(names)
-        for var, names in seen.items():
+        for names in seen.values():
             for name in sorted(names):
-                if legal.get(var) and name not in legal[var]:
+                if name not in VALID_ELEMENT_TYPES:
                     return "unaligned", name
-        return "unaligned", None
+        message = misaligned_message(op)
+        return ("illegal", message) if message else ("unaligned", None)
     current = [
         m for m in modes if version is None or _version_key(m.version) <= _version_key(version)
     ]

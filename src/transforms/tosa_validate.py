@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.passes import ModulePass
+from xdsl.traits import ConstantLike
 
 from qdialect.dialects import tosa
 from qdialect.dialects import tosa_extra as tx
@@ -80,6 +81,23 @@ EXTENSIONS = (
 )
 
 _CONTROL_FLOW = (tx.CondIfOp, tx.WhileLoopOp)
+
+_CONV_CONSTANTS = (3, 4)  # input_zp, weight_zp
+#: Operands a target without the `dynamic` extension can only take as compile-time
+#: constants (zero points, multipliers, shifts, tables, pad values), by index.
+CONSTANT_OPERANDS: dict[str, tuple[int, ...]] = {
+    "tosa.avg_pool2d": (1, 2),
+    "tosa.conv2d": _CONV_CONSTANTS,
+    "tosa.conv3d": _CONV_CONSTANTS,
+    "tosa.depthwise_conv2d": _CONV_CONSTANTS,
+    "tosa.transpose_conv2d": _CONV_CONSTANTS,
+    "tosa.matmul": (2, 3),
+    "tosa.mul": (2,),
+    "tosa.negate": (1, 2),
+    "tosa.pad": (2,),
+    "tosa.rescale": (1, 2, 3, 4),
+    "tosa.table": (1,),
+}
 
 
 class ValidationError(OpError):
@@ -169,6 +187,8 @@ class Target:
         if self.limits is not None:
             self.check_level(op)
         self.check_profile(op)
+        if "dynamic" not in self.extensions:
+            check_constant_operands(op)
         if self.strict:
             check_error_if(op)
 
@@ -293,6 +313,21 @@ class Target:
                 depth += isinstance(parent, _CONTROL_FLOW)
                 parent = parent.parent_op()
             at_most(depth, limits["MAX_NESTING"], "MAX_NESTING", "nesting depth")
+
+
+def check_constant_operands(op: Operation) -> None:
+    """Without the `dynamic` extension, the operands in `CONSTANT_OPERANDS` must come
+    from a constant op (`tosa.const` or any ConstantLike op)."""
+    for index in CONSTANT_OPERANDS.get(op.name, ()):
+        if index >= len(op.operands):
+            continue
+        owner = op.operands[index].owner
+        if not (isinstance(owner, Operation) and owner.has_trait(ConstantLike)):
+            raise ValidationError(
+                op,
+                "expected compile time resolvable constant, but got variable value for "
+                f"operand #{index}",
+            )
 
 
 def check_error_if(op: Operation) -> None:

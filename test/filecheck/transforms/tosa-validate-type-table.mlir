@@ -76,3 +76,48 @@ module attributes {tosa.target_env = {specification_version = "1.0", level = "8k
     return %0 : tensor<4xf64>
   }
 }
+
+// -----
+
+// Element types TOSA has, in no mode together: upstream's message with the closest
+// mode (most positions equal, the profiles' modes first), in upstream's value order
+// (a convolution: input, weight, bias, zero points, acc_type, output).
+module attributes {tosa.target_env = {level = "8k", profiles = ["pro_int", "pro_fp"], extensions = []}} {
+  func.func @bool_add(%a: tensor<4xi1>) -> tensor<4xi1> {
+    // expected-error @+1 {{'tosa.add' op illegal: operation operand/result data types did not align with any profile or extension, got (i1,i1,i1), did you mean (i32,i32,i32)? Otherwise, please refer to the 'supported data types' for 'tosa.add' in the specification.}}
+    %0 = tosa.add %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+    return %0 : tensor<4xi1>
+  }
+}
+
+// -----
+
+module attributes {tosa.target_env = {level = "8k", profiles = ["pro_int", "pro_fp"], extensions = []}} {
+  func.func @float_reduce_all(%a: tensor<4x2xf32>) -> tensor<1x2xf32> {
+    // expected-error @+1 {{got (f32,f32), did you mean (i1,i1)?}}
+    %0 = tosa.reduce_all %a axis(0) : (tensor<4x2xf32>) -> tensor<1x2xf32>
+    return %0 : tensor<1x2xf32>
+  }
+}
+
+// -----
+
+module attributes {tosa.target_env = {level = "8k", profiles = ["pro_int", "pro_fp"], extensions = ["fft"]}} {
+  func.func @bf16_rfft(%a: tensor<1x4x8xbf16>) -> (tensor<1x4x5xbf16>, tensor<1x4x5xbf16>) {
+    // Only an extension has RFFT2D: its mode is the suggestion.
+    // expected-error @+1 {{got (bf16,bf16,bf16), did you mean (f32,f32,f32)?}}
+    %0, %1 = tosa.rfft2d %a : (tensor<1x4x8xbf16>) -> (tensor<1x4x5xbf16>, tensor<1x4x5xbf16>)
+    return %0, %1 : tensor<1x4x5xbf16>, tensor<1x4x5xbf16>
+  }
+}
+
+// -----
+
+module attributes {tosa.target_env = {level = "8k", profiles = ["pro_int", "pro_fp"], extensions = []}} {
+  func.func @f16_conv_f32_out(%x: tensor<1x4x4x2xf16>, %w: tensor<2x1x1x2xf16>, %b: tensor<2xf32>) -> tensor<1x4x4x2xf32> {
+    %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+    // expected-error @+1 {{got (f16,f16,f32,f16,f16,f16,f32), did you mean (f16,f16,f16,f16,f16,f16,f16)?}}
+    %0 = "tosa.conv2d"(%x, %w, %b, %z, %z) <{acc_type = f16, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}> : (tensor<1x4x4x2xf16>, tensor<2x1x1x2xf16>, tensor<2xf32>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x4x4x2xf32>
+    return %0 : tensor<1x4x4x2xf32>
+  }
+}
