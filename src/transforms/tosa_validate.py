@@ -38,7 +38,7 @@ from xdsl.traits import ConstantLike
 
 from qdialect.dialects import tosa
 from qdialect.dialects import tosa_extra as tx
-from qdialect.ir.errors import OpError
+from qdialect.ir.errors import OpError, OpErrors
 from qdialect.transforms.tosa_compliance import requirement
 
 PASS_NAME = "tosa-validate"
@@ -82,6 +82,7 @@ EXTENSIONS = (
 
 _CONTROL_FLOW = (tx.CondIfOp, tx.WhileLoopOp)
 
+_UNSIGNED = ("ui8", "ui16", "ui32")
 _CONV_CONSTANTS = (3, 4)  # input_zp, weight_zp
 #: Operands a target without the `dynamic` extension can only take as compile-time
 #: constants (zero points, multipliers, shifts, tables, pad values), by index.
@@ -143,9 +144,15 @@ class TosaValidate(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = Target.from_pass(self, op)
+        errors: list[OpError] = []
         for inner in op.walk():
             if inner.name.startswith("tosa."):
-                target.check(inner)
+                try:
+                    target.check(inner)
+                except ValidationError as err:  # one per op; every op is checked
+                    errors.append(err)
+        if errors:
+            raise OpErrors(errors)
 
 
 @dataclass
@@ -194,13 +201,16 @@ class Target:
 
     def check_profile(self, op: Operation) -> None:
         """The specification's type tables (`tosa_compliance`), then the requirements
-        types do not show: rescale's rounding modes."""
+        types do not show: rescale's rounding modes. An element type TOSA lacks is
+        reported in every mode, as upstream does, except the unsigned integers a
+        `rescale` may carry when the spec alignment is not strict."""
         found = requirement(op, self.profiles | self.extensions, self.version)
         if found is not None:
             kind, detail = found
             if kind == "illegal":
                 raise ValidationError(op, str(detail))
-            if self.strict:
+            lenient = isinstance(op, tosa.RescaleOp) and str(detail) in _UNSIGNED
+            if self.strict or (detail and not lenient):
                 what = f": element type '{detail}' is not legal" if detail else ""
                 raise ValidationError(op, f"is not profile-aligned{what}")
         needs: list[tuple[str, ...]] = []
@@ -222,15 +232,25 @@ class Target:
                 )
 
     def check_level(self, op: Operation) -> None:
+        """Ranks and sizes of the tensors an op takes and gives, then its own limits.
+        Tensor lists (the data of `cond_if`, `while_loop`, `custom`) count towards the
+        size limit but not the rank limit, and `yield` only forwards values, as upstream
+        checks them."""
         limits = self.limits
         assert limits is not None
+        if isinstance(op, tx.YieldOp):
+            return
+        listed = isinstance(op, (*_CONTROL_FLOW, tx.CustomOp))
         for what, values in (("operand", op.operands), ("result", op.results)):
-            for value in values:
+            for index, value in enumerate(values):
                 t = value.type
+                in_list = listed and not (
+                    isinstance(op, tx.CondIfOp) and what == "operand" and index == 0
+                )
                 if isinstance(t, UnrankedTensorType):
                     raise ValidationError(op, "failed level check: unranked tensor")
                 if isinstance(t, TensorType):
-                    if len(t.get_shape()) > limits["MAX_RANK"]:
+                    if len(t.get_shape()) > limits["MAX_RANK"] and not in_list:
                         raise ValidationError(
                             op, f"failed level check: {what} rank(shape) <= MAX_RANK"
                         )

@@ -21,6 +21,17 @@ class OpError(DiagnosticException):
         return self.message
 
 
+class OpErrors(OpError):
+    """Every op a pass rejects, as an MLIR pass reports each failing op before it fails.
+
+    Drivers that know it report them all; others see the first, as an `OpError`.
+    """
+
+    def __init__(self, errors: list[OpError]):
+        super().__init__(errors[0].op, errors[0].message)
+        self.errors = errors
+
+
 _FOLLOW_UPS = "qdialect_follow_ups"
 
 

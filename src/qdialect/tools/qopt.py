@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
 from qdialect.context import make_context
-from qdialect.ir.errors import OpError
+from qdialect.ir.errors import OpError, OpErrors
 from qdialect.ir.printer import QPrinter
 from qdialect.tools.boundary import ToolArgumentParser, run_tool
 from qdialect.tools.common import (
@@ -203,6 +203,13 @@ class QOpt:
             start = time.perf_counter()
             try:
                 step.apply(self.ctx, module)
+            except OpErrors as err:
+                return None, [
+                    locator.locate(
+                        e.op, "error", op_message(e.op, e.message, always=False), self.file
+                    )
+                    for e in err.errors
+                ]
             except OpError as err:
                 message = op_message(err.op, err.message, always=False)
                 return None, [locator.locate(err.op, "error", message, self.file)]

@@ -90,3 +90,15 @@ func.func @constants(%a: tensor<4xi8>) -> tensor<4xi32> {
   %0 = tosa.mul %a, %a, %s : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Every op the target rejects is reported, not only the first.
+// DYNAMIC-LABEL: func.func @two_ops
+func.func @two_ops(%a: tensor<4xi8>, %s: tensor<1xi8>, %t: tensor<256xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'tosa.mul' op expected compile time resolvable constant, but got variable value for operand #2}}
+  %0 = tosa.mul %a, %a, %s : (tensor<4xi8>, tensor<4xi8>, tensor<1xi8>) -> tensor<4xi32>
+  // expected-error @+1 {{'tosa.table' op expected compile time resolvable constant, but got variable value for operand #1}}
+  %1 = tosa.table %a, %t : (tensor<4xi8>, tensor<256xi8>) -> tensor<4xi8>
+  return %1 : tensor<4xi8>
+}
