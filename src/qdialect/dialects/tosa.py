@@ -1419,6 +1419,13 @@ class MatMulOp(TosaOp):
 
     def verify_(self) -> None:
         a, b = self.a.type, self.b.type
+        for what, data, zp in (("a", a, self.a_zp), ("b", b, self.b_zp)):
+            if storage_element(data) != storage_element(zp.type):
+                raise op_error(
+                    self,
+                    f"expect input {what} and {what}_zp have the same element type, got "
+                    f"'{storage_element(data)}' and '{storage_element(zp.type)}'",
+                )
         sa, sb = _require_rank(self, a, 3, "a"), _require_rank(self, b, 3, "b")
         wa = _int_width(a)
         if wa is not None:
@@ -1533,6 +1540,8 @@ class AvgPool2dOp(_Pool):
     )
 
     def verify_(self) -> None:
+        check_zero_point_type(self, self.input_zp, "input", self.input.type)
+        check_zero_point_type(self, self.output_zp, "output", self.output.type)
         self.verify_pool(self.input)
         width = _int_width(self.input.type)
         if width is not None and self.acc_type != IntegerType(32):
@@ -1683,7 +1692,7 @@ class ConcatOp(TosaOp):
                     raise op_error(
                         self,
                         "expect all operand shapes to have the same sizes on non-axis "
-                        f"dimensions, but got {base[d]} vs {s[d]} at index {d} on operands "
+                        f"dimensions, but got {s[d]} vs {base[d]} at index {d} on operands "
                         f"{first} and {i}",
                     )
         out = shape_of(self.output.type)

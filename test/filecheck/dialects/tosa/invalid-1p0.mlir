@@ -171,7 +171,7 @@ func.func @slice_rank(%x: tensor<4x5xi8>) {
 // -----
 
 func.func @concat_sizes(%a: tensor<2x3xi8>, %b: tensor<2x4xi8>) {
-  // expected-error @+1 {{'tosa.concat' op expect all operand shapes to have the same sizes on non-axis dimensions, but got 3 vs 4 at index 1 on operands 0 and 1}}
+  // expected-error @+1 {{'tosa.concat' op expect all operand shapes to have the same sizes on non-axis dimensions, but got 4 vs 3 at index 1 on operands 0 and 1}}
   %0 = tosa.concat %a, %b {axis = 0 : i32} : (tensor<2x3xi8>, tensor<2x4xi8>) -> tensor<4x3xi8>
   return
 }

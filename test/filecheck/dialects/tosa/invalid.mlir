@@ -782,3 +782,24 @@ func.func @transpose_on_empty() -> tensor<3x2xf32> {
   %1 = tosa.transpose %0 {perms = array<i32: 1, 1>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %1 : tensor<3x2xf32>
 }
+
+// -----
+
+// A zero point has its data's element type (a quantized type's storage type).
+func.func @avg_pool_zero_point_type(%x: tensor<1x4x4x2xf16>) -> tensor<1x2x2x2xf16> {
+  %iz = tosa.const values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
+  %oz = tosa.const values(dense<0.0> : tensor<1xf16>) : () -> tensor<1xf16>
+  // expected-error @+1 {{'tosa.avg_pool2d' op expect both input and its zero point are the same element type, got 'f16' and 'i8'}}
+  %0 = tosa.avg_pool2d %x, %iz, %oz kernel([2, 2]) stride([2, 2]) pad([0, 0, 0, 0]) acc_type(f32) : (tensor<1x4x4x2xf16>, tensor<1xi8>, tensor<1xf16>) -> tensor<1x2x2x2xf16>
+  return %0 : tensor<1x2x2x2xf16>
+}
+
+// -----
+
+func.func @matmul_zero_point_type(%a: tensor<1x2x3xf32>, %b: tensor<1x3x4xf32>) -> tensor<1x2x4xf32> {
+  %az = tosa.const values(dense<0.0> : tensor<1xf32>) : () -> tensor<1xf32>
+  %bz = tosa.const values(dense<0.0> : tensor<1xf16>) : () -> tensor<1xf16>
+  // expected-error @+1 {{'tosa.matmul' op expect input b and b_zp have the same element type, got 'f32' and 'f16'}}
+  %0 = tosa.matmul %a, %b, %az, %bz : (tensor<1x2x3xf32>, tensor<1x3x4xf32>, tensor<1xf32>, tensor<1xf16>) -> tensor<1x2x4xf32>
+  return %0 : tensor<1x2x4xf32>
+}
