@@ -33,6 +33,8 @@ class Mode:
 
 def _element_name(t: Attribute) -> str | None:
     if isinstance(t, TensorType | UnrankedTensorType):
+        if hasattr(t.get_element_type(), "storage_width"):  # !quant.any: no TOSA type
+            return str(t.get_element_type())
         return str(tosa.storage_element(t))
     if isinstance(t, TypeAttribute) and t.name == "tosa.shape":
         return "shape"

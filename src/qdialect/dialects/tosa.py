@@ -1078,6 +1078,9 @@ def storage_element(t: Attribute) -> Attribute:
     checks accumulator and zero-point rules on the storage type)."""
     e = _element(t)
     storage = getattr(e, "storage_type", None)
+    width = getattr(e, "storage_width", None)  # !quant.any<i8...>: its integer
+    if isinstance(width, int):
+        return IntegerType(width)
     return storage if isinstance(storage, Attribute) else e
 
 
@@ -1816,10 +1819,9 @@ class _Reduce(TosaOp):
             expected_type = (
                 type_text(TensorType(a, expected)) if x is not None and out is not None else str(a)
             )
-            raise op_error(
-                self,
-                f"inferred type(s) '{expected_type}' are incompatible with return type(s) of "
-                f"operation '{type_text(self.output.type)}'",
+            raise ht.InferenceError(
+                f"'{self.name}' op inferred type(s) '{expected_type}' are incompatible with "
+                f"return type(s) of operation '{type_text(self.output.type)}'"
             )
 
 

@@ -803,3 +803,13 @@ func.func @matmul_zero_point_type(%a: tensor<1x2x3xf32>, %b: tensor<1x3x4xf32>) 
   %0 = tosa.matmul %a, %b, %az, %bz : (tensor<1x2x3xf32>, tensor<1x3x4xf32>, tensor<1xf32>, tensor<1xf16>) -> tensor<1x2x4xf32>
   return %0 : tensor<1x2x4xf32>
 }
+
+// -----
+
+// A reduction's result type is inferred from its input; MLIR adds its second error.
+func.func @reduce_sum_result_type(%x: tensor<2x3xf32>) -> tensor<1x3xi32> {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'tosa.reduce_sum' op inferred type(s) 'tensor<1x3xf32>' are incompatible with return type(s) of operation 'tensor<1x3xi32>'}}
+  %0 = tosa.reduce_sum %x axis(0) : (tensor<2x3xf32>) -> tensor<1x3xi32>
+  return %0 : tensor<1x3xi32>
+}
