@@ -30,9 +30,9 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     """Pass CLI name -> factory returning the pass class (imported lazily)."""
 
     def get_canonicalize() -> type[ModulePass]:
-        from xdsl.transforms.canonicalize import CanonicalizePass
+        from qdialect.transforms.canonicalize import Canonicalize
 
-        return CanonicalizePass
+        return Canonicalize
 
     def get_cse() -> type[ModulePass]:
         from xdsl.transforms.common_subexpression_elimination import (

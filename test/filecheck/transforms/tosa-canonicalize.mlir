@@ -2,6 +2,8 @@
 // centring rescale merges into the next one, constants fold through
 // reshape/transpose. test/unit/transforms/canonicalization/test_tosa.py checks that no bit changes.
 // RUN: qopt %s --split-input-file -p canonicalize | FileCheck %s
+// The patterns reach a true fixed point (MLIR's test-convergence, as upstream runs it):
+// RUN: qopt %s --split-input-file --pass-pipeline='builtin.module(func.func(canonicalize{test-convergence}))' | FileCheck %s
 
 // CHECK-LABEL: func.func @identity_rescale
 // CHECK-NEXT: return %x, %x : tensor<4xi8>, tensor<4xi8>
