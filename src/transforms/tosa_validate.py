@@ -241,9 +241,13 @@ class Target:
         if isinstance(op, tx.YieldOp):
             return
         listed = isinstance(op, (*_CONTROL_FLOW, tx.CustomOp))
-        for what, values in (("operand", op.operands), ("result", op.results)):
-            for index, value in enumerate(values):
-                t = value.type
+        held = [op.tensor_type()] if isinstance(op, tx.VariableOp) else []
+        for what, types in (
+            ("variable type", held),
+            ("operand", [v.type for v in op.operands]),
+            ("result", [v.type for v in op.results]),
+        ):
+            for index, t in enumerate(types):
                 in_list = listed and not (
                     isinstance(op, tx.CondIfOp) and what == "operand" and index == 0
                 )

@@ -1,6 +1,7 @@
 // Level 8K on control flow: the tensors a cond_if or while_loop carries (its tensor
 // lists) count towards MAX_LOG2_SIZE but not MAX_RANK, and a yield only forwards what
-// the enclosing op was checked for; every op over a limit is reported.
+// the enclosing op was checked for; a variable's declared type is checked too; every op
+// over a limit is reported.
 // RUN: qopt %s --split-input-file --verify-diagnostics -p 'tosa-validate{profile=pro_int,pro_fp extension=controlflow,dynamic}'
 
 func.func @rank7_lists(%a: tensor<1x1x1x1x1x1x2xf32>, %c: tensor<i1>) -> tensor<1x1x1x1x1x1x2xf32> {
@@ -30,4 +31,18 @@ func.func @huge_loop_value(%big: tensor<536870912xi32>) {
     "tosa.yield"(%n, %w) : (tensor<i32>, tensor<536870912xi32>) -> ()
   }) : (tensor<i32>, tensor<536870912xi32>) -> (tensor<i32>, tensor<536870912xi32>)
   return
+}
+
+// -----
+
+// A variable's declared type is held to the same limits as the tensors that read it.
+module {
+  // expected-error @+1 {{'tosa.variable' op failed level check: variable type rank(shape) <= MAX_RANK}}
+  tosa.variable @state : tensor<1x1x1x1x1x1x1x2xf32>
+
+  func.func @read() -> tensor<1x1x1x1x1x1x1x2xf32> {
+    // expected-error @+1 {{'tosa.variable_read' op failed level check: result rank(shape) <= MAX_RANK}}
+    %0 = tosa.variable_read @state : tensor<1x1x1x1x1x1x1x2xf32>
+    return %0 : tensor<1x1x1x1x1x1x1x2xf32>
+  }
 }
