@@ -38,6 +38,7 @@ from xdsl.traits import ConstantLike
 
 from qdialect.dialects import tosa
 from qdialect.dialects import tosa_extra as tx
+from qdialect.ir.constants import constant_array
 from qdialect.ir.errors import OpError, OpErrors
 from qdialect.transforms.tosa_compliance import requirement
 
@@ -355,10 +356,16 @@ def check_constant_operands(op: Operation) -> None:
 
 
 def check_error_if(op: Operation) -> None:
-    """RESIZE's ERROR_IF conditions on its constant scale, offset and border, and the
-    isolation of control-flow regions, in upstream's words."""
+    """RESIZE's ERROR_IF conditions on its constant scale, offset and border, SCATTER's
+    on constant indices (no position written twice), and the isolation of control-flow
+    regions, in upstream's words."""
     if isinstance(op, tx.ResizeOp):
         _check_resize(op)
+    if isinstance(op, tx.ScatterOp):
+        indices = constant_array(op.operands[1])
+        if indices is not None and indices.ndim == 2:
+            if any(len(set(row.tolist())) != len(row) for row in indices):
+                raise ValidationError(op, "indices values contain duplicates")
     regions = {tx.CondIfOp: ("then", "else"), tx.WhileLoopOp: ("cond", "body")}
     for kind, names in regions.items():
         if isinstance(op, kind):

@@ -1,9 +1,10 @@
 // With strict-op-spec-alignment, tosa-validate also checks the specification's ERROR_IF
-// conditions the verifiers leave: RESIZE's constant scale, offset and border, and
-// control-flow regions isolated from above. Upstream's words; the bounds are the spec's.
+// conditions the verifiers leave: RESIZE's constant scale, offset and border, SCATTER's
+// constant indices, and control-flow regions isolated from above. Upstream's words; the
+// bounds are the spec's.
 // RUN: qopt %s --split-input-file --verify-diagnostics -p 'tosa-validate{level=none profile=pro_int,pro_fp extension=controlflow strict-op-spec-alignment}'
 // RUN: qopt %s --split-input-file -p 'tosa-validate{level=none profile=pro_int,pro_fp extension=controlflow}' | FileCheck %s --check-prefix=LENIENT
-// LENIENT-COUNT-3: func.func
+// LENIENT-COUNT-5: func.func
 
 func.func @downscale(%x: tensor<1x37x37x1xi8>) -> tensor<1x3x3x1xi8> {
   // 1/18 is below the 1/16 downscale limit.
@@ -41,4 +42,22 @@ func.func @not_isolated(%c: tensor<i1>, %a: tensor<f32>, %b: tensor<f32>) -> ten
     tosa.yield %x : tensor<f32>
   }
   return %0 : tensor<f32>
+}
+
+// -----
+
+// SCATTER writes each position once: constant indices may not repeat within a batch.
+func.func @scatter_twice(%v: tensor<2x8x3xf32>, %x: tensor<2x3x3xf32>) -> tensor<2x8x3xf32> {
+  %i = tosa.const values(dense<[[0, 1, 2], [4, 5, 4]]> : tensor<2x3xi32>) : () -> tensor<2x3xi32>
+  // expected-error @+1 {{'tosa.scatter' op indices values contain duplicates}}
+  %0 = tosa.scatter %v, %i, %x : (tensor<2x8x3xf32>, tensor<2x3xi32>, tensor<2x3x3xf32>) -> tensor<2x8x3xf32>
+  return %0 : tensor<2x8x3xf32>
+}
+
+// -----
+
+func.func @scatter_once_per_batch(%v: tensor<2x8x3xf32>, %x: tensor<2x3x3xf32>) -> tensor<2x8x3xf32> {
+  %i = tosa.const values(dense<[[0, 1, 2], [0, 1, 2]]> : tensor<2x3xi32>) : () -> tensor<2x3xi32>
+  %0 = tosa.scatter %v, %i, %x : (tensor<2x8x3xf32>, tensor<2x3xi32>, tensor<2x3x3xf32>) -> tensor<2x8x3xf32>
+  return %0 : tensor<2x8x3xf32>
 }
