@@ -526,7 +526,15 @@ class Emitter:
         )  # fmt: skip
 
     def tosa_clamp(self, x: Value, lo: int | float, hi: int | float) -> Value:
+        """`tosa.clamp`, or for integers CLAMP has no mode for (TOSA clamps i8 and i16
+        only) the same bounds as `maximum` then `minimum`, which take i32."""
         t = ELEMENT_TYPES[x.elem]
+        if x.elem not in ("i8", "i16") and not isinstance(t, AnyFloat):
+            ones = [1] * len(x.shape)
+            low = self.tosa_const(np.full(ones, int(lo), np.int64), x.elem)
+            high = self.tosa_const(np.full(ones, int(hi), np.int64), x.elem)
+            floor = self.tosa("maximum", [x, low], x.shape, x.elem)
+            return self.tosa("minimum", [floor, high], x.shape, x.elem)
         if isinstance(t, AnyFloat):
             bounds = FloatAttr(float(lo), t), FloatAttr(float(hi), t)
         else:

@@ -34,11 +34,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.traits import ConstantLike
 
 from qdialect.dialects import tosa
 from qdialect.dialects import tosa_extra as tx
-from qdialect.ir.constants import constant_array
+from qdialect.ir.constants import constant_array, constant_attr
 from qdialect.ir.errors import OpError, OpErrors
 from qdialect.transforms.tosa_compliance import requirement
 
@@ -342,12 +341,9 @@ class Target:
 
 def check_constant_operands(op: Operation) -> None:
     """Without the `dynamic` extension, the operands in `CONSTANT_OPERANDS` must come
-    from a constant op (`tosa.const` or any ConstantLike op)."""
+    from a constant op (`tosa.const` or any other constant-like op)."""
     for index in CONSTANT_OPERANDS.get(op.name, ()):
-        if index >= len(op.operands):
-            continue
-        owner = op.operands[index].owner
-        if not (isinstance(owner, Operation) and owner.has_trait(ConstantLike)):
+        if index < len(op.operands) and constant_attr(op.operands[index]) is None:
             raise ValidationError(
                 op,
                 "expected compile time resolvable constant, but got variable value for "

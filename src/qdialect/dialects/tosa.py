@@ -63,6 +63,7 @@ from qdialect.dialects.hlo_syntax import dense_values, int_list_text, resolve, s
 from qdialect.dialects.tosa_constraints import check_declared_types, check_shape_operands
 from qdialect.dialects.window import DYNAMIC, window_output_size
 from qdialect.ir.constants import constant_array
+from qdialect.ir.printer import attribute_text
 from qdialect.numerics import MAX_SHIFT, MIN_SHIFT
 
 # --------------------------------------------------------------------------
@@ -794,8 +795,6 @@ class ClampOp(TosaOp):
             raise op_error(self, "requires the same element type for all operands and results")
         verify_broadcast(self, [self.input.type], self.output.type)
         lo, hi = self.min_val, self.max_val
-        from qdialect.ir.printer import attribute_text
-
         bounds = f"got min_val={attribute_text(lo)}, max_val={attribute_text(hi)}"
         if isinstance(lo, FloatAttr) and isinstance(hi, FloatAttr):
             if math.isnan(lo.value.data) or math.isnan(hi.value.data):
@@ -803,15 +802,9 @@ class ClampOp(TosaOp):
             if lo.value.data > hi.value.data:
                 raise op_error(self, f"expected min_val <= max_val, {bounds}")
         if isinstance(lo, IntegerAttr) and isinstance(hi, IntegerAttr):
-            # i1 bounds order as booleans (true is stored as -1)
-            low, high = (
-                (abs(lo.value.data), abs(hi.value.data))
-                if ht.is_bool(lo.type)
-                else (
-                    lo.value.data,
-                    hi.value.data,
-                )
-            )
+            low, high = lo.value.data, hi.value.data
+            if ht.is_bool(lo.type):  # i1 true is stored as -1: order the bounds as booleans
+                low, high = abs(low), abs(high)
             if low > high:
                 raise op_error(self, f"expected min_val <= max_val, {bounds}")
             width = _int_width(self.output.type)

@@ -11,6 +11,7 @@ litert = pytest.importorskip(
 )
 
 from qdialect.context import make_context  # noqa: E402
+from qdialect.dialects import tosa as tosa_dialect  # noqa: E402
 from qdialect.dialects.npu import ProgramOp, program_binary  # noqa: E402
 from qdialect.importers.tflite import (  # noqa: E402
     TFLiteImportError,
@@ -398,6 +399,17 @@ def test_softmax_wide_and_high_rank_rows_match_litert(shape: tuple[int, ...]) ->
         if shape[-1] >= 512 and (x == x.max(-1, keepdims=True)).all():
             continue  # LiteRT aborts on such rows (see the next test)
         assert np.array_equal(Interpreter(module).call("main", [x])[0], litert_run(model, x))
+
+
+def test_softmax_is_tosa_an_integer_target_accepts() -> None:
+    """The fixed-point softmax bounds its i32 steps with maximum/minimum (TOSA's CLAMP has
+    no i32 mode), so the import validates for an integer-profile target."""
+    from qdialect.transforms.tosa_validate import TosaValidate
+
+    module = softmax_program(softmax_model((3, 40), 1.0, 1.0))
+    assert not any(isinstance(op, tosa_dialect.ClampOp) and "i32" in str(op.output.type)
+                   for op in module.walk())  # fmt: skip
+    TosaValidate(profile=("pro_int",), extension=("doubleround",)).apply(make_context(), module)
 
 
 def test_softmax_rows_where_litert_aborts_round_exactly() -> None:
