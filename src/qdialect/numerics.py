@@ -224,6 +224,41 @@ def quantize(
     return y.astype(np.float64).astype(storage_dtype(storage_bits, signed))
 
 
+def quantize_to_float(
+    x: npt.ArrayLike,
+    scales: float | Sequence[float] | np.ndarray,
+    zero_points: int | Sequence[int] | np.ndarray,
+    storage_min: int,
+    storage_max: int,
+    *,
+    storage: np.dtype,
+    axis: int | None = None,
+    expressed: str = "f32",
+    scales_shape: Sequence[int] | None = None,
+) -> np.ndarray:
+    """`quantize` into a float storage type (`storage`, an ml_dtypes f8/f4 dtype).
+
+    q = convert(clamp(x / scale + zero_point, storage_min, storage_max))
+
+    As `quantize`, but the conversion to the storage format rounds to its nearest value
+    (ties to even) instead of to an integer. NaN stays NaN in a format that has one
+    (f8E5M2, f8E4M3FN) and becomes 0, clamped into the range, in one that has none
+    (f4E2M1FN); +-inf saturate to the storage range.
+    """
+    edt = expressed_dtype(expressed)
+    xa = np.asarray(x, dtype=edt)
+    s = _params(scales, np.float64, xa.shape, axis, scales_shape).astype(edt)
+    zp = _params(zero_points, np.int64, xa.shape, axis, scales_shape).astype(edt)
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = np.asarray(np.divide(xa, s, dtype=edt))
+        y += zp
+        np.clip(y, edt.type(storage_min), edt.type(storage_max), out=y)
+    nan = np.isnan(y)
+    if nan.any() and not np.isnan(np.array(np.nan, np.float32).astype(storage)):
+        y[nan] = min(max(0, storage_min), storage_max)
+    return y.astype(storage)
+
+
 def dequantize(
     q: npt.ArrayLike,
     scales: float | Sequence[float] | np.ndarray,

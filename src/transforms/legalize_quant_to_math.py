@@ -102,9 +102,16 @@ FLOAT_FALLBACK_OPS = sorted(
 """Ops lowered through float whatever their types (no integer form equals the spec)."""
 
 
-def storage_element(q: UniformQuantizedType) -> IntegerType:
-    """`iN` (signless) for signed storage, `uiN` for unsigned: the type holding storage integers."""
+def storage_element(q: UniformQuantizedType) -> Attribute:
+    """`iN` (signless) for signed storage, `uiN` for unsigned: the type holding storage
+    integers; a float storage type (`f8E4M3FN`, ...) holds its own values."""
+    if q.float_storage_name is not None:
+        return q.float_storage
     return IntegerType(q.storage_width, Signedness.SIGNLESS if q.is_signed else Signedness.UNSIGNED)
+
+
+_NAN_FORMATS = ("f8E5M2", "f8E4M3FN")
+"""Float storage formats with a NaN encoding (f4E2M1FN has none)."""
 
 
 def storage_type(t: Attribute) -> Attribute:
@@ -269,7 +276,9 @@ class _Lowering:
         e = q.expressed_type
         x = self.convert(x, e)
         y = self.binary(sh.DivideOp, x, self.params(q.scales, e, shape, q))
-        if any(q.zero_points):  # + 0.0 can only turn -0.0 into +0.0: same integer after rounding
+        # + 0.0 only turns -0.0 into +0.0: the same integer after rounding, but not the
+        # same value of a float storage type.
+        if any(q.zero_points) or q.float_storage_name is not None:
             zps = self.params([float(z) for z in q.zero_points], e, shape, q)
             y = self.binary(sh.AddOp, y, zps)
         y = self.emit(
@@ -282,8 +291,21 @@ class _Lowering:
                 result_types=[y.type],
             )
         )
+        if (name := q.float_storage_name) is not None:
+            if name not in _NAN_FORMATS:
+                y = self.nan_to_zero(y, q)
+            return self.convert(y, q.float_storage)
         y = self.emit(sh.RoundNearestEvenOp(y))
         return self.convert(y, storage_element(q))
+
+    def nan_to_zero(self, y: SSAValue, q: UniformQuantizedType) -> SSAValue:
+        """NaN -> 0 (clamped into the storage range): what a storage format without NaN
+        holds for one (`numerics.quantize_to_float`)."""
+        shape = self.shape(y.type)
+        nan = self.emit(sh.CompareOp(y, y, "NE", "FLOAT"))
+        zero = float(min(max(0, q.storage_min), q.storage_max))
+        zeros = self.constant([zero], q.expressed_type, shape, None)
+        return self.emit(sh.SelectOp.create(operands=[nan, zeros, y], result_types=[y.type]))
 
     def clamp_int(self, v: SSAValue, q: UniformQuantizedType) -> SSAValue:
         shape = self.shape(v.type)
@@ -373,6 +395,7 @@ class _Lowering:
         value = op.value
         assert isinstance(value, DenseIntOrFPElementsAttr)
         element = storage_element(ht.quant_type(t))
+        assert isinstance(element, IntegerType), "stablehlo constants have integer storage"
         values = [int(v) for v in value.get_values()]
         if element.signedness.data == Signedness.UNSIGNED:
             values = [v & ((1 << element.width.data) - 1) for v in values]

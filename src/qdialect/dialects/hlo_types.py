@@ -91,7 +91,7 @@ def bit_width(e: Attribute) -> int | None:
     """An element type's width in bits (a quantized type's storage width, a complex
     number's two parts); None for types without one."""
     if isinstance(e, UniformQuantizedType):
-        return e.storage_type.width.data
+        return e.storage_width
     if isinstance(e, IntegerType):
         return e.width.data
     if isinstance(e, ComplexType):
@@ -132,6 +132,7 @@ def baseline_element_type(e: Attribute) -> Attribute | tuple:
             "quant",
             e.storage_width,
             e.is_signed,
+            e.float_storage,
             e.storage_min,
             e.storage_max,
             e.expressed_type,
@@ -148,8 +149,8 @@ def elements_compatible(a: Attribute, b: Attribute) -> bool:
     ea, eb = element_type(a), element_type(b)
     if isinstance(ea, UniformQuantizedType) and isinstance(eb, UniformQuantizedType):
         keys = [
-            (e.storage_width, e.is_signed, e.storage_min, e.storage_max, e.expressed_type,
-             e.axis is None)
+            (e.storage_width, e.is_signed, e.float_storage, e.storage_min, e.storage_max,
+             e.expressed_type, e.axis is None)
             for e in (ea, eb)
         ]  # fmt: skip
         return keys[0] == keys[1]

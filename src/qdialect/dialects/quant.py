@@ -10,6 +10,8 @@ Textual forms are byte-identical to upstream MLIR's printer:
     !quant.any<i8<-8:7>:f32>                                storage (+ expressed) only
     !quant.calibrated<f32<-0.998:1.232100e+00>>             calibrated real range
     !quant.uniform<ui8:f32, 1.000000e+00>                   builtin `ui8`/`si8` storage
+    !quant.uniform<f8E4M3FN:f32, 5.000000e-01>              float storage (f8E5M2, f8E4M3FN,
+                                                            f4E2M1FN)
 
 Validity follows the StableHLO spec, which is stricter than MLIR's own
 verifier (MLIR accepts a zero point outside the storage range, and does not
@@ -37,6 +39,9 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
     ContainerType,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -67,7 +72,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 from qdialect import numerics
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.errors import add_follow_up
-from qdialect.ir.float_format import double_from_bits, format_mlir_double
+from qdialect.ir.float_format import FLOAT_FORMATS, double_from_bits, format_mlir_double
 
 MIN_STORAGE_BITS = 2
 MAX_STORAGE_BITS = 32
@@ -88,6 +93,37 @@ _EXPRESSED_RANGE: dict[str, tuple[float, float]] = {
 }
 
 _STORAGE_RE = re.compile(r"(si|ui|i|u)([0-9]+)")
+
+FLOAT_STORAGE_TYPES: dict[str, type[Attribute]] = {
+    "f8E5M2": Float8E5M2Type,
+    "f8E4M3FN": Float8E4M3FNType,
+    "f4E2M1FN": Float4E2M1FNType,
+}
+"""The float types MLIR's quant dialect stores quantized values in (the types that
+implement its storage-type interface). A float storage type is signed, as wide as the
+format, and its default storage range is +-(the largest finite value, as an integer)."""
+
+
+def float_storage_name(storage: Attribute) -> str | None:
+    """`f8E4M3FN` for a float storage type attribute, None for NoneAttr (integer storage)."""
+    if isinstance(storage, NoneAttr):
+        return None
+    name = str(storage)
+    assert name in FLOAT_STORAGE_TYPES, f"not a float storage type: {name}"
+    return name
+
+
+def default_storage_range(
+    bits: int, signed: bool, float_name: str | None = None
+) -> tuple[int, int]:
+    """The storage range a type has when it writes none: the integer type's full range, or
+    +-the largest finite value of a float storage type."""
+    if float_name is not None:
+        largest = FLOAT_FORMATS[float_name].max_finite
+        assert largest is not None
+        return -int(largest), int(largest)
+    return numerics.storage_range(bits, signed)
+
 
 EXPLICIT_SIGNEDNESS = 2
 """Bit of `signed_attr` set when the storage was written as a builtin signed/unsigned
@@ -125,8 +161,10 @@ def storage_width_error(bits: int) -> str | None:
     return None
 
 
-def storage_range_error(bits: int, signed: bool, lo: int, hi: int) -> str | None:
-    full_lo, full_hi = numerics.storage_range(bits, signed)
+def storage_range_error(
+    bits: int, signed: bool, lo: int, hi: int, float_name: str | None = None
+) -> str | None:
+    full_lo, full_hi = default_storage_range(bits, signed, float_name)
     if lo < full_lo:
         return f"illegal storage type minimum: {lo}"
     if hi > full_hi:
@@ -263,6 +301,17 @@ class QuantBlocksAttr(Data[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]])
 _NO_BLOCKS = QuantBlocksAttr(((), ()))
 
 
+def _float_storage_attr(width: int, name: str | None) -> Attribute:
+    """The `float_storage` parameter for a constructor's `float_storage` name."""
+    if name is None:
+        return NoneAttr()
+    if name not in FLOAT_STORAGE_TYPES:
+        raise ValueError(f"{name} is not a float storage type ({', '.join(FLOAT_STORAGE_TYPES)})")
+    if FLOAT_FORMATS[name].width != width:
+        raise ValueError(f"{name} is {FLOAT_FORMATS[name].width} bits wide, not {width}")
+    return FLOAT_STORAGE_TYPES[name]()
+
+
 # --------------------------------------------------------------------------
 # !quant.uniform
 # --------------------------------------------------------------------------
@@ -286,6 +335,9 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     storage_max_attr: IntAttr
     blocks: QuantBlocksAttr
     """Sub-channel block sizes and scales shape (empty otherwise)."""
+    float_storage: Attribute
+    """NoneAttr for integer storage, else the float storage type (`f8E4M3FN`, ...);
+    `storage_width_attr` then holds its width and `signed_attr` 1."""
 
     PER_TENSOR: ClassVar[int] = -1
     SUB_CHANNEL: ClassVar[int] = -2
@@ -302,8 +354,10 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         signed: bool = True,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        float_storage: str | None = None,
     ) -> UniformQuantizedType:
-        """Per-tensor type, e.g. `get(8, Float32Type(), 0.01, 50)`."""
+        """Per-tensor type, e.g. `get(8, Float32Type(), 0.01, 50)`; `float_storage`
+        (`f8E4M3FN`, ...) stores values in that float type of `storage_width` bits."""
         return UniformQuantizedType._build(
             storage_width,
             signed,
@@ -313,6 +367,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             -1,
             storage_min,
             storage_max,
+            float_storage=_float_storage_attr(storage_width, float_storage),
         )
 
     @staticmethod
@@ -326,6 +381,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         signed: bool = True,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        float_storage: str | None = None,
     ) -> UniformQuantizedType:
         """Per-axis type; `zero_points=None` means all zero."""
         zps = tuple(zero_points) if zero_points is not None else (0,) * len(scales)
@@ -338,6 +394,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             axis,
             storage_min,
             storage_max,
+            float_storage=_float_storage_attr(storage_width, float_storage),
         )
 
     @staticmethod
@@ -351,6 +408,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         signed: bool = True,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        float_storage: str | None = None,
     ) -> UniformQuantizedType:
         """Sub-channel type: `scales` is an array with one entry per block (the
         tensor's rank), `block_sizes` the (dimension, block size) pairs; `zero_points`
@@ -369,6 +427,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             storage_min,
             storage_max,
             (tuple((int(d), int(b)) for d, b in block_sizes), tuple(s.shape)),
+            _float_storage_attr(storage_width, float_storage),
         )
 
     @staticmethod
@@ -382,10 +441,13 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         lo: int | None,
         hi: int | None,
         blocks: tuple[tuple[tuple[int, int], ...], tuple[int, ...]] = ((), ()),
+        float_storage: Attribute | None = None,
     ) -> UniformQuantizedType:
         flags = int(signed)  # a bool, or the spelling flags of an existing type
         signed = bool(flags & 1)
-        full_lo, full_hi = numerics.storage_range(width, signed) if width > 0 else (0, 0)
+        float_storage = NoneAttr() if float_storage is None else float_storage
+        float_name = float_storage_name(float_storage)
+        full_lo, full_hi = default_storage_range(width, signed, float_name) if width > 0 else (0, 0)
         return UniformQuantizedType(
             IntAttr(width),
             IntAttr(flags),
@@ -395,6 +457,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             IntAttr(full_lo if lo is None else lo),
             IntAttr(full_hi if hi is None else hi),
             QuantBlocksAttr(blocks) if blocks != ((), ()) else _NO_BLOCKS,
+            float_storage,
         )
 
     # ---- accessors --------------------------------------------------------
@@ -413,9 +476,16 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         return bool(self.signed_attr.data & 1)
 
     @property
-    def storage_type(self) -> IntegerType:
-        """Integer type of the stored values (MLIR's storage type): signless for `iN`/`uN`,
-        the builtin `siN`/`uiN` type when written so."""
+    def float_storage_name(self) -> str | None:
+        """`f8E4M3FN` etc. when the values are stored in a float type, else None."""
+        return float_storage_name(self.float_storage)
+
+    @property
+    def storage_type(self) -> Attribute:
+        """Type of the stored values (MLIR's storage type): signless for `iN`/`uN`, the
+        builtin `siN`/`uiN` type when written so, or the float storage type."""
+        if not isinstance(self.float_storage, NoneAttr):
+            return self.float_storage
         if self.signed_attr.data & EXPLICIT_SIGNEDNESS:
             signedness = Signedness.SIGNED if self.is_signed else Signedness.UNSIGNED
             return IntegerType(self.storage_width, signedness)
@@ -438,7 +508,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
     @property
     def has_narrow_range(self) -> bool:
         """True when storage min/max differ from the storage type's full range."""
-        full = numerics.storage_range(self.storage_width, self.is_signed)
+        full = default_storage_range(self.storage_width, self.is_signed, self.float_storage_name)
         return (self.storage_min, self.storage_max) != full
 
     @property
@@ -531,6 +601,7 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
             -1 if axis is None else axis,
             self.storage_min,
             self.storage_max,
+            float_storage=self.float_storage,
         )
 
     # ---- verification -----------------------------------------------------
@@ -543,7 +614,15 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     def _errors(self, width: int):
         yield storage_width_error(width)
-        yield storage_range_error(width, self.is_signed, self.storage_min, self.storage_max)
+        float_name = self.float_storage_name
+        if float_name is not None and (
+            FLOAT_FORMATS[float_name].width != width or not self.is_signed
+        ):
+            bits = FLOAT_FORMATS[float_name].width
+            yield f"float storage type {float_name} is signed and {bits} bits wide, not {width}"
+        yield storage_range_error(
+            width, self.is_signed, self.storage_min, self.storage_max, float_name
+        )
         name = expressed_type_name(self.expressed_type)
         if name is None:
             yield f"expressed type must be f16, bf16, f32 or f64, got {self.expressed_type}"
@@ -594,7 +673,10 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
         return text + f", {_param_text(self.scale, self.zero_point)}>"
 
     def _storage_text(self) -> str:
-        text = f"{storage_prefix(self.signed_attr.data)}{self.storage_width}"
+        text = (
+            self.float_storage_name
+            or f"{storage_prefix(self.signed_attr.data)}{self.storage_width}"
+        )
         if self.has_narrow_range:
             text += f"<{self.storage_min}:{self.storage_max}>"
         return text
@@ -687,7 +769,7 @@ class _QuantTypeParser:
     def parse_uniform(self) -> Sequence[Attribute]:
         p = self.p
         self._expect("<")
-        width, flags, lo, hi = self._parse_storage()
+        width, flags, lo, hi, float_storage = self._parse_storage()
         self._expect(":")
         expressed_name, expressed = self._parse_expressed()
         axis = UniformQuantizedType.PER_TENSOR
@@ -731,6 +813,7 @@ class _QuantTypeParser:
             QuantBlocksAttr((tuple(blocks), scales_shape))
             if blocks or scales_shape
             else _NO_BLOCKS,
+            float_storage,
         )
 
     def _parse_expressed(self) -> tuple[str, Attribute]:
@@ -801,33 +884,44 @@ class _QuantTypeParser:
         self._expect("}")
         return (len(shapes), *shapes[0])
 
-    def _parse_storage(self) -> tuple[int, int, int, int]:
-        """(width, spelling flags as in `signed_attr`, storage min, storage max)."""
+    def _parse_storage(self) -> tuple[int, int, int, int, Attribute]:
+        """(width, spelling flags as in `signed_attr`, storage min, storage max, float
+        storage type or NoneAttr)."""
         p = self.p
         token = xp.current_token(p)
-        match = (
-            _STORAGE_RE.fullmatch(token.text) if token.kind == MLIRTokenKind.BARE_IDENT else None
-        )
-        if match is None:
-            p.raise_error("illegal storage type prefix", token.span)
+        bare = token.kind == MLIRTokenKind.BARE_IDENT
+        match = _STORAGE_RE.fullmatch(token.text) if bare else None
+        float_storage: Attribute = NoneAttr()
+        if bare and token.text in FLOAT_STORAGE_TYPES:
+            float_storage = FLOAT_STORAGE_TYPES[token.text]()
+            width, signed, flags = FLOAT_FORMATS[token.text].width, True, 1
+        elif match is None:
+            message = "illegal storage type prefix"
+            if bare and token.text in FLOAT_FORMATS:
+                message += (
+                    f": {token.text} is not a storage type (integers, "
+                    f"{', '.join(FLOAT_STORAGE_TYPES)})"
+                )
+            p.raise_error(message, token.span)
+        else:
+            prefix = match.group(1)
+            signed = prefix in ("i", "si")
+            flags = int(signed) | (EXPLICIT_SIGNEDNESS if len(prefix) == 2 else 0)
+            width = int(match.group(2))
+            if width > MAX_INTEGER_WIDTH:
+                p.raise_error("invalid integer width", token.span)
+            self._error(storage_width_error(width), token.span.start, token.span.end)
         xp.consume_token(p, MLIRTokenKind.BARE_IDENT)
-        assert match is not None
-        prefix = match.group(1)
-        signed = prefix in ("i", "si")
-        flags = int(signed) | (EXPLICIT_SIGNEDNESS if len(prefix) == 2 else 0)
-        width = int(match.group(2))
-        if width > MAX_INTEGER_WIDTH:
-            p.raise_error("invalid integer width", token.span)
-        self._error(storage_width_error(width), token.span.start, token.span.end)
-        lo, hi = numerics.storage_range(width, signed)
+        float_name = float_storage_name(float_storage)
+        lo, hi = default_storage_range(width, signed, float_name)
         if p.parse_optional_punctuation("<") is not None:
             start = p.pos
             lo = self._parse_int()
             self._expect(":")
             hi = self._parse_int()
             self._expect(">")
-            self._error(storage_range_error(width, signed, lo, hi), start, p.pos)
-        return width, flags, lo, hi
+            self._error(storage_range_error(width, signed, lo, hi, float_name), start, p.pos)
+        return width, flags, lo, hi, float_storage
 
     def _parse_param(
         self, expressed: str, lo: int, hi: int, scales: list[float], zero_points: list[int]
@@ -865,17 +959,62 @@ class _QuantTypeParser:
         xp.consume_token(p)
         return -value if negative else value
 
+    # ---- !quant.quantile ------------------------------------------------------
+
+    def parse_quantile(self) -> Sequence[Attribute]:
+        """`<STORAGE:QUANTILE, {v, ...}[, <min:max>]>`; the rules are the type's verify()."""
+        p = self.p
+        self._expect("<")
+        storage = p.parse_type()
+        self._expect(":")
+        quantile = p.parse_type()
+        self._expect(",")
+        values: list[float] = []
+        self._expect("{")
+        if p.parse_optional_punctuation("}") is None:
+            while True:
+                values.append(self._parse_number())
+                if p.parse_optional_punctuation(",") is None:
+                    break
+            self._expect("}")
+        lo, hi = _quantile_storage_range(storage) or (0, 0)
+        if p.parse_optional_punctuation(",") is not None:
+            self._expect("<")
+            lo = self._parse_int()
+            self._expect(":")
+            hi = self._parse_int()
+            self._expect(">")
+        self._expect(">")
+        return (storage, quantile, QuantileLutAttr(tuple(values)), IntAttr(lo), IntAttr(hi))
+
+    def _parse_number(self) -> float:
+        """A table entry: a float literal, or a decimal integer (an integer quantile type)."""
+        token = xp.current_token(self.p)
+        if token.kind == MLIRTokenKind.MINUS:
+            xp.consume_token(self.p)
+            token = xp.current_token(self.p)
+            if token.kind == MLIRTokenKind.INTEGER_LIT:
+                if token.text.lower().startswith("0x"):
+                    self.p.raise_error("hexadecimal float literal should not have a leading minus")
+                xp.consume_token(self.p)
+                return -float(int(token.text))
+            return -self._parse_scale()
+        if token.kind == MLIRTokenKind.INTEGER_LIT and not token.text.lower().startswith("0x"):
+            xp.consume_token(self.p)
+            return float(int(token.text))
+        return self._parse_scale()
+
     # ---- !quant.any and !quant.calibrated -------------------------------------
 
     def parse_any(self) -> Sequence[Attribute]:
         p = self.p
         self._expect("<")
-        width, flags, lo, hi = self._parse_storage()
+        width, flags, lo, hi, float_storage = self._parse_storage()
         expressed: Attribute = NoneAttr()
         if p.parse_optional_punctuation(":") is not None:
             _, expressed = self._parse_expressed()
         self._expect(">")
-        return (IntAttr(width), IntAttr(flags), expressed, IntAttr(lo), IntAttr(hi))
+        return (IntAttr(width), IntAttr(flags), expressed, IntAttr(lo), IntAttr(hi), float_storage)
 
     def parse_calibrated(self) -> Sequence[Attribute]:
         """MLIR's parseExpressedTypeAndRange: a type that is not a float reads `invalid
@@ -927,6 +1066,8 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
     """A float type, or NoneAttr when omitted."""
     storage_min_attr: IntAttr
     storage_max_attr: IntAttr
+    float_storage: Attribute
+    """NoneAttr for integer storage, else the float storage type."""
 
     @staticmethod
     def get(
@@ -936,15 +1077,21 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
         signed: bool = True,
         storage_min: int | None = None,
         storage_max: int | None = None,
+        float_storage: str | None = None,
     ) -> AnyQuantizedType:
-        lo, hi = numerics.storage_range(storage_width, signed)
+        lo, hi = default_storage_range(storage_width, signed, float_storage)
         return AnyQuantizedType(
             IntAttr(storage_width),
             IntAttr(int(signed)),
             NoneAttr() if expressed_type is None else expressed_type,
             IntAttr(lo if storage_min is None else storage_min),
             IntAttr(hi if storage_max is None else storage_max),
+            _float_storage_attr(storage_width, float_storage),
         )
+
+    @property
+    def float_storage_name(self) -> str | None:
+        return float_storage_name(self.float_storage)
 
     @property
     def storage_width(self) -> int:
@@ -967,7 +1114,13 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
         messages = [storage_width_error(width)]
         if messages[0] is None:
             messages.append(
-                storage_range_error(width, self.is_signed, self.storage_min, self.storage_max)
+                storage_range_error(
+                    width,
+                    self.is_signed,
+                    self.storage_min,
+                    self.storage_max,
+                    self.float_storage_name,
+                )
             )
         expressed = self.expressed_type
         if not isinstance(expressed, NoneAttr) and expressed_type_name(expressed) is None:
@@ -977,8 +1130,9 @@ class AnyQuantizedType(ParametrizedAttribute, TypeAttribute):
                 raise VerifyException(message)
 
     def print_parameters(self, printer: Printer) -> None:
-        text = f"{storage_prefix(self.signed_attr.data)}{self.storage_width}"
-        full = numerics.storage_range(self.storage_width, self.is_signed)
+        float_name = self.float_storage_name
+        text = float_name or f"{storage_prefix(self.signed_attr.data)}{self.storage_width}"
+        full = default_storage_range(self.storage_width, self.is_signed, float_name)
         if (self.storage_min, self.storage_max) != full:
             text += f"<{self.storage_min}:{self.storage_max}>"
         if not isinstance(self.expressed_type, NoneAttr):
@@ -1026,6 +1180,113 @@ class CalibratedQuantizedType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         return _QuantTypeParser(parser).parse_calibrated()
+
+
+# --------------------------------------------------------------------------
+# !quant.quantile
+# --------------------------------------------------------------------------
+
+
+@irdl_attr_definition
+class QuantileLutAttr(Data[tuple[float, ...]]):
+    """The lookup table of a `!quant.quantile` type; printed only through the type."""
+
+    name = "quant.quantile_lut"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[float, ...]:
+        parser.raise_error("quant.quantile_lut is internal to !quant.quantile")
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(repr(self.data))
+
+
+def _quantile_storage_range(storage: Attribute) -> tuple[int, int] | None:
+    """Default (min, max) of a quantile storage type: the integer type's range (signless
+    counts as signed), or +-the largest finite value of a float storage type."""
+    if isinstance(storage, IntegerType):
+        bits = storage.width.data
+        if not 1 <= bits <= 64:
+            return None
+        return numerics.storage_range(bits, storage.signedness.data != Signedness.UNSIGNED)
+    if str(storage) in FLOAT_STORAGE_TYPES:
+        return default_storage_range(0, True, str(storage))
+    return None
+
+
+@irdl_attr_definition
+class QuantileType(ParametrizedAttribute, TypeAttribute):
+    """`!quant.quantile<ui4:f16, {-1.0, ..., 1.0}[, <0:7>]>`: a storage format whose
+    stored value `v` stands for `lut[v - storage_min]` (NF4 and other lookup-table codes).
+
+    Upstream MLIR's storage-format type: it describes how to read stored indices, not a
+    quantization scheme, so nothing here computes with it; qdialect parses, verifies and
+    prints it as upstream does. The storage is a builtin integer type (any signedness,
+    printed as written) or a float storage type; the table's entries are of the quantile
+    type (a float or integer type) and there is one per storage value in [min, max].
+    """
+
+    name = "quant.quantile"
+
+    storage_type: Attribute
+    quantile_type: Attribute
+    lut: QuantileLutAttr
+    storage_min_attr: IntAttr
+    storage_max_attr: IntAttr
+
+    @property
+    def storage_min(self) -> int:
+        return self.storage_min_attr.data
+
+    @property
+    def storage_max(self) -> int:
+        return self.storage_max_attr.data
+
+    @property
+    def quantiles(self) -> tuple[float, ...]:
+        return self.lut.data
+
+    def verify(self) -> None:
+        default = _quantile_storage_range(self.storage_type)
+        if default is None:
+            if ht_is_float(self.storage_type):
+                raise VerifyException(
+                    "storage type must be an integer or float type; the float storage types "
+                    f"are {', '.join(FLOAT_STORAGE_TYPES)}, not {self.storage_type}"
+                )
+            raise VerifyException("storage type must be an integer or float type")
+        if not (isinstance(self.quantile_type, IntegerType) or ht_is_float(self.quantile_type)):
+            raise VerifyException("quantile type must be a float or integer type")
+        if not self.quantiles:
+            raise VerifyException("quantile values must not be empty")
+        lo, hi = self.storage_min, self.storage_max
+        if lo >= hi:
+            raise VerifyException("storage min must be less than storage max")
+        if lo < default[0]:
+            raise VerifyException(f"illegal storage type minimum: {lo}")
+        if hi > default[1]:
+            raise VerifyException(f"illegal storage type maximum: {hi}")
+        if len(self.quantiles) != hi - lo + 1:
+            raise VerifyException(
+                f"quantile LUT size ({len(self.quantiles)}) must equal the number of "
+                f"representable storage values ({hi - lo + 1})"
+            )
+
+    def print_parameters(self, printer: Printer) -> None:
+        lut = ",".join(format_mlir_double(v) for v in self.quantiles)
+        text = f"<{self.storage_type}:{self.quantile_type}, {{{lut}}}"
+        if (self.storage_min, self.storage_max) != _quantile_storage_range(self.storage_type):
+            text += f", <{self.storage_min}:{self.storage_max}>"
+        printer.print_string(text + ">")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return _QuantTypeParser(parser).parse_quantile()
+
+
+def ht_is_float(t: Attribute) -> bool:
+    """Any builtin float type (f16 ... f64 and the 8-, 6- and 4-bit ones)."""
+    return isinstance(t, AnyFloat) or str(t) in FLOAT_FORMATS
 
 
 # --------------------------------------------------------------------------
@@ -1085,6 +1346,11 @@ def _is_signless_integer(t: Attribute) -> bool:
     return isinstance(e, IntegerType) and e.signedness.data == Signedness.SIGNLESS
 
 
+def _is_storage(t: Attribute) -> bool:
+    """What `quant.scast` takes on its plain side: signless integers, or a float storage type."""
+    return _is_signless_integer(t) or str(element_type(t)) in FLOAT_STORAGE_TYPES
+
+
 def _require(ok: bool, which: str, kind: str) -> None:
     """MLIR's type-constraint message for an operand or result (`operand #0 must be ...`)."""
     if not ok:
@@ -1135,8 +1401,8 @@ class StorageCastOp(_CastOp):
     def verify_(self) -> None:
         kind = "signless integer or quantized type"
         a, b = self.input.type, self.result.type
-        _require(_is_signless_integer(a) or _is_quantized(a), "operand #0", kind)
-        _require(_is_signless_integer(b) or _is_quantized(b), "result #0", kind)
+        _require(_is_storage(a) or _is_quantized(a), "operand #0", kind)
+        _require(_is_storage(b) or _is_quantized(b), "result #0", kind)
         _verify_same_shape(self, a, b)
         if _is_quantized(a) == _is_quantized(b):
             raise VerifyException(
@@ -1159,5 +1425,7 @@ Quant = Dialect(
         QuantBlocksAttr,
         AnyQuantizedType,
         CalibratedQuantizedType,
+        QuantileType,
+        QuantileLutAttr,
     ],
 )

@@ -122,7 +122,11 @@ def _problem(op: Operation, t: Attribute) -> bool:
     q = ht.quant_type(t)
     if q is None:
         return False
-    if q.storage_width not in _STORAGE_WIDTHS or storage_prefix(q.signed_attr.data) == "si":
+    if (
+        q.float_storage_name is not None  # HLO_QuantizedInt: integer storage only
+        or q.storage_width not in _STORAGE_WIDTHS
+        or storage_prefix(q.signed_attr.data) == "si"
+    ):
         return True
     if not q.is_per_axis:
         return False

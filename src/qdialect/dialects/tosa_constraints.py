@@ -40,7 +40,9 @@ def _int_or_float(e: Attribute) -> bool:
 
 
 def _number(e: Attribute) -> bool:
-    """Tosa_AnyNumber: integers, floats, and quantized types on 4- to 32-bit storage."""
+    """Tosa_AnyNumber: integers, floats, and quantized types on 4- to 32-bit integer storage."""
+    if getattr(e, "float_storage_name", None) is not None:
+        return False
     storage = getattr(e, "storage_type", None)
     if isinstance(storage, IntegerType):
         return storage.width.data in (4, 8, 16, 32)

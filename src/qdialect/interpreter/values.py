@@ -36,6 +36,8 @@ class InterpreterError(Exception):
 def element_dtype(e: Attribute) -> np.dtype:
     """numpy dtype holding elements of type `e` (storage dtype for quantized types)."""
     if isinstance(e, UniformQuantizedType):
+        if (name := e.float_storage_name) is not None:
+            return ml_dtype(FLOAT_FORMATS[name])
         return numerics.storage_dtype(e.storage_width, e.is_signed)
     if isinstance(e, Float32Type):
         return np.dtype(np.float32)
@@ -118,6 +120,18 @@ def quantize(value: np.ndarray, t: Attribute) -> np.ndarray:
     q = ht.quant_type(t)
     if q is None:
         return value
+    if (name := q.float_storage_name) is not None:
+        return numerics.quantize_to_float(
+            value,
+            q.scales,
+            q.zero_points,
+            q.storage_min,
+            q.storage_max,
+            storage=ml_dtype(FLOAT_FORMATS[name]),
+            axis=q.axis,
+            expressed=q.expressed_type_name,
+            scales_shape=q.scales_shape if q.is_sub_channel else None,
+        )
     return numerics.quantize(
         value,
         q.scales,
