@@ -113,6 +113,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FoldPad
 
+    def get_strip_func_quant_types() -> type[ModulePass]:
+        from qdialect.transforms.strip_func_quant_types import StripFuncQuantTypes
+
+        return StripFuncQuantTypes
+
     def get_normalize_layout() -> type[ModulePass]:
         from qdialect.transforms.normalize_layout import NormalizeLayout
 
@@ -187,6 +192,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "stablehlo-legalize-qdq-to-quantized-op": get_qdq_to_quantized,
         "stablehlo-legalize-quantized-op-to-qdq": get_quantized_to_qdq,
         "normalize-quant-types": get_normalize_quant_types,
+        "strip-func-quant-types": get_strip_func_quant_types,
         "canonicalize": get_canonicalize,
         "cse": get_cse,
         "dce": get_dce,
