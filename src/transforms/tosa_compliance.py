@@ -24,6 +24,33 @@ from qdialect.transforms.tosa_type_support import MODES, SIGNATURES, SPEC_VERSIO
 _NOT_ENABLED_WORDING = {"pro_int", "controlflow", "shape"}
 
 
+#: The profiles each extension works with (the spec's `profile_supported`): an extension
+#: enabled without one of them does not make its ops legal.
+_EXTENSION_PROFILES = {
+    "int16": ("pro_int",),
+    "int4": ("pro_int",),
+    "doubleround": ("pro_int",),
+    "inexactround": ("pro_int",),
+    "bf16": ("pro_fp",),
+    "fp8e4m3": ("pro_fp",),
+    "fp8e5m2": ("pro_fp",),
+    "fft": ("pro_fp",),
+    "int64": ("pro_int", "pro_fp"),
+    "variable": ("pro_int", "pro_fp"),
+    "controlflow": ("pro_int", "pro_fp"),
+    "dynamic": ("pro_int", "pro_fp"),
+}
+
+
+def _profiles_needed(alternative: tuple[str, ...], enabled: frozenset[str]) -> tuple[str, ...]:
+    """The profiles `alternative`'s extensions need and `enabled` lacks (empty: none)."""
+    for name in alternative:
+        profiles = _EXTENSION_PROFILES.get(name)
+        if profiles is not None and not enabled.intersection(profiles):
+            return profiles
+    return ()
+
+
 @dataclass(frozen=True)
 class Mode:
     types: dict[str, tuple[str, ...]]
@@ -217,8 +244,15 @@ def requirement(
         m for m in modes if version is None or _version_key(m.version) <= _version_key(version)
     ]
     considered = current or modes
-    if current and any(set(alt) <= enabled for m in current for alt in m.alternatives):
-        return None
+    satisfied = [alt for m in current for alt in m.alternatives if set(alt) <= enabled]
+    if satisfied:
+        needs = [_profiles_needed(alt, enabled) for alt in satisfied]
+        if any(not n for n in needs):
+            return None
+        return (
+            "illegal",
+            f"illegal: requires [{', '.join(needs[0])}] to work with but not enabled in target",
+        )
     missing = [
         tuple(n for n in alt if n not in enabled) for m in considered for alt in m.alternatives
     ]

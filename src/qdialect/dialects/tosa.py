@@ -1772,7 +1772,13 @@ class SliceOp(TosaOp):
         if start is None or size is None:
             return
         for d, (s, n) in enumerate(zip(start, size, strict=True)):
-            if x[d] != DYNAMIC and (s < 0 or n < 1 or s + n > x[d]):
+            if x[d] == DYNAMIC:
+                continue
+            if s < 0:  # the spec's ERROR_IFs, in its order
+                raise VerifyException(f"'tosa.slice' start {s} at dimension {d} is negative")
+            if n < 1:
+                raise VerifyException(f"'tosa.slice' size {n} at dimension {d} is not positive")
+            if s + n > x[d]:
                 raise VerifyException(
                     f"'tosa.slice' slice {s}+{n} does not fit dimension {d} (size {x[d]})"
                 )

@@ -710,6 +710,27 @@ func.func @f(%x: tensor<2x3xi8>) {
 
 // -----
 
+// slice start and size: the spec's ERROR_IFs, each with its own message
+func.func @f(%x: tensor<2x3xi8>) {
+  %a = "tosa.const_shape"() <{values = dense<[0, -1]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  %b = "tosa.const_shape"() <{values = dense<1> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.slice' op start -1 at dimension 1 is negative}}
+  %0 = "tosa.slice"(%x, %a, %b) : (tensor<2x3xi8>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x1xi8>
+  func.return
+}
+
+// -----
+
+func.func @f(%x: tensor<2x3xi8>) {
+  %a = "tosa.const_shape"() <{values = dense<1> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  %b = "tosa.const_shape"() <{values = dense<[1, 0]> : tensor<2xindex>}> : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.slice' op size 0 at dimension 1 is not positive}}
+  %0 = "tosa.slice"(%x, %a, %b) : (tensor<2x3xi8>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x1xi8>
+  func.return
+}
+
+// -----
+
 // slice output shape
 func.func @f(%x: tensor<2x3xi8>) {
   %a = "tosa.const_shape"() <{values = dense<0> : tensor<2xindex>}> : () -> !tosa.shape<2>
