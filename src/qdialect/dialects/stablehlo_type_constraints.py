@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Attribute, Operation
 
 from qdialect.dialects import hlo_types as ht
-from qdialect.dialects.quant import storage_prefix
+from qdialect.dialects.quant import storage_prefix, zero_point_error
 
 __all__ = ["PER_AXIS_OPS", "attribute_constraint_error", "type_constraint_error"]
 
@@ -262,13 +262,29 @@ def type_constraint_error(op: Operation) -> str | None:
         flags = _variadic_flags(op, results)
         for i, value in enumerate(values):
             summary, elements = static.get((results, i), ("ranked tensor", None))
-            if _problem(op, value.type) or (
-                (results, i) in static and _shape_problem(value.type, summary, elements)
+            zero_point = _zero_point_error(value.type)
+            if (
+                _problem(op, value.type)
+                or zero_point is not None
+                or ((results, i) in static and _shape_problem(value.type, summary, elements))
             ):
                 what = "result" if results else "operand"
                 variadic = "variadic of " if flags[i] else ""
+                why = f" ({zero_point})" if zero_point is not None else ""
                 return (
                     f"'{op.name}' op {what} #{i} must be {variadic}{summary} of "
-                    f"{elements or allowed} values, but got '{value.type}'"
+                    f"{elements or allowed} values, but got '{value.type}'{why}"
                 )
+    return None
+
+
+def _zero_point_error(t: Attribute) -> str | None:
+    """The spec's `storage_min <= zero_point <= storage_max`, part of upstream's quantized
+    type constraints (MLIR's quant types themselves leave it out)."""
+    q = ht.quant_type(t)
+    if q is None:
+        return None
+    for zp in q.zero_points:
+        if (message := zero_point_error(zp, q.storage_min, q.storage_max)) is not None:
+            return message
     return None

@@ -111,8 +111,8 @@ def test_types_are_values() -> None:
         ),
         (lambda: UniformQuantizedType.get(8, Float16Type(), 1e5), "out of expressed type range"),
         (
-            lambda: UniformQuantizedType.get(8, f32, 0.1, 128),
-            "zero point 128 out of storage range [-128, 127]",
+            lambda: UniformQuantizedType.get(8, f32, 0.1, 1 << 63),
+            "zero point 9223372036854775808 does not fit in 64 bits",
         ),
         (
             lambda: UniformQuantizedType.get(8, f32, 0.1, storage_min=5, storage_max=1),
@@ -140,8 +140,8 @@ def test_types_are_values() -> None:
             "duplicate quantized dimension: 0",
         ),
         (
-            lambda: UniformQuantizedType.get_sub_channel(8, f32, [[0.1]], [[200]], []),
-            "zero point 200 out of storage range [-128, 127]",
+            lambda: UniformQuantizedType.get_sub_channel(8, f32, [[0.1]], [[-(1 << 64)]], []),
+            "does not fit in 64 bits",
         ),
         (lambda: AnyQuantizedType.get(8, i32), "expressed type must be floating point"),
         (
@@ -167,7 +167,8 @@ def test_construction_is_verified(build, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message", "column"),
     [
-        ("!quant.uniform<i8:f32, 0.1:300>", "zero point 300 out of storage range", 28),
+        ("!quant.uniform<i8:f32, 0.1:300000000000000000000>", "integer value too large", 28),
+        ("!quant.uniform<i4<-9:7>:f32, 0.1>", "illegal storage type minimum: -9", 19),
     ],
 )
 def test_parse_errors_are_located(text: str, message: str, column: int) -> None:

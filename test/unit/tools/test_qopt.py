@@ -119,7 +119,7 @@ def test_func_anchor_runs_on_each_function_separately(tmp_path, capsys, registry
 def test_split_input_file_keeps_going_after_an_error(tmp_path, capsys) -> None:
     path = tmp_path / "split.mlir"
     path.write_text(
-        "func.func private @bad(!quant.uniform<i8:f32, 0.1:300>)\n"
+        "func.func private @bad(!quant.uniform<i4<-9:7>:f32, 0.1>)\n"
         "// -----\n"
         "func.func private @good(!quant.uniform<i8:f32, 0.1:3>)\n"
     )
@@ -127,4 +127,4 @@ def test_split_input_file_keeps_going_after_an_error(tmp_path, capsys) -> None:
     out, err = capsys.readouterr()
     assert code == 1
     assert "@good" in out and "@bad" not in out
-    assert err.endswith(":1:51: error: zero point 300 out of storage range [-128, 127]\n")
+    assert err.endswith(":1:42: error: illegal storage type minimum: -9\n")

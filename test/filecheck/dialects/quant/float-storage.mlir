@@ -41,12 +41,6 @@ func.func private @beyond_largest(!quant.uniform<f4E2M1FN<-6:7>:f32, 1.0>)
 
 // -----
 
-// The zero point lies in the storage range, as for integer storage.
-// expected-error@+1 {{zero point 500 out of storage range [-448, 448]}}
-func.func private @zero_point(!quant.uniform<f8E4M3FN:f32, 1.0:500>)
-
-// -----
-
 // The storage type of the quantized type and the plain type must agree.
 func.func @scast_mismatch(%x: tensor<4xf8E5M2>) {
   // expected-error@+1 {{storage type in quantized type expected to match integer type}}

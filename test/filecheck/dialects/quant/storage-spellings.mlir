@@ -26,11 +26,6 @@ func.func @clamp(%arg0: tensor<1x!quant.uniform<ui8:f32, 34.0:16>>) -> tensor<1x
 // -----
 
 // The range and width rules are those of `uN` and `iN`.
-// expected-error @+1 {{zero point -1 out of storage range [0, 255]}}
-func.func private @ui8_zero_point(!quant.uniform<ui8:f32, 1.0:-1>)
-
-// -----
-
 // expected-error @+1 {{illegal storage type minimum: -200}}
 func.func private @si8_minimum(!quant.uniform<si8<-200:0>:f32, 1.0>)
 

@@ -82,9 +82,12 @@ func.func private @f(!quant.uniform<i8:f16:{0:1,1:2},
 
 // -----
 
-// A zero point outside the storage range (StableHLO's rule; upstream accepts it).
-// expected-error @+1 {{zero point 256 out of storage range [-128, 127]}}
-func.func private @f(!quant.uniform<i8:f32:{0:1,1:2}, {{2.0:120,3.0:127}, {2.0:256,3.0}}>)
+// A zero point outside the storage range is StableHLO's rule, checked by its ops.
+func.func @f(%x: tensor<2x4x!quant.uniform<i8:f32:{0:1,1:2}, {{2.0:120,3.0:127}, {2.0:256,3.0}}>>) {
+  // expected-error-re @+1 {{'stablehlo.uniform_dequantize' op operand #0 must be ranked tensor of {{.*}} (zero point 256 out of storage range [-128, 127])}}
+  %0 = stablehlo.uniform_dequantize %x : (tensor<2x4x!quant.uniform<i8:f32:{0:1,1:2}, {{2.0:120,3.0:127}, {2.0:256,3.0}}>>) -> tensor<2x4xf32>
+  return
+}
 
 // -----
 

@@ -9,8 +9,8 @@ func.func private @negative_scale(!quant.uniform<i8:f32, -1.0>)
 
 // -----
 
-// CHECK: uniform-errors.mlir:13:71: error: zero point 300 out of storage range [-128, 127]
-func.func private @zero_point_out_of_range(!quant.uniform<i8:f32, 0.1:300>)
+// CHECK: uniform-errors.mlir:13:54: error: illegal storage type maximum: 300
+func.func private @maximum_too_big(!quant.uniform<i8<0:300>:f32, 0.1>)
 
 // -----
 

@@ -23,5 +23,5 @@ func.func @use_before_def() -> tensor<2xi8> {
 // -----
 
 // A type error in the parser is located at the type, with no op prefix.
-// expected-error-re @+1 {{zero point {{[0-9]+}} out of storage range [-128, 127]}}
-func.func private @zp(!quant.uniform<i8:f32, 0.1:300>)
+// expected-error-re @+1 {{illegal storage type maximum: {{[0-9]+}}}}
+func.func private @zp(!quant.uniform<i8<0:300>:f32, 0.1>)

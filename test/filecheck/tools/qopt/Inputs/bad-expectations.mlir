@@ -7,25 +7,25 @@ func.func @fine() {
 // -----
 
 // An error that nobody expected.
-func.func private @f(!quant.uniform<i8:f32, 0.1:300>)
+func.func private @f(!quant.uniform<i8:f32, 0.1:3.5>)
 
 // -----
 
 // Right line, wrong text.
-// expected-error @+1 {{zero point 301 out of storage range}}
-func.func private @g(!quant.uniform<i8:f32, 0.1:300>)
+// expected-error @+1 {{expected float value}}
+func.func private @g(!quant.uniform<i8:f32, 0.1:3.5>)
 
 // -----
 
 // Right text, wrong line.
-// expected-error @+2 {{zero point 300 out of storage range}}
-func.func private @h(!quant.uniform<i8:f32, 0.1:300>)
+// expected-error @+2 {{expected integer value}}
+func.func private @h(!quant.uniform<i8:f32, 0.1:3.5>)
 
 // -----
 
 // Wrong severity.
-// expected-warning @+1 {{zero point 300 out of storage range}}
-func.func private @k(!quant.uniform<i8:f32, 0.1:300>)
+// expected-warning @+1 {{expected integer value}}
+func.func private @k(!quant.uniform<i8:f32, 0.1:3.5>)
 
 // -----
 
