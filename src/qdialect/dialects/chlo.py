@@ -360,6 +360,70 @@ UNARY = {
 }
 
 
+class BinaryOp(IRDLOperation):
+    """`chlo.next_after %x, %y : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>`: an
+    elementwise binary op on tensors of one type, no broadcasting (float ones unless a
+    subclass says otherwise)."""
+
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parse_n_operands(parser, 2)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+        parser.parse_punctuation("->")
+        r = parser.parse_type()
+        return cls.create(
+            operands=resolve(parser, operands, types), result_types=[r], attributes=attrs
+        )
+
+    def print(self, printer: Printer):
+        printer.print_string(" ")
+        printer.print_operand(self.lhs)
+        printer.print_string(", ")
+        printer.print_operand(self.rhs)
+        print_extra_attrs(printer, self)
+        printer.print_string(" : ")
+        printer.print_attribute(self.lhs.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.rhs.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        """HLO_FpTensor operands and result of compatible types (upstream's ODS)."""
+        values = (("operand #0", self.lhs.type), ("operand #1", self.rhs.type))
+        for what, t in (*values, ("result #0", self.result.type)):
+            if not ht.is_float(ht.element_type(t)):
+                raise _fail(self, f"{what} must be tensor of floating-point values, but got '{t}'")
+        types = [self.lhs.type, self.rhs.type, self.result.type]
+        if not all(
+            ht.element_type(t) == ht.element_type(types[0])
+            and ht.shapes_compatible(ht.shape_of(t), ht.shape_of(types[0]))
+            for t in types[1:]
+        ):
+            raise _fail(self, "requires compatible types for all operands and results")
+
+
+def _plain_binary(name: str) -> type[BinaryOp]:
+    cls = type(
+        "".join(p.title() for p in name.split("_")) + "Op",
+        (BinaryOp,),
+        {"name": f"chlo.{name}", "__doc__": f"`chlo.{name}`: elementwise, no broadcasting."},
+    )
+    return irdl_op_definition(cls)
+
+
+BINARY = {name: _plain_binary(name) for name in ("next_after", "polygamma", "zeta")}
+
+
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """`chlo.constant dense<1> : tensor<i32>`."""
@@ -439,12 +503,16 @@ class TopKOp(IRDLOperation):
         parser.parse_punctuation(",")
         indices = parser.parse_type()
         parser.parse_punctuation(")")
-        return cls.create(
+        op = cls.create(
             operands=resolve(parser, [operand], [t]),
             result_types=[values, indices],
             properties={**more, **props},
             attributes=attrs,
         )
+        # Upstream names the results (its getAsmResultNames), so they print as
+        # `%values, %indices = chlo.top_k(...)`; a name written in the input wins.
+        op.results[0].name_hint, op.results[1].name_hint = "values", "indices"
+        return op
 
     def print(self, printer: Printer):
         printer.print_string("(")
@@ -485,38 +553,11 @@ class TopKOp(IRDLOperation):
 
 
 @irdl_op_definition
-class MulhiOp(IRDLOperation):
+class MulhiOp(BinaryOp):
     """`chlo.mulhi %a, %b : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>`: the high half
     of each product at twice the width."""
 
     name = "chlo.mulhi"
-    lhs = operand_def()
-    rhs = operand_def()
-    result = result_def()
-    traits = traits_def(Pure())
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        operands = parse_n_operands(parser, 2)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        a = parser.parse_type()
-        parser.parse_punctuation(",")
-        b = parser.parse_type()
-        parser.parse_punctuation("->")
-        r = parser.parse_type()
-        return cls.create(
-            operands=resolve(parser, operands, [a, b]), result_types=[r], attributes=attrs
-        )
-
-    def print(self, printer: Printer):
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        print_extra_attrs(printer, self)
-        printer.print_string(" : ")
-        printer.print_list([o.type for o in self.operands], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         for i, t in enumerate((self.lhs.type, self.rhs.type)):
@@ -542,6 +583,7 @@ CHLO = Dialect(
         BroadcastCompareOp,
         BroadcastSelectOp,
         *UNARY.values(),
+        *BINARY.values(),
         ConstantOp,
         ConstantLikeOp,
         TopKOp,

@@ -6,7 +6,7 @@ the counterpart's own semantics (integer wraparound, truncating division, shift
 amounts past the width, ...) apply unchanged. `mulhi` is the high half of the
 double-width product. The special functions with a numpy or `math` equivalent
 (`acos`, `asin`, `atan` and the hyperbolic ones, `tan`, `erf`, `erfc`, `lgamma`,
-`is_inf` and its kin, `square`, `conj`, `next_after`) are computed in the operand's
+`is_inf` and its kin, `square`, `conj`, `next_after` and `broadcast_next_after`) are computed in the operand's
 precision; the others (`erf_inv`, `digamma`, `bessel_i1e`, `polygamma`, `zeta`) are
 refused by name, as `chlo-legalize-to-stablehlo` would be needed to give their
 approximations.
@@ -158,6 +158,12 @@ def _next_after(
 ) -> Arrays:
     a, b = broadcast(args, _dims(op))
     return [np.nextafter(a, b)]
+
+
+@implements(chlo.BINARY["next_after"])
+def _plain_next_after(interp: Interpreter, op: chlo.BinaryOp, args: Arrays, types: Types) -> Arrays:
+    """The next representable value after x towards y, in x's type."""
+    return [np.nextafter(args[0], args[1])]
 
 
 @implements(chlo.ConstantOp, quantized="none")

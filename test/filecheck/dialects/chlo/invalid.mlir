@@ -49,3 +49,19 @@ func.func @f(%a: tensor<4xi1>) -> tensor<4xi1> {
   %0 = chlo.mulhi %a, %a : tensor<4xi1>, tensor<4xi1> -> tensor<4xi1>
   func.return %0 : tensor<4xi1>
 }
+
+// -----
+
+func.func @next_after_integers(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'chlo.next_after' op operand #0 must be tensor of floating-point values, but got 'tensor<4xi32>'}}
+  %0 = chlo.next_after %x, %x : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+func.func @zeta_mixed(%x: tensor<4xf32>, %y: tensor<4xf64>) {
+  // expected-error @+1 {{'chlo.zeta' op requires compatible types for all operands and results}}
+  %0 = chlo.zeta %x, %y : tensor<4xf32>, tensor<4xf64> -> tensor<4xf32>
+  func.return
+}

@@ -19,7 +19,7 @@ func.func @broadcasting(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %d: tensor<?xf32
 // CHECK-LABEL: func.func @special
 // CHECK: chlo.erf_inv %{{.*}} : tensor<4xf32> -> tensor<4xf32>
 // CHECK: chlo.is_inf %{{.*}} : tensor<4xf32> -> tensor<4xi1>
-// CHECK: chlo.top_k(%{{.*}}, k = 2) : tensor<3x4xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
+// CHECK: %values, %indices = chlo.top_k(%{{.*}}, k = 2) : tensor<3x4xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
 // CHECK: chlo.mulhi %{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
 // CHECK: chlo.constant dense<1> : tensor<i32>
 // CHECK: "chlo.constant_like"(%{{.*}}) <{value = 2.500000e+00 : f32}> : (tensor<4xf32>) -> tensor<4xf32>
@@ -30,5 +30,17 @@ func.func @special(%x: tensor<4xf32>, %m: tensor<3x4xf32>, %i: tensor<4xi32>) {
   %3 = "chlo.mulhi"(%i, %i) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   %4 = "chlo.constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
   %5 = "chlo.constant_like"(%x) {value = 2.5 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  func.return
+}
+
+// The elementwise binary ops without broadcasting print `%x, %y : X, Y -> R`.
+// CHECK-LABEL: func.func @binary
+// CHECK: chlo.next_after %x, %y : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+// CHECK: chlo.polygamma %x, %y : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+// CHECK: chlo.zeta %x, %y : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+func.func @binary(%x: tensor<4xf64>, %y: tensor<4xf64>) {
+  %0 = "chlo.next_after"(%x, %y) : (tensor<4xf64>, tensor<4xf64>) -> tensor<4xf64>
+  %1 = chlo.polygamma %x, %y : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
+  %2 = chlo.zeta %x, %y : tensor<4xf64>, tensor<4xf64> -> tensor<4xf64>
   func.return
 }
