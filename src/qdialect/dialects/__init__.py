@@ -46,6 +46,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         from qdialect.dialects.stablehlo_composite import CompositeOp
         from qdialect.dialects.stablehlo_control import CONTROL_OPS
         from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
+        from qdialect.dialects.stablehlo_einsum import EINSUM_OPS
         from qdialect.dialects.stablehlo_linalg import LINALG_ATTRS, LINALG_OPS
         from qdialect.dialects.stablehlo_numeric import NUMERIC_OPS
         from qdialect.dialects.stablehlo_random import RANDOM_ATTRS, RANDOM_OPS
@@ -60,6 +61,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *DATA_OPS,
                 *COLLECTIVE_OPS,
                 *LINALG_OPS,
+                *EINSUM_OPS,
                 *TOKEN_OPS,
                 *BATCH_NORM_OPS,
                 *RANDOM_OPS,

@@ -286,6 +286,26 @@ class AllReduceOp(_Collective):
 
 
 @irdl_op_definition
+class CrossReplicaSumOp(_Collective):
+    """`"stablehlo.cross-replica-sum"(%x) {replica_groups = dense<...>}`: the legacy
+    all_reduce with a sum and no body (upstream still parses it; the spec has none)."""
+
+    name = "stablehlo.cross-replica-sum"
+
+    def verify_(self) -> None:
+        if len(self.operands_) != 1 or len(self.results_) != 1:
+            raise self._fail("expects one operand and one result")
+        if self.computation is not None and self.computation.blocks:
+            raise self._fail("has no reduction body (it sums)")
+        if self.operands_[0].type != self.results_[0].type:
+            raise self._fail(
+                f"result type {self.results_[0].type} must equal the operand type "
+                f"{self.operands_[0].type}"
+            )
+        self.verify_replica_groups(all_same_size=False)
+
+
+@irdl_op_definition
 class AllGatherOp(_Collective):
     """Concatenate each operand across a group along all_gather_dim."""
 
@@ -522,6 +542,7 @@ COLLECTIVE_OPS = [
     ReplicaIdOp,
     PartitionIdOp,
     AllReduceOp,
+    CrossReplicaSumOp,
     AllGatherOp,
     AllToAllOp,
     ReduceScatterOp,

@@ -234,6 +234,21 @@ def _all_reduce(interp: Interpreter, op: sc.AllReduceOp, args: Arrays, types: Ty
     return _reduce_over(interp, op, _exchange(op, ctx, args, group))
 
 
+@implements(sc.CrossReplicaSumOp)
+def _cross_replica_sum(
+    interp: Interpreter, op: sc.CrossReplicaSumOp, args: Arrays, types: Types
+) -> Arrays:
+    """The operand summed over this process's replica group, in group order (integers
+    wrap, as `stablehlo.add` does)."""
+    ctx = context(interp)
+    group = _group_or_fail(op, ctx)
+    received = _exchange(op, ctx, args, group)
+    total = received[0][0]
+    for values in received[1:]:
+        total = np.add(total, values[0], dtype=total.dtype)
+    return [total]
+
+
 @implements(sc.AllGatherOp, quantized="storage")
 def _all_gather(interp: Interpreter, op: sc.AllGatherOp, args: Arrays, types: Types) -> Arrays:
     ctx = context(interp)

@@ -1,4 +1,5 @@
-"""Semantics of fft and triangular_solve (numpy's FFTs and a batched solve).
+"""Semantics of fft, triangular_solve and the legacy einsum ops (numpy's FFTs, a
+batched solve, numpy's einsum).
 
 `fft` transforms the trailing `len(fft_length)` dimensions: FFT/IFFT complex to complex,
 RFFT real to the non-redundant half (`n // 2 + 1` entries), IRFFT back to `fft_length`
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from qdialect.dialects import stablehlo_einsum as se
 from qdialect.dialects import stablehlo_linalg as sl
 from qdialect.dialects.hlo_syntax import dense_values
 from qdialect.interpreter import values as v
@@ -79,3 +81,19 @@ def _cholesky(interp: Interpreter, op: sl.CholeskyOp, args: Arrays, types: Types
         ) from None
     result = factor if lower else np.conj(np.swapaxes(factor, -1, -2))
     return [result.astype(a.dtype)]
+
+
+@implements(se.EinsumOp, se.UnaryEinsumOp)
+def _einsum(
+    interp: Interpreter, op: se.EinsumOp | se.UnaryEinsumOp, args: Arrays, types: Types
+) -> Arrays:
+    """numpy's einsum on the operands converted to the result's element type, computed in
+    it (integers wrap at its width, as dot_general's accumulation would)."""
+    dtype = v.dtype_of(types[0])
+    parsed = se.parse_config(op.einsum_config.data, len(args))
+    if parsed is None:
+        raise InterpreterError(f"'{op.name}' has an invalid einsum_config")
+    inputs, output = parsed
+    spec = ",".join(inputs) + "->" + output
+    with np.errstate(over="ignore"):
+        return [np.einsum(spec, *(a.astype(dtype) for a in args), dtype=dtype)]
