@@ -32,6 +32,7 @@ from xdsl.printer import Printer
 
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.float_format import FLOAT_FORMATS, format_mlir_float
+from qdialect.ir.upstream_names import upstream_names
 
 DEFAULT_DIALECT_OF_BODY = {"builtin.module": "builtin", "func.func": "func"}
 """Ops whose regions set the default dialect (MLIR's `OpAsmOpInterface::getDefaultDialect`);
@@ -47,12 +48,18 @@ def short_op_name(name: str, default_dialect: str) -> str:
 
 
 class QPrinter(Printer):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, upstream_names: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._default_dialects = ["builtin"]
         self._pending_name: tuple[str, str] | None = None
+        self._upstream_names = upstream_names
+        """Name values as mlir-opt does (`qdialect.ir.upstream_names`) instead of
+        keeping the input's names."""
 
     def print_op(self, op: Operation) -> None:
+        if self._upstream_names:
+            self._upstream_names = False  # once, for the outermost op printed
+            xp.ssa_names(self).update(upstream_names(op))
         short = short_op_name(op.name, self._default_dialects[-1])
         custom = not self.print_generic_format and type(op).print is not Operation.print
         if custom and short != op.name and op.name == type(op).name:
@@ -127,6 +134,11 @@ class QPrinter(Printer):
 
     def _print_results(self, op: Operation) -> None:
         results = op.results
+        named = [xp.ssa_names(self).get(r) for r in results]
+        if len(results) > 1 and all(n is not None and "#" in n for n in named):
+            base = str(named[0]).split("#")[0]  # an upstream-named group: `%0:2 = `
+            self.print_string(f"%{base}:{len(results)} = ")
+            return
         if len(results) > 1 and not any(r.name_hint for r in results):
             if not any(r in xp.ssa_names(self) for r in results):
                 base = xp.new_ssa_name(self)
@@ -137,12 +149,13 @@ class QPrinter(Printer):
         super()._print_results(op)
 
 
-def module_text(op: Operation, debuginfo: bool = False) -> str:
-    """`op` printed as `qopt` prints it (with `loc(...)` on every op when `debuginfo`)."""
+def module_text(op: Operation, debuginfo: bool = False, upstream_names: bool = False) -> str:
+    """`op` printed as `qopt` prints it (with `loc(...)` on every op when `debuginfo`;
+    values named as mlir-opt names them when `upstream_names`)."""
     from io import StringIO
 
     out = StringIO()
-    QPrinter(stream=out, print_debuginfo=debuginfo).print_op(op)
+    QPrinter(stream=out, print_debuginfo=debuginfo, upstream_names=upstream_names).print_op(op)
     out.write("\n")
     return out.getvalue()
 

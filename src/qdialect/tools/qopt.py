@@ -107,6 +107,12 @@ def build_arg_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--mlir-print-debuginfo", action="store_true", help="print operation locations")
     p.add_argument(
+        "--upstream-names",
+        action="store_true",
+        help="name values as mlir-opt does (%%0, %%arg0, %%c, %%cst, ...) instead of keeping "
+        "the input's names, so the output diffs cleanly against upstream's",
+    )
+    p.add_argument(
         "-t",
         "--target",
         choices=("mlir", "npu-asm", "npu-bin", "bundle"),
@@ -286,6 +292,7 @@ class QOpt:
             stream=out,
             print_generic_format=self.args.print_op_generic,
             print_debuginfo=self.args.mlir_print_debuginfo,
+            upstream_names=self.args.upstream_names,
         )
         printer.print_op(module)
         out.write("\n")
