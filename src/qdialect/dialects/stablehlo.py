@@ -1942,7 +1942,7 @@ class DotGeneralOp(IRDLOperation):
         printer.print_string(
             f", contracting_dims = {int_list_text(d.lhs_contracting_dimensions)} x {int_list_text(d.rhs_contracting_dimensions)}"
         )
-        if self.precision_config is not None and self.precision_config.data:
+        if self.precision_config is not None:  # `precision = []` when present but empty
             printer.print_string(
                 f", precision = [{', '.join(_precision_list(self.precision_config))}]"
             )
@@ -2025,7 +2025,7 @@ class DotOp(IRDLOperation):
     def print(self, printer: Printer):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        if self.precision_config is not None and self.precision_config.data:
+        if self.precision_config is not None:  # `precision = []` when present but empty
             printer.print_string(
                 f", precision = [{', '.join(_precision_list(self.precision_config))}]"
             )
@@ -2864,11 +2864,11 @@ class CustomCallOp(IRDLOperation):
 
     def print(self, printer: Printer):
         printer.print_string(" ")
-        printer.print_attribute(
-            FlatSymbolRefAttr(self.call_target_name)
-            if _is_symbol(self.call_target_name.data)
-            else self.call_target_name
-        )
+        if _is_symbol(self.call_target_name.data):
+            printer.print_attribute(FlatSymbolRefAttr(self.call_target_name))
+        else:  # a quoted symbol, as MLIR prints one that is not an identifier
+            printer.print_string("@")
+            printer.print_string_literal(self.call_target_name.data)
         printer.print_string("(")
         printer.print_list(self.inputs, printer.print_operand)
         printer.print_string(")")
@@ -2990,8 +2990,15 @@ class OptimizationBarrierOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        operands = parse_optional_operand_list(parser)
+        # Upstream's `attr-dict ($operand^ : types):(`(` `)`)?`; attributes after the
+        # operands (qdialect's older spelling) are read too.
         attrs = parser.parse_optional_attr_dict()
+        operands = []
+        if parser.parse_optional_punctuation("(") is not None:
+            parser.parse_punctuation(")")
+        else:
+            operands = parse_optional_operand_list(parser)
+            attrs |= parser.parse_optional_attr_dict()
         types: list[Attribute] = []
         if operands:
             parser.parse_punctuation(":")
@@ -3006,13 +3013,14 @@ class OptimizationBarrierOp(IRDLOperation):
         )
 
     def print(self, printer: Printer):
-        if self.operand:
-            printer.print_string(" ")
-            printer.print_list(self.operand, printer.print_operand)
         print_extra_attrs(printer, self)
-        if self.operand:
-            printer.print_string(" : ")
-            printer.print_list([o.type for o in self.operand], printer.print_attribute)
+        if not self.operand:
+            printer.print_string("()")
+            return
+        printer.print_string(" ")
+        printer.print_list(self.operand, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([o.type for o in self.operand], printer.print_attribute)
 
     def verify_(self) -> None:
         if [o.type for o in self.operand] != [r.type for r in self.results]:
