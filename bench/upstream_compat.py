@@ -180,7 +180,7 @@ def _filecheck(path: Path, run: str, extra: list[str], tmp: Path) -> str:
     if tool is None:
         return ""
     out = tmp / "out.mlir"
-    argv = [*extra, "-o", str(out), str(path)]
+    argv = ["--upstream-names", *extra, "-o", str(out), str(path)]  # names as mlir-opt's
     if "split-input-file" in run:
         argv.insert(0, "--split-input-file")
     outcome = run_in_child(lambda: qopt.main(argv), timeout=60)
