@@ -98,6 +98,24 @@ def print_same_operands_and_result_type(
         printer.print_function_type(types, [result_type])
 
 
+def create_typed_by_function(
+    op_cls: type[IRDLOperation],
+    parser: Parser,
+    operands: Sequence[UnresolvedOperand],
+    properties: dict[str, Attribute],
+    attributes: dict[str, Attribute],
+):
+    """The tail `: (operand types) -> result types` of a custom form, and the op it builds."""
+    parser.parse_punctuation(":")
+    function = parser.parse_function_type()
+    return op_cls.create(
+        operands=resolve(parser, list(operands), list(function.inputs.data)),
+        result_types=list(function.outputs.data),
+        properties=properties,
+        attributes=attributes,
+    )
+
+
 def parse_function_signature(parser: Parser) -> FunctionType:
     return parser.parse_function_type()
 

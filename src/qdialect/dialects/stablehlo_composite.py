@@ -37,9 +37,9 @@ from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects.hlo_syntax import (
+    create_typed_by_function,
     parse_optional_operand_list,
     print_extra_attrs,
-    resolve,
     split_attr_dict,
 )
 
@@ -97,14 +97,7 @@ class CompositeOp(IRDLOperation):
         operands = parse_optional_operand_list(parser)
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         props["name"] = StringAttr(name)
-        parser.parse_punctuation(":")
-        function = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, operands, list(function.inputs.data)),
-            result_types=list(function.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return create_typed_by_function(cls, parser, operands, props, attrs)
 
     def print(self, printer: Printer):
         printer.print_string(" ")

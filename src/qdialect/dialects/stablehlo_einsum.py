@@ -32,7 +32,11 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
-from qdialect.dialects.hlo_syntax import print_extra_attrs, resolve, split_attr_dict
+from qdialect.dialects.hlo_syntax import (
+    create_typed_by_function,
+    print_extra_attrs,
+    split_attr_dict,
+)
 
 _CONFIG = re.compile(r"([a-zA-Z]*)(?:,([a-zA-Z]*))?->([a-zA-Z]*)")
 
@@ -66,14 +70,7 @@ class _Einsum(IRDLOperation):
         config = parser.parse_str_literal("einsum config")
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         props["einsum_config"] = StringAttr(config)
-        parser.parse_punctuation(":")
-        function = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, operands, list(function.inputs.data)),
-            result_types=list(function.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return create_typed_by_function(cls, parser, operands, props, attrs)
 
     def print(self, printer: Printer):
         printer.print_string(" ")

@@ -39,6 +39,7 @@ from xdsl.utils.str_enum import StrEnum
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import (
+    create_typed_by_function,
     dense_values,
     int_list_text,
     parse_int_list,
@@ -107,14 +108,7 @@ class FftOp(IRDLOperation):
         props, attrs = split_attr_dict(cls, parser.parse_optional_attr_dict())
         props["fft_type"] = FftTypeAttr(FftType(word))
         props["fft_length"] = DenseArrayBase.from_list(i64, length)
-        parser.parse_punctuation(":")
-        function = parser.parse_function_type()
-        return cls.create(
-            operands=resolve(parser, [operand], list(function.inputs.data)),
-            result_types=list(function.outputs.data),
-            properties=props,
-            attributes=attrs,
-        )
+        return create_typed_by_function(cls, parser, [operand], props, attrs)
 
     def print(self, printer: Printer):
         printer.print_string(" ")
