@@ -651,9 +651,9 @@ class CondIfOp(TosaOp):
             printer.print_string(" -> ")
             _print_result_types(printer, [r.type for r in self.results])
         printer.print_string(" ")
-        printer.print_region(self.then_graph, print_entry_block_args=not self.input_list)
+        printer.print_region(self.then_graph, print_entry_block_args=True)
         printer.print_string(" else ")
-        printer.print_region(self.else_graph, print_entry_block_args=bool(self.input_list))
+        printer.print_region(self.else_graph, print_entry_block_args=True)
 
     def verify_(self) -> None:
         cond = self.condition.type

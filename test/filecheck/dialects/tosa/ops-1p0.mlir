@@ -142,7 +142,9 @@ func.func @control(%c: tensor<i1>, %a: tensor<f32>, %n: tensor<i32>) -> tensor<f
 // CHECK: %0 = tosa.conv3d %x, %w, %b, %zp, %zp pad([0, 0, 0, 0, 0, 0]) stride([1, 1, 1]) dilation([1, 1, 1]) acc_type(i32)  : (tensor<1x4x8x8x3xi8>, tensor<5x1x1x1x3xi8>, tensor<5xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x8x8x5xi32>
 // CHECK-LABEL: func.func @control(
 // CHECK: %0 = tosa.cond_if %c (%x = %a, %y = %a) : tensor<i1> (tensor<f32>, tensor<f32>) -> tensor<f32> {
-// CHECK: %1 = tosa.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+// Both branches print their block header, as upstream prints them.
+// CHECK-NEXT: ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+// CHECK-NEXT: %1 = tosa.add %x, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
 // CHECK: tosa.yield %1 : tensor<f32>
 // CHECK: ^bb0(%x_1: tensor<f32>, %y_1: tensor<f32>):
 // CHECK: tosa.yield %y_1 : tensor<f32>
