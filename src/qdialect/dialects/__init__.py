@@ -25,6 +25,12 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return Arith
 
+    def get_math() -> Dialect:
+        # xDSL's: upstream's tosa-validate tests check that non-TOSA ops pass through.
+        from xdsl.dialects.math import Math
+
+        return Math
+
     def get_tensor() -> Dialect:
         # xDSL's: upstream's TOSA tests make result tensors with `tensor.empty`.
         from xdsl.dialects.tensor import Tensor
@@ -109,6 +115,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         "func": get_func,
         "arith": get_arith,
         "tensor": get_tensor,
+        "math": get_math,
         "quant": get_quant,
         "stablehlo": get_stablehlo,
         "chlo": get_chlo,

@@ -127,3 +127,11 @@ func.func @half_even(%x: tensor<4xi32>) -> tensor<4xi8> {
 // NONE: error: 'tosa.fft2d' op illegal: requires any of [fft]
 // INT: error: 'tosa.add' op illegal: requires any of [pro_fp]
 // FP: error: 'tosa.conv2d' op illegal: requires [pro_int] but not enabled in target
+
+// -----
+
+// Ops of other dialects pass through (xDSL's math dialect is registered for them).
+func.func @not_tosa(%x: f32) -> f32 {
+  %0 = math.asin %x : f32
+  return %0 : f32
+}
