@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 DYNAMIC = -1
+_INT64_MIN = -(1 << 63)  # MLIR's ShapedType::kDynamic, as xDSL's parser gives `?`
 
 
 def window_output_size(size: int, window: int, stride: int, pad: tuple[int, int],
@@ -14,8 +15,8 @@ def window_output_size(size: int, window: int, stride: int, pad: tuple[int, int]
     """The number of window positions along one dimension: the input dilated by
     `base_dilation` and padded, a window of `window` taps dilated by `window_dilation`,
     moved by `stride` (0 when the window does not fit; dynamic stays dynamic)."""
-    if size == DYNAMIC:
-        return DYNAMIC
+    if size < 0:  # dynamic, however the caller marks it (-1, or MLIR's INT64_MIN)
+        return size
     dilated = 0 if size == 0 else (size - 1) * base_dilation + 1
     padded = dilated + pad[0] + pad[1]
     dilated_window = 0 if window == 0 else (window - 1) * window_dilation + 1
@@ -84,7 +85,7 @@ def check_window(
             (base, "base dilation factor"),
             (dilation, "window dilation factor"),
         ):
-            if value <= 0 and not (what == "value" and value == DYNAMIC):
+            if value <= 0 and not (what == "value" and value in (DYNAMIC, _INT64_MIN)):
                 raise WindowError(
                     f"expects window to have positive {what} for {i}-th window dimension, "
                     f"but got {value}."
@@ -94,10 +95,11 @@ def check_window(
 
 
 def window_output_shape(base: Sequence[int], window: Sequence[WindowDim]) -> list[int]:
-    """The output size along each window dimension (dynamic stays dynamic)."""
+    """The output size along each window dimension (dynamic stays dynamic: MLIR's marker,
+    as the StableHLO verifiers that call this compare shapes with it)."""
     return [
-        DYNAMIC
-        if w.size == DYNAMIC
+        _INT64_MIN
+        if w.size in (DYNAMIC, _INT64_MIN)
         else window_output_size(size, w.size, w.stride, w.pad, w.base_dilation, w.window_dilation)
         for size, w in zip(base, window, strict=True)
     ]

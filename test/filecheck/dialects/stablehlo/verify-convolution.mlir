@@ -306,3 +306,19 @@ func.func @dynamic_padding(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2x2xf32>, %p:
   } : (tensor<1x4x4x2xf32>, tensor<2x2x2x2xf32>, tensor<2x2xi64>) -> tensor<1x?x?x2xf32>
   func.return %0 : tensor<1x?x?x2xf32>
 }
+
+// -----
+
+// Dynamic spatial sizes, of the input or of the kernel, infer dynamic output sizes,
+// compatible with any static result (upstream's ops_speculatability.mlir writes these).
+func.func @dynamic_spatial(%x: tensor<100x?x?x32xf64>, %w: tensor<3x3x2x32xf64>, %xs: tensor<100x26x26x32xf64>, %wd: tensor<?x?x2x32xf64>) {
+  %0 = stablehlo.convolution(%x, %w)
+         dim_numbers = [b, 0, 1, f] x [0, 1, o, i] -> [b, 0, 1, f],
+         window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+         {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<100x?x?x32xf64>, tensor<3x3x2x32xf64>) -> tensor<100x24x24x2xf64>
+  %1 = stablehlo.convolution(%xs, %wd)
+         dim_numbers = [b, 0, 1, f] x [0, 1, o, i] -> [b, 0, 1, f],
+         window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]}
+         {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<100x26x26x32xf64>, tensor<?x?x2x32xf64>) -> tensor<100x24x24x2xf64>
+  return
+}

@@ -262,3 +262,19 @@ func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xi32>) -> t
     : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xi32>) -> tensor<4x3xi32>
   func.return %0 : tensor<4x3xi32>
 }
+
+// -----
+
+// A dynamic operand infers a dynamic source shape, compatible with a static source.
+func.func @select_and_scatter_dynamic(%x: tensor<?x?x?x?xf64>, %s: tensor<10x12x12x64xf64>, %z: tensor<f64>) -> tensor<10x24x24x64xf64> {
+  %0 = "stablehlo.select_and_scatter"(%x, %s, %z) ({
+    ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+      %t = stablehlo.compare GE, %a, %b : (tensor<f64>, tensor<f64>) -> tensor<i1>
+      stablehlo.return %t : tensor<i1>
+  }, {
+    ^bb0(%a: tensor<f64>, %b: tensor<f64>):
+      %sum = stablehlo.add %a, %b : tensor<f64>
+      stablehlo.return %sum : tensor<f64>
+  }) {window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>} : (tensor<?x?x?x?xf64>, tensor<10x12x12x64xf64>, tensor<f64>) -> tensor<10x24x24x64xf64>
+  return %0 : tensor<10x24x24x64xf64>
+}
