@@ -206,19 +206,11 @@ def quantize(
     Parameters are per tensor, per `axis`, or per block when `scales_shape` is
     given (sub-channel: see `block_broadcast`).
     """
-    edt = expressed_dtype(expressed)
-    xa = np.asarray(x, dtype=edt)
-    s = _params(scales, np.float64, xa.shape, axis, scales_shape).astype(edt)
-    zp_int = _params(zero_points, np.int64, xa.shape, axis, scales_shape)
-    zp = zp_int.astype(edt)
-    with np.errstate(over="ignore", invalid="ignore"):
-        y = np.asarray(np.divide(xa, s, dtype=edt))
-        y += zp  # in place: the same rounding as y + zp, one temporary fewer
-        np.clip(y, edt.type(storage_min), edt.type(storage_max), out=y)
-        np.rint(y, out=y)
-    nan = np.isnan(y)
-    if nan.any():
-        y[nan] = min(max(0, storage_min), storage_max)
+    y = _scaled_clamped(
+        x, scales, zero_points, storage_min, storage_max, axis, expressed, scales_shape
+    )
+    np.rint(y, out=y)
+    _nan_to_zero(y, storage_min, storage_max)
     if storage_bits <= 16:  # integral values in the storage range: exact in any float
         return y.astype(storage_dtype(storage_bits, signed))
     return y.astype(np.float64).astype(storage_dtype(storage_bits, signed))
@@ -245,18 +237,48 @@ def quantize_to_float(
     (f8E5M2, f8E4M3FN) and becomes 0, clamped into the range, in one that has none
     (f4E2M1FN); +-inf saturate to the storage range.
     """
+    y = _scaled_clamped(
+        x, scales, zero_points, storage_min, storage_max, axis, expressed, scales_shape
+    )
+    if not has_nan(storage):
+        _nan_to_zero(y, storage_min, storage_max)
+    return y.astype(storage)
+
+
+def has_nan(dtype: np.dtype) -> bool:
+    """Whether a (small float) storage dtype encodes NaN: f8E5M2 and f8E4M3FN do,
+    f4E2M1FN does not."""
+    return bool(np.isnan(np.array(np.nan, np.float32).astype(dtype)))
+
+
+def _scaled_clamped(
+    x: npt.ArrayLike,
+    scales: float | Sequence[float] | np.ndarray,
+    zero_points: int | Sequence[int] | np.ndarray,
+    storage_min: int,
+    storage_max: int,
+    axis: int | None,
+    expressed: str,
+    scales_shape: Sequence[int] | None,
+) -> np.ndarray:
+    """clamp(x / scale + zero_point, storage_min, storage_max), computed in the expressed
+    type (a fresh array): the part of quantizing that integer and float storage share."""
     edt = expressed_dtype(expressed)
     xa = np.asarray(x, dtype=edt)
     s = _params(scales, np.float64, xa.shape, axis, scales_shape).astype(edt)
     zp = _params(zero_points, np.int64, xa.shape, axis, scales_shape).astype(edt)
     with np.errstate(over="ignore", invalid="ignore"):
         y = np.asarray(np.divide(xa, s, dtype=edt))
-        y += zp
+        y += zp  # in place: the same rounding as y + zp, one temporary fewer
         np.clip(y, edt.type(storage_min), edt.type(storage_max), out=y)
+    return y
+
+
+def _nan_to_zero(y: np.ndarray, storage_min: int, storage_max: int) -> None:
+    """NaN -> 0, clamped into the storage range (in place)."""
     nan = np.isnan(y)
-    if nan.any() and not np.isnan(np.array(np.nan, np.float32).astype(storage)):
+    if nan.any():
         y[nan] = min(max(0, storage_min), storage_max)
-    return y.astype(storage)
 
 
 def dequantize(

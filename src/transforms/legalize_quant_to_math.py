@@ -52,12 +52,14 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from qdialect import numerics
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import quant
 from qdialect.dialects import stablehlo as sh
 from qdialect.dialects.hlo_syntax import dense_i64
 from qdialect.dialects.quant import UniformQuantizedType
 from qdialect.ir.errors import OpError
+from qdialect.ir.float_format import FLOAT_FORMATS, ml_dtype
 
 PASS_NAME = "stablehlo-legalize-quant-to-math"
 
@@ -108,10 +110,6 @@ def storage_element(q: UniformQuantizedType) -> Attribute:
     if q.float_storage_name is not None:
         return q.float_storage
     return IntegerType(q.storage_width, Signedness.SIGNLESS if q.is_signed else Signedness.UNSIGNED)
-
-
-_NAN_FORMATS = ("f8E5M2", "f8E4M3FN")
-"""Float storage formats with a NaN encoding (f4E2M1FN has none)."""
 
 
 def storage_type(t: Attribute) -> Attribute:
@@ -292,7 +290,7 @@ class _Lowering:
             )
         )
         if (name := q.float_storage_name) is not None:
-            if name not in _NAN_FORMATS:
+            if not numerics.has_nan(ml_dtype(FLOAT_FORMATS[name])):
                 y = self.nan_to_zero(y, q)
             return self.convert(y, q.float_storage)
         y = self.emit(sh.RoundNearestEvenOp(y))
