@@ -503,16 +503,12 @@ class TopKOp(IRDLOperation):
         parser.parse_punctuation(",")
         indices = parser.parse_type()
         parser.parse_punctuation(")")
-        op = cls.create(
+        return cls.create(
             operands=resolve(parser, [operand], [t]),
             result_types=[values, indices],
             properties={**more, **props},
             attributes=attrs,
         )
-        # Upstream names the results (its getAsmResultNames), so they print as
-        # `%values, %indices = chlo.top_k(...)`; a name written in the input wins.
-        op.results[0].name_hint, op.results[1].name_hint = "values", "indices"
-        return op
 
     def print(self, printer: Printer):
         printer.print_string("(")

@@ -19,7 +19,7 @@ func.func @broadcasting(%v: tensor<3xf32>, %m: tensor<2x3xf32>, %d: tensor<?xf32
 // CHECK-LABEL: func.func @special
 // CHECK: chlo.erf_inv %{{.*}} : tensor<4xf32> -> tensor<4xf32>
 // CHECK: chlo.is_inf %{{.*}} : tensor<4xf32> -> tensor<4xi1>
-// CHECK: %values, %indices = chlo.top_k(%{{.*}}, k = 2) : tensor<3x4xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
+// CHECK: %{{.*}}:2 = chlo.top_k(%{{.*}}, k = 2) : tensor<3x4xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
 // CHECK: chlo.mulhi %{{.*}}, %{{.*}} : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>
 // CHECK: chlo.constant dense<1> : tensor<i32>
 // CHECK: "chlo.constant_like"(%{{.*}}) <{value = 2.500000e+00 : f32}> : (tensor<4xf32>) -> tensor<4xf32>
