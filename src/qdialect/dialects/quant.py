@@ -621,6 +621,14 @@ class UniformQuantizedType(ParametrizedAttribute, TypeAttribute):
 
     def _errors(self, width: int):
         yield storage_width_error(width)
+        if not isinstance(self.float_storage, NoneAttr) and (
+            str(self.float_storage) not in FLOAT_STORAGE_TYPES
+        ):
+            yield (
+                f"storage type {self.float_storage} is not a float storage type "
+                f"({', '.join(FLOAT_STORAGE_TYPES)})"
+            )
+            return
         float_name = self.float_storage_name
         if float_name is not None and (
             FLOAT_FORMATS[float_name].width != width or not self.is_signed
@@ -1249,13 +1257,15 @@ class QuantileType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         default = _quantile_storage_range(self.storage_type)
         if default is None:
-            if ht_is_float(self.storage_type):
+            if isinstance(self.storage_type, AnyFloat):
                 raise VerifyException(
                     "storage type must be an integer or float type; the float storage types "
                     f"are {', '.join(FLOAT_STORAGE_TYPES)}, not {self.storage_type}"
                 )
             raise VerifyException("storage type must be an integer or float type")
-        if not (isinstance(self.quantile_type, IntegerType) or ht_is_float(self.quantile_type)):
+        if not (
+            isinstance(self.quantile_type, IntegerType) or isinstance(self.quantile_type, AnyFloat)
+        ):
             raise VerifyException("quantile type must be a float or integer type")
         if not self.quantiles:
             raise VerifyException("quantile values must not be empty")
@@ -1282,11 +1292,6 @@ class QuantileType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         return _QuantTypeParser(parser).parse_quantile()
-
-
-def ht_is_float(t: Attribute) -> bool:
-    """Any builtin float type (f16 ... f64 and the 8-, 6- and 4-bit ones)."""
-    return isinstance(t, AnyFloat) or str(t) in FLOAT_FORMATS
 
 
 # --------------------------------------------------------------------------

@@ -112,6 +112,8 @@ class _Einsum(IRDLOperation):
                         f"dimension '{letter}' of einsum_config '{config}' has sizes "
                         f"{sizes[letter]} and {size}"
                     )
+        if len(set(output)) != len(output):
+            raise self._fail(f"einsum_config '{config}' repeats an output dimension")
         if unknown := sorted(set(output) - set("".join(inputs))):
             raise self._fail(f"output dimension '{unknown[0]}' of '{config}' is in no input")
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 DYNAMIC = -1
 _INT64_MIN = -(1 << 63)  # MLIR's ShapedType::kDynamic, as xDSL's parser gives `?`
+_DYNAMIC_MARKERS = (DYNAMIC, _INT64_MIN)
+"""How callers mark a dynamic size: TOSA's shapes use -1, parsed tensor types INT64_MIN."""
 
 
 def window_output_size(size: int, window: int, stride: int, pad: tuple[int, int],
@@ -85,7 +87,7 @@ def check_window(
             (base, "base dilation factor"),
             (dilation, "window dilation factor"),
         ):
-            if value <= 0 and not (what == "value" and value in (DYNAMIC, _INT64_MIN)):
+            if value <= 0 and not (what == "value" and value in _DYNAMIC_MARKERS):
                 raise WindowError(
                     f"expects window to have positive {what} for {i}-th window dimension, "
                     f"but got {value}."
@@ -99,7 +101,7 @@ def window_output_shape(base: Sequence[int], window: Sequence[WindowDim]) -> lis
     as the StableHLO verifiers that call this compare shapes with it)."""
     return [
         _INT64_MIN
-        if w.size in (DYNAMIC, _INT64_MIN)
+        if w.size in _DYNAMIC_MARKERS
         else window_output_size(size, w.size, w.stride, w.pad, w.base_dilation, w.window_dilation)
         for size, w in zip(base, window, strict=True)
     ]

@@ -49,6 +49,14 @@ func.func @output_letter(%a: tensor<2x3xf32>) {
 
 // -----
 
+func.func @output_twice(%a: tensor<2x2xf32>) {
+  // expected-error @+1 {{'stablehlo.unary_einsum' op einsum_config 'ab->aa' repeats an output dimension}}
+  %0 = stablehlo.unary_einsum %a, config = "ab->aa" : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
 func.func @sum_type(%c: tensor<4xf32>) {
   // expected-error @+1 {{'stablehlo.cross-replica-sum' op result type tensor<4xf16> must equal the operand type tensor<4xf32>}}
   %0 = "stablehlo.cross-replica-sum"(%c) {replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<4xf32>) -> tensor<4xf16>
