@@ -14,6 +14,8 @@
   body, `func` in a function's body, and inherited elsewhere. xDSL's parser resolves
   a prefix-less name against the enclosing ops' dialects, so the output parses back.
   The generic form (`--print-op-generic`) keeps full names.
+* Array elements of the default types, `i64` and `f64`, print without their type
+  (`[1, 2 : i32]`), as MLIR prints them.
 * A function declaration without results prints as MLIR prints it,
   `func.func private @f(i8)` (xDSL would add `-> ()`).
 """
@@ -24,7 +26,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    f64,
+    i64,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.utils import print_func_op_like
 from xdsl.ir import Attribute, Operation
@@ -106,7 +115,21 @@ class QPrinter(Printer):
     def print_attribute(self, attribute: Attribute) -> None:
         if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_large_dense(attribute):
             return
+        if isinstance(attribute, ArrayAttr):
+            self.print_string("[")
+            self.print_list(attribute.data, self._print_array_element)
+            self.print_string("]")
+            return
         super().print_attribute(attribute)
+
+    def _print_array_element(self, attr: Attribute) -> None:
+        """An array element as MLIR prints it: the default types, `i64` and `f64`, left out."""
+        if isinstance(attr, IntegerAttr) and attr.type == i64:
+            self.print_string(str(attr.value.data))
+        elif isinstance(attr, FloatAttr) and attr.type == f64:
+            self.print_float(attr.value.data, f64)
+        else:
+            self.print_attribute(attr)
 
     def _print_large_dense(self, attr: DenseIntOrFPElementsAttr) -> bool:
         """xDSL's dense printing (splat as one value, hex above 100 elements) from the bytes;

@@ -38,7 +38,10 @@ __all__ = [
     "verify_module",
 ]
 
-SPLIT_MARKER = re.compile(r"^// -----", re.MULTILINE)
+SPLIT_MARKER = re.compile(r"^[ \t]*// -----", re.MULTILINE)
+"""Where qopt splits its input: a line starting with `// -----`, indented or not.
+(mlir-opt also splits where the marker follows other text on a line, e.g. in a
+`// CHECK: // -----` line; qopt leaves those lines whole.)"""
 
 
 def read_text(path: str) -> str:

@@ -320,7 +320,9 @@ class QOpt:
             for diag in diagnostics:
                 diag.emit()
             failed |= bool(diagnostics)
-            if output is not None:
+            if self.args.target == "mlir":  # as mlir-opt: a blank line after each module,
+                outputs.append("" if output is None else output + "\n")  # a separator per chunk
+            elif output is not None:
                 outputs.append(output)
         self.write_output("// -----\n".join(outputs))
         if self.args.mlir_timing:
