@@ -54,6 +54,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
         from qdialect.dialects.stablehlo_data import DATA_ATTRS, DATA_OPS
         from qdialect.dialects.stablehlo_einsum import EINSUM_OPS
         from qdialect.dialects.stablehlo_linalg import LINALG_ATTRS, LINALG_OPS
+        from qdialect.dialects.stablehlo_mesh import MESH_ATTRS
         from qdialect.dialects.stablehlo_numeric import NUMERIC_OPS
         from qdialect.dialects.stablehlo_random import RANDOM_ATTRS, RANDOM_OPS
         from qdialect.dialects.stablehlo_token import TOKEN_OPS, TOKEN_TYPES
@@ -78,6 +79,7 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
                 *StableHLO.attributes,
                 *DATA_ATTRS,
                 *COLLECTIVE_ATTRS,
+                *MESH_ATTRS,
                 *LINALG_ATTRS,
                 *TOKEN_TYPES,
                 *RANDOM_ATTRS,

@@ -3,8 +3,9 @@
 `stablehlo.replica_id : tensor<ui32>` and `stablehlo.partition_id` print
 upstream's pretty form; all_reduce, all_gather, all_to_all, reduce_scatter,
 collective_permute and collective_broadcast print generically, as upstream
-does. Their attributes (replica_groups, channel_handle, ...) are kept as
-written; the interpreter runs them for one process (docs/interpreter.md).
+does, their inherent attributes (replica_groups, channel_handle, ...) in
+`<{...}>`. Replica groups are a dense table or mesh axes (`stablehlo_mesh`);
+the interpreter runs them over a grid of processes (docs/interpreter.md).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    opt_prop_def,
     opt_region_def,
     result_def,
     traits_def,
@@ -31,6 +33,7 @@ from xdsl.utils.exceptions import VerifyException
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects.hlo_syntax import ResultTypeSyntax
 from qdialect.dialects.stablehlo_attrs import _parse_field_list
+from qdialect.dialects.stablehlo_mesh import ReplicaGroupMeshAxesAttr, mesh_groups
 from qdialect.dialects.stablehlo_reducer import verify_reducer
 
 
@@ -88,8 +91,9 @@ class PartitionIdOp(_IdOp):
 class _Collective(IRDLOperation):
     """A collective: operands, results of the same shapes' kind, optional reduction body.
 
-    Attributes stay in the attribute dictionary as written (replica_groups,
-    channel_handle, use_global_device_ids, dimensions...)."""
+    Each op declares upstream's inherent attributes (replica_groups, channel_handle,
+    use_global_device_ids, dimensions...) as properties, so they print in `<{...}>` as
+    upstream prints them; the verifiers check their kinds in upstream's words."""
 
     operands_ = var_operand_def()
     results_ = var_result_def()
@@ -110,7 +114,11 @@ class _Collective(IRDLOperation):
         return int(value)
 
     def groups(self) -> list[list[int]] | None:
-        """replica_groups (or source_target_pairs) as lists, None when absent."""
+        """replica_groups (or source_target_pairs) as lists, None when absent; mesh-axes
+        groups expanded (a ValueError when they cannot be: `mesh_groups`)."""
+        attr = self._attr("replica_groups")
+        if isinstance(attr, ReplicaGroupMeshAxesAttr):
+            return mesh_groups(attr, self)
         for key in ("replica_groups", "source_target_pairs"):
             attr = self._attr(key)
             if attr is not None and hasattr(attr, "get_values"):
@@ -170,7 +178,9 @@ class _Collective(IRDLOperation):
 
     def verify_replica_groups(self, all_same_size: bool, group_size: int | None = None) -> None:
         """Upstream's verifyReplicaGroups: a rank-2 tensor of distinct ids covering 0..n-1
-        (-1 pads a ragged group where groups may differ in size)."""
+        (-1 pads a ragged group where groups may differ in size). Mesh-axes groups
+        need only a mesh the op can find."""
+        self.verify_mesh_symbol()
         groups = self.replica_groups()
         if groups is None:
             return
@@ -198,6 +208,13 @@ class _Collective(IRDLOperation):
             and (shape[0] == 0 or len(values) // shape[0] != group_size)
         ):
             raise fail(f"group size of replica_groups must be {group_size}")
+
+    def verify_mesh_symbol(self) -> None:
+        """Upstream's verifySymbolUses: mesh-axes replica groups naming a mesh symbol."""
+        attr = self._attr("replica_groups")
+        if isinstance(attr, ReplicaGroupMeshAxesAttr):
+            if (message := attr.symbol_problem(self)) is not None:
+                raise self._fail(message)
 
     def _fail(self, message: str) -> VerifyException:
         return VerifyException(f"'{self.name}' {message}")
@@ -265,6 +282,9 @@ class AllReduceOp(_Collective):
     """Reduce each operand across the processes of a group with the body."""
 
     name = "stablehlo.all_reduce"
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
+    use_global_device_ids_ = opt_prop_def(prop_name="use_global_device_ids")
 
     def verify_collective(self) -> None:
         """Upstream's verifyAllReduceOp, then the results against the inferred types."""
@@ -291,6 +311,7 @@ class CrossReplicaSumOp(_Collective):
     all_reduce with a sum and no body (upstream still parses it; the spec has none)."""
 
     name = "stablehlo.cross-replica-sum"
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
 
     def verify_(self) -> None:
         if len(self.operands_) != 1 or len(self.results_) != 1:
@@ -310,6 +331,10 @@ class AllGatherOp(_Collective):
     """Concatenate each operand across a group along all_gather_dim."""
 
     name = "stablehlo.all_gather"
+    all_gather_dim_ = opt_prop_def(prop_name="all_gather_dim")
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
+    use_global_device_ids_ = opt_prop_def(prop_name="use_global_device_ids")
 
     def verify_(self) -> None:
         self.verify_pairwise_element_types()
@@ -353,6 +378,11 @@ class AllToAllOp(_Collective):
     """Split along split_dimension, exchange, concatenate along concat_dimension."""
 
     name = "stablehlo.all_to_all"
+    split_dimension_ = opt_prop_def(prop_name="split_dimension")
+    concat_dimension_ = opt_prop_def(prop_name="concat_dimension")
+    split_count_ = opt_prop_def(prop_name="split_count")
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
 
     def verify_(self) -> None:
         self.verify_pairwise_element_types()
@@ -394,6 +424,10 @@ class ReduceScatterOp(_Collective):
     """Reduce across a group, then scatter the result along scatter_dimension."""
 
     name = "stablehlo.reduce_scatter"
+    scatter_dimension_ = opt_prop_def(prop_name="scatter_dimension")
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
+    use_global_device_ids_ = opt_prop_def(prop_name="use_global_device_ids")
 
     def verify_collective(self) -> None:
         """Upstream's verifyReduceScatterOp, in its order and words."""
@@ -440,6 +474,8 @@ class CollectivePermuteOp(_Collective):
     """Send each operand to the process source_target_pairs names."""
 
     name = "stablehlo.collective_permute"
+    source_target_pairs_ = opt_prop_def(prop_name="source_target_pairs")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
 
     def verify_collective(self) -> None:
         """Upstream's verifyCollectivePermuteOp on source_target_pairs, then results of
@@ -475,10 +511,14 @@ class CollectiveBroadcastOp(_Collective):
     """Broadcast the group's first process's operand to the group."""
 
     name = "stablehlo.collective_broadcast"
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
+    has_dynamic_root_ = opt_prop_def(prop_name="has_dynamic_root")
 
     def verify_collective(self) -> None:
         """Upstream's verifyCollectiveBroadcastOp on replica_groups (ids need only be
         distinct and non-negative), then results of the operands' types."""
+        self.verify_mesh_symbol()
         groups = self.replica_groups()
         if groups is not None:
             shape, values = groups
@@ -511,6 +551,10 @@ class CollectiveReduceOp(_Collective):
     the one `has_dynamic_root`'s indices name); the others get zeros."""
 
     name = "stablehlo.collective_reduce"
+    replica_groups_ = opt_prop_def(prop_name="replica_groups")
+    channel_handle_ = opt_prop_def(prop_name="channel_handle")
+    use_global_device_ids_ = opt_prop_def(prop_name="use_global_device_ids")
+    has_dynamic_root_ = opt_prop_def(prop_name="has_dynamic_root")
 
     def verify_(self) -> None:
         """Upstream's verifyCollectiveReduceOp, in its order and words, then the results

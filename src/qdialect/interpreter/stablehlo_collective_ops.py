@@ -143,7 +143,10 @@ def process_groups(op: sc._Collective, ctx: ProcessContext) -> list[list[Process
     """The spec's process groups: cross_replica, cross_partition,
     cross_replica_and_partition or flattened_ids, chosen by channel id and
     use_global_device_ids."""
-    groups = op.groups()
+    try:
+        groups = op.groups()
+    except ValueError as err:  # mesh-axes groups that cannot be expanded
+        raise InterpreterError(f"'{op.name}' {err}") from None
     channel = _channel_id(op)
     global_ids = op._attr("use_global_device_ids") is not None
     cross_partition = isinstance(op, sc.AllToAllOp | sc.CollectiveBroadcastOp) and channel > 0

@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @einsum
 // CHECK: stablehlo.einsum %a, %b, config = "ab,bc->ac" : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi16>
 // CHECK: stablehlo.unary_einsum %a, config = "ab->b" : (tensor<2x3xi8>) -> tensor<3xi8>
-// CHECK: "stablehlo.cross-replica-sum"(%c) {replica_groups = dense<0> : tensor<1x1xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: "stablehlo.cross-replica-sum"(%c) <{replica_groups = dense<0> : tensor<1x1xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
 func.func @einsum(%a: tensor<2x3xi8>, %b: tensor<3x4xi8>, %c: tensor<4xf32>) {
   %0 = "stablehlo.einsum"(%a, %b) {einsum_config = "ab,bc->ac"} : (tensor<2x3xi8>, tensor<3x4xi8>) -> tensor<2x4xi16>
   %1 = stablehlo.unary_einsum %a, config = "ab->b" : (tensor<2x3xi8>) -> tensor<3xi8>

@@ -73,7 +73,7 @@ func.func @generic(%x: tensor<4xf32>, %p: tensor<i1>) {
   }, {
     stablehlo.return %0 : tensor<4xf32>
   }) : (tensor<i1>) -> tensor<4xf32>
-  // CHECK: "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = dense<0> : tensor<1x1xi64>} : (tensor<4xf32>) -> tensor<4xf32>
+  // CHECK: "stablehlo.all_gather"(%x) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = dense<0> : tensor<1x1xi64>}> : (tensor<4xf32>) -> tensor<4xf32>
   %2 = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = dense<[[0]]> : tensor<1x1xi64>} : (tensor<4xf32>) -> tensor<4xf32>
   func.return
 }
