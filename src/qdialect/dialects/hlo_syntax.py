@@ -129,15 +129,18 @@ def print_attr_dict_except(
         printer.print_attr_dict(remaining)
 
 
-def parse_int_list(parser: Parser) -> list[int]:
+def parse_int_list(parser: Parser, dense_array: bool = True) -> list[int]:
     """`[1, 2, 3]` (possibly empty). An entry that is not an integer reads as MLIR's
     dense-array parser reports it: `expected integer value`, then the core parser's
-    `expected ']'`."""
+    `expected ']'`; as a custom parser's list of integers (`dense_array=False`, e.g. a
+    convolution's window) only the first."""
 
     def entry() -> int:
         try:
             return parser.parse_integer(allow_boolean=False)
         except ParseError as err:
+            if not dense_array:
+                raise
             closing = mark_core(ParseError(err.span, "expected ']'"))
             raise add_follow_up(err, closing) from None
 

@@ -2118,7 +2118,7 @@ class ConvolutionOp(IRDLOperation):
             if key == "pad":
 
                 def pair() -> tuple[int, int]:
-                    values = parse_int_list(parser)
+                    values = parse_int_list(parser, dense_array=False)
                     if len(values) != 2:
                         parser.raise_error(
                             f"Expected array with 2 elements, got {len(values)} elements instead"
@@ -2136,7 +2136,7 @@ class ConvolutionOp(IRDLOperation):
                 flags = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, flag)
                 props["window_reversal"] = DenseArrayBase.from_list(IntegerType(1), flags)
             else:
-                props[names[key]] = dense_i64(parse_int_list(parser))
+                props[names[key]] = dense_i64(parse_int_list(parser, dense_array=False))
 
         parser.parse_comma_separated_list(parser.Delimiter.BRACES, window_entry)
         dict_start = parser.pos

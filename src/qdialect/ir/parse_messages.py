@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
 
+_DYNAMIC_DENSE = "elements literal type must have static shape"
+
 _RULES: list[_Rule] = [
     (re.compile(r"Expected integer literal$"), lambda m: "expected integer value"),
     (re.compile(r"Expected float literal$"), lambda m: "expected floating point literal"),
@@ -34,7 +36,7 @@ _RULES: list[_Rule] = [
     ),
     (
         re.compile(r"Dense literal attribute should have a static shape\.$"),
-        lambda m: "elements literal type must have static shape",
+        lambda m: _DYNAMIC_DENSE,
     ),
     # Unknown types of the dialects whose type parsers upstream tests exercise.
     (re.compile(r"'quant\.(.+)' is not registered$"), lambda m: f"unknown quantized type {m[1]}"),
@@ -110,6 +112,8 @@ def mlir_wording(
         # --allow-unregistered-dialect accepts only the generic form of an unknown op.
         return unknown_op_message(name[1], False, dialects, default_dialect), name.start(1)
     reworded = _reworded(message, text, offset)
+    if reworded == _DYNAMIC_DENSE and (at := text.rfind("dense", 0, offset)) != -1:
+        return reworded, at  # xDSL reports it after the type; MLIR at `dense`
     if _PUNCTUATION_EXPECTED.match(reworded):
         offset = wrong_token_offset(text, offset)
     return reworded, offset

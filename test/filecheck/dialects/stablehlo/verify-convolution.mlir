@@ -322,3 +322,17 @@ func.func @dynamic_spatial(%x: tensor<100x?x?x32xf64>, %w: tensor<3x3x2x32xf64>,
          {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<100x26x26x32xf64>, tensor<?x?x2x32xf64>) -> tensor<100x24x24x2xf64>
   return
 }
+
+// -----
+
+// A window entry that is not an integer: one error, as the custom parser reports it
+// (no dense-array `expected ']'` after it).
+func.func @window_entry_not_integer(%x: tensor<2x2x3x4xf32>, %w: tensor<3x5x5x3xf32>) -> tensor<3x5x5x4xf32> {
+  // expected-error @+3 {{custom op 'stablehlo.convolution' expected integer value}}
+  %0 = stablehlo.convolution(%x, %w)
+     dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+     window = {stride = [2, 1], pad = [[0, 1], [0, q]]}
+     {batch_group_count = 1 : i64, feature_group_count = 1 : i64}
+  : (tensor<2x2x3x4xf32>, tensor<3x5x5x3xf32>) -> tensor<3x5x5x4xf32>
+  func.return %0 : tensor<3x5x5x4xf32>
+}

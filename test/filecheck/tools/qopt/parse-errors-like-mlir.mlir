@@ -93,4 +93,15 @@ func.func @f(%a: tensor<2xi8>) -> tensor<2xi8> {
 
 // -----
 
+// A dense literal of a dynamic type: at `dense`, where MLIR reports it (the type ends
+// the line, so the next token is on the line below).
+func.func @f() -> tensor<1x?xf32> {
+  // expected-error @+1 {{elements literal type must have static shape}}
+  %c = stablehlo.constant dense<1.0> :
+      tensor<1x?xf32>
+  return %c : tensor<1x?xf32>
+}
+
+// -----
+
 // A chunk with nothing but comments is an empty module, as in mlir-opt: no error.
