@@ -179,8 +179,10 @@ def storage_range_error(
 def scale_error(scale: float, expressed: str) -> str | None:
     smallest, largest = _EXPRESSED_RANGE[expressed]
     if math.isnan(scale) or not smallest <= scale <= largest:
-        # Upstream's words first (so its expected-error lines match), then the numbers.
-        return f"scale out of expressed type range: {scale:e} is not in [{smallest:e}, {largest:e}]"
+        # Upstream MLIR's and StableHLO's current words (their parsers'), the scale as
+        # LLVM's raw_ostream writes a double (`INF`, `nan`). Upstream lets a NaN through.
+        shown = ("-INF" if scale < 0 else "INF") if math.isinf(scale) else f"{scale:e}"
+        return f"scale {shown} out of expressed type range [{smallest:e}, {largest:e}]"
     return None
 
 

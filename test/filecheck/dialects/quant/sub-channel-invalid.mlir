@@ -76,7 +76,7 @@ func.func private @f(!quant.uniform<u8:f32:{0:1, 1:2}, {}>)
 
 // -----
 
-// expected-error @+2 {{scale out of expressed type range: 6.600000e+04 is not in}}
+// expected-error @+2 {{scale 6.600000e+04 out of expressed type range}}
 func.func private @f(!quant.uniform<i8:f16:{0:1,1:2},
     {{6.6e4:120,2.0:127}, {2.0:100,3.0}}>)
 

@@ -4,7 +4,7 @@
 // Five chunks, five lines: no tracebacks, no second diagnostics.
 // COUNT: 5
 
-// CHECK: uniform-errors.mlir:8:58: error: scale out of expressed type range: -1.000000e+00 is not in [1.401298e-45, 3.402823e+38]
+// CHECK: uniform-errors.mlir:8:58: error: scale -1.000000e+00 out of expressed type range [1.401298e-45, 3.402823e+38]
 func.func private @negative_scale(!quant.uniform<i8:f32, -1.0>)
 
 // -----
