@@ -1372,11 +1372,18 @@ def _verify_quantization(quantized: Attribute, real: Attribute, container: Attri
     _verify_per_axis_container(q, container)
 
 
+class _QuantizeCastCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldExactRequantize(),)
+
+
 @irdl_op_definition
 class QuantizeCastOp(_CastOp):
     """`quant.qcast`: quantize a float value (scalar or tensor)."""
 
     name = "quant.qcast"
+    traits = traits_def(NoMemoryEffect(), _QuantizeCastCanonicalization())
 
     def verify_(self) -> None:
         # In upstream's order (operand, result, shape, types) and words.
@@ -1438,6 +1445,28 @@ class FoldStorageCastPair(RewritePattern):
     def match_and_rewrite(self, op: StorageCastOp, rewriter: PatternRewriter) -> None:
         inner = op.input.owner
         if isinstance(inner, StorageCastOp) and inner.input.type == op.result.type:
+            rewriter.replace_op(op, [], [inner.input])
+
+
+class FoldExactRequantize(RewritePattern):
+    """`qcast(dcast(x))` with the same type is `x` where the round trip is exact: integer
+    storage of at most 16 bits expressed in f32 or f64 (`(q - zp) * s / s` then rounds
+    back to `q - zp`). Upstream folds it whatever the types, and also folds
+    `dcast(qcast(x))` to `x`, which drops the quantization error: qdialect does neither
+    (docs/quant-types.md)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: QuantizeCastOp, rewriter: PatternRewriter) -> None:
+        inner = op.input.owner
+        if not (isinstance(inner, DequantizeCastOp) and inner.input.type == op.result.type):
+            return
+        q = element_type(op.result.type)
+        if (
+            isinstance(q, UniformQuantizedType)
+            and isinstance(q.float_storage, NoneAttr)
+            and q.storage_width_attr.data <= 16
+            and expressed_type_name(q.expressed_type) in ("f32", "f64")
+        ):
             rewriter.replace_op(op, [], [inner.input])
 
 
