@@ -25,7 +25,13 @@ is the to-do list. The passes on the first RUN line (`-tosa-attach-target="..."
 them all; when it lacks one (marked `passes not run` in the listing), the figure
 measures parsing, printing and the op verifiers only.
 
+With `--oracle iree-opt` (current upstream MLIR with StableHLO and TOSA), each chunk
+also runs through that tool with the RUN line's flags; the figures are then also given
+over the chunks upstream itself passes today, so files and chunks gone stale upstream
+(an op renamed, a message reworded) do not count against qopt.
+
     python bench/upstream_compat.py PATH... [--json out.json] [--top 25] [--filecheck]
+                                            [--oracle iree-opt]
 """
 
 from __future__ import annotations
@@ -63,6 +69,9 @@ class FileResult:
     filecheck: str = ""  # "", "pass" or "fail"
     passes: str = "none"  # the RUN line's passes: "none", "run" or "not run"
     errors: list[str] = field(default_factory=list)
+    oracle: str = ""  # "", "ran" or why the oracle could not run the file's RUN line
+    oracle_accepted: int = 0  # chunks the oracle (current upstream) passes
+    oracle_both: int = 0  # of those, chunks qopt passes too
 
 
 def run_lines(text: str) -> list[str]:
@@ -130,7 +139,50 @@ def first_error(stderr: str) -> str:
     return (lines[-1] if lines else "(no message)")[:140]
 
 
-def check_file(path: Path, timeout: float, filecheck: bool) -> FileResult:
+_ORACLE_CANNOT = re.compile(
+    r"Unknown command line argument|unknown pass|no such option|"
+    r"for the --pass-pipeline option|failed to add|Unknown pass",
+    re.IGNORECASE,
+)
+
+
+def oracle_flags(run: str, unregistered: bool) -> list[str] | None:
+    """The RUN line's `*-opt` flags for the oracle tool, one chunk at a time (no
+    `-split-input-file`); None when the line is not an `*-opt` line."""
+    try:
+        tokens = shlex.split(run)
+    except ValueError:
+        return None
+    if not tokens or not tokens[0].endswith("-opt"):
+        return None
+    flags = []
+    for token in tokens[1:]:
+        if token == "|":
+            break
+        if token == "%s" or token.lstrip("-") == "split-input-file":
+            continue
+        flags.append(token)
+    if unregistered and "--allow-unregistered-dialect" not in flags:
+        flags.append("--allow-unregistered-dialect")
+    return flags
+
+
+def run_oracle(tool: str, flags: list[str], chunk: Path, timeout: float) -> str:
+    """ "ok", "rejected" or "cannot" (the tool lacks a pass or flag the RUN line uses)."""
+    try:
+        done = subprocess.run(
+            [tool, *flags, str(chunk)], capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return "rejected"
+    if done.returncode == 0:
+        return "ok"
+    return "cannot" if _ORACLE_CANNOT.search(done.stderr) else "rejected"
+
+
+def check_file(
+    path: Path, timeout: float, filecheck: bool, oracle: str | None = None
+) -> FileResult:
     text = path.read_text(errors="replace")
     runs = run_lines(text)
     mode = mode_of(runs)
@@ -145,6 +197,9 @@ def check_file(path: Path, timeout: float, filecheck: bool) -> FileResult:
     if pipeline:
         extra += ["--pass-pipeline", pipeline]
     chunks = _SPLIT.split(text) if "split-input-file" in runs[0] else [text]
+    flags = oracle_flags(runs[0], unregistered) if oracle and mode != "interpret" else None
+    if oracle:
+        result.oracle = "ran" if flags is not None else "not an *-opt RUN line"
     with tempfile.TemporaryDirectory() as tmp:
         for index, chunk in enumerate(chunks):
             if not chunk.strip() or not re.sub(r"//[^\n]*", "", chunk).strip():
@@ -159,6 +214,13 @@ def check_file(path: Path, timeout: float, filecheck: bool) -> FileResult:
                 argv, main = [*extra, str(chunk_path)], qopt.main
             outcome = run_in_child(lambda a=argv, m=main: m(a), timeout=timeout)
             result.chunks += 1
+            if oracle and flags is not None and result.oracle == "ran":
+                verdict = run_oracle(oracle, flags, chunk_path, timeout)
+                if verdict == "cannot":
+                    result.oracle = f"{Path(oracle).name} lacks a pass or flag of the RUN line"
+                elif verdict == "ok":
+                    result.oracle_accepted += 1
+                    result.oracle_both += outcome.kind == "ok"
             if outcome.kind == "ok":
                 result.passed += 1
             elif outcome.kind == "rejected":
@@ -199,17 +261,27 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per chunk")
     parser.add_argument("--filecheck", action="store_true", help="FileCheck round-trip files")
     parser.add_argument("--quiet", action="store_true", help="totals and errors only")
+    parser.add_argument(
+        "--oracle",
+        help="an upstream tool (e.g. iree-opt) run on every chunk with the RUN line's flags: "
+        "the figures are then also given over the chunks current upstream itself passes, "
+        "which leaves out stale files and chunks",
+    )
     args = parser.parse_args()
     files = sorted(
         f for p in args.paths for f in ([p] if p.is_file() else p.rglob("*.mlir")) if f.is_file()
     )
     results = []
     for path in files:
-        result = check_file(path, args.timeout, args.filecheck)
+        result = check_file(path, args.timeout, args.filecheck, args.oracle)
         results.append(result)
         if not args.quiet:
             fc = f"  filecheck {result.filecheck}" if result.filecheck else ""
             fc += "  (passes not run)" if result.passes == "not run" else ""
+            if result.oracle == "ran":
+                fc += f"  upstream passes {result.oracle_accepted}, qopt {result.oracle_both} of those"
+            elif result.oracle:
+                fc += f"  ({result.oracle})"
             print(
                 f"{result.passed:4d}/{result.chunks:<4d} bugs {result.bugs:<3d} "
                 f"{result.mode:<11s} {path}{fc}",
@@ -224,6 +296,15 @@ def main() -> int:
         end="",
     )
     print(f" ({100 * passed / max(total, 1):.1f}%), bugs {bugs}")
+    if args.oracle:
+        ran = [r for r in results if r.oracle == "ran"]
+        accepted = sum(r.oracle_accepted for r in ran)
+        both = sum(r.oracle_both for r in ran)
+        print(
+            f"{Path(args.oracle).name} ran on {len(ran)} files: upstream passes {accepted} of "
+            f"their {sum(r.chunks for r in ran)} chunks; qopt passes {both} of those "
+            f"({100 * both / max(accepted, 1):.1f}%)"
+        )
     fc = Counter(r.filecheck for r in results if r.filecheck)
     if fc:
         print(f"filecheck: {fc['pass']} pass, {fc['fail']} fail")

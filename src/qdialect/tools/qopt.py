@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
 from typing import TextIO
@@ -371,8 +371,42 @@ def _type_name(t: object) -> str:
     return t if isinstance(t, str) else getattr(t, "__name__", str(t))
 
 
+def mlir_style_arguments(
+    argv: Sequence[str], parser: argparse.ArgumentParser, passes: Iterable[str]
+) -> tuple[list[str], list[str]]:
+    """`argv` with mlir-opt's spellings made qopt's: a long option with one dash
+    (`-split-input-file`) gets its second, and a pass given as a flag
+    (`--canonicalize`, `-tosa-validate=profile=pro_int`) is taken out and returned as a
+    pipeline element (`tosa-validate{profile=pro_int}`), in order."""
+    long_options = {o for a in parser._actions for o in a.option_strings if o.startswith("--")}
+    known_passes = set(passes)
+    rest: list[str] = []
+    pass_flags: list[str] = []
+    for index, token in enumerate(argv):
+        if token == "--":
+            rest += argv[index:]
+            break
+        name, eq, value = token.partition("=")
+        if name.startswith("-") and not name.startswith("--") and len(name) > 2:
+            if "-" + name in long_options or name[1:] in known_passes:
+                name, token = "-" + name, "-" + token
+        if name.startswith("--") and name not in long_options and name[2:] in known_passes:
+            pass_flags.append(f"{name[2:]}{{{value}}}" if eq else name[2:])
+            continue
+        rest.append(token)
+    return rest, pass_flags
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_arg_parser().parse_args(argv)
+    parser = build_arg_parser()
+    argv, pass_flags = mlir_style_arguments(
+        sys.argv[1:] if argv is None else list(argv), parser, get_all_passes()
+    )
+    args = parser.parse_args(argv)
+    if pass_flags:
+        if args.pass_pipeline:
+            parser.error("'--pass-pipeline' cannot be used with passes given as flags")
+        args.passes = ",".join(filter(None, [args.passes, *pass_flags]))
 
     def body() -> int:
         if args.list_passes:
