@@ -69,7 +69,7 @@ class FileResult:
     filecheck: str = ""  # "", "pass" or "fail"
     passes: str = "none"  # the RUN line's passes: "none", "run" or "not run"
     errors: list[str] = field(default_factory=list)
-    oracle: str = ""  # "", "ran" or why the oracle could not run the file's RUN line
+    oracle: str = ""  # "", "ran", "parse only" (the oracle lacks a pass), or why not
     oracle_accepted: int = 0  # chunks the oracle (current upstream) passes
     oracle_both: int = 0  # of those, chunks qopt passes too
 
@@ -167,6 +167,9 @@ def oracle_flags(run: str, unregistered: bool) -> list[str] | None:
     return flags
 
 
+_PARSE_ONLY = "--mlir-very-unsafe-disable-verifier-on-parsing"
+
+
 def run_oracle(tool: str, flags: list[str], chunk: Path, timeout: float) -> str:
     """ "ok", "rejected" or "cannot" (the tool lacks a pass or flag the RUN line uses)."""
     try:
@@ -214,11 +217,18 @@ def check_file(
                 argv, main = [*extra, str(chunk_path)], qopt.main
             outcome = run_in_child(lambda a=argv, m=main: m(a), timeout=timeout)
             result.chunks += 1
-            if oracle and flags is not None and result.oracle == "ran":
+            if oracle and flags is not None and result.oracle in ("ran", "parse only"):
                 verdict = run_oracle(oracle, flags, chunk_path, timeout)
                 if verdict == "cannot":
-                    result.oracle = f"{Path(oracle).name} lacks a pass or flag of the RUN line"
-                elif verdict == "ok":
+                    # The tool lacks a pass of the RUN line: from here on it only parses
+                    # the chunks (unverified), so a chunk in stale syntax is left out.
+                    result.oracle = "parse only"
+                    flags = [
+                        _PARSE_ONLY,
+                        *(["--allow-unregistered-dialect"] if unregistered else []),
+                    ]
+                    verdict = run_oracle(oracle, flags, chunk_path, timeout)
+                if verdict == "ok":
                     result.oracle_accepted += 1
                     result.oracle_both += outcome.kind == "ok"
             if outcome.kind == "ok":
@@ -280,6 +290,11 @@ def main() -> int:
             fc += "  (passes not run)" if result.passes == "not run" else ""
             if result.oracle == "ran":
                 fc += f"  upstream passes {result.oracle_accepted}, qopt {result.oracle_both} of those"
+            elif result.oracle == "parse only":
+                fc += (
+                    f"  upstream parses {result.oracle_accepted} (lacks the RUN line's passes), "
+                    f"qopt passes {result.oracle_both} of those"
+                )
             elif result.oracle:
                 fc += f"  ({result.oracle})"
             print(
@@ -297,11 +312,12 @@ def main() -> int:
     )
     print(f" ({100 * passed / max(total, 1):.1f}%), bugs {bugs}")
     if args.oracle:
-        ran = [r for r in results if r.oracle == "ran"]
+        ran = [r for r in results if r.oracle in ("ran", "parse only")]
         accepted = sum(r.oracle_accepted for r in ran)
         both = sum(r.oracle_both for r in ran)
         print(
-            f"{Path(args.oracle).name} ran on {len(ran)} files: upstream passes {accepted} of "
+            f"{Path(args.oracle).name} ran on {len(ran)} files (on "
+            f"{sum(r.oracle == 'parse only' for r in ran)} parsing only): upstream passes {accepted} of "
             f"their {sum(r.chunks for r in ran)} chunks; qopt passes {both} of those "
             f"({100 * both / max(accepted, 1):.1f}%)"
         )
