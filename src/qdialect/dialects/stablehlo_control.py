@@ -437,9 +437,14 @@ class TupleOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
+        """Upstream's inference: the tuple of the operands' types, in its words."""
         t = self.result.type
         if list(t.types.data) != [o.type for o in self.val]:
-            raise VerifyException(f"'{self.name}' result {t} does not match the operands' types")
+            inferred = TupleType([o.type for o in self.val])
+            raise ht.InferenceError(
+                f"'{self.name}' inferred type(s) {ht.quoted_types([inferred])} are incompatible "
+                f"with return type(s) of operation {ht.quoted_types([t])}"
+            )
 
 
 @irdl_op_definition

@@ -233,3 +233,12 @@ func.func @dynamic_broadcast_unknown_rank_shape(%x: tensor<3xf32>, %s: tensor<?x
   %0 = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<3xf32>, tensor<?xi64>) -> tensor<2x3xf32>
   func.return
 }
+
+// -----
+
+func.func @tuple_of_other_types(%a: tensor<f32>, %b: tensor<f32>) -> tuple<tensor<f32>, tensor<f32>, tensor<f32>> {
+  // expected-error @+2 {{'stablehlo.tuple' op inferred type(s) 'tuple<tensor<f32>, tensor<f32>>' are incompatible with return type(s) of operation 'tuple<tensor<f32>, tensor<f32>, tensor<f32>>'}}
+  // expected-error @+1 {{'stablehlo.tuple' op failed to infer returned types}}
+  %0 = "stablehlo.tuple"(%a, %b) : (tensor<f32>, tensor<f32>) -> tuple<tensor<f32>, tensor<f32>, tensor<f32>>
+  func.return %0 : tuple<tensor<f32>, tensor<f32>, tensor<f32>>
+}
