@@ -10,6 +10,7 @@ constraints on region signatures. Joined to the `stablehlo` dialect by
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     BoolAttr,
@@ -20,7 +21,7 @@ from xdsl.dialects.builtin import (
     TupleType,
     i32,
 )
-from xdsl.ir import Attribute, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Operation, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -440,7 +441,7 @@ class TupleOp(IRDLOperation):
         """Upstream's inference: the tuple of the operands' types, in its words."""
         t = self.result.type
         if list(t.types.data) != [o.type for o in self.val]:
-            inferred = TupleType([o.type for o in self.val])
+            inferred = TupleType(tuple(cast(TypeAttribute, o.type) for o in self.val))
             raise ht.InferenceError(
                 f"'{self.name}' inferred type(s) {ht.quoted_types([inferred])} are incompatible "
                 f"with return type(s) of operation {ht.quoted_types([t])}"
