@@ -334,20 +334,28 @@ class ScatterOp(TosaOp):
             raise op_error(
                 self, "requires the same element type for values_in, input and values_out"
             )
-        if v is not None and out is not None and not shapes_compatible(v, out):
-            raise op_error(self, "requires values_in and values_out of one shape")
-        if i is not None and x is not None:
-            for d, (a, b) in enumerate(((i[0], x[0]), (i[1], x[1]))):
-                if DYNAMIC not in (a, b) and a != b:
-                    raise op_error(self, f"requires input dimension {d} to have size {a}, got {b}")
-        if v is not None and x is not None:
-            for d in (0, 2):
-                if DYNAMIC not in (v[d], x[d]) and v[d] != x[d]:
+        # Upstream's order: each dimension name (N, K, W, C) takes its size from the first
+        # operand that fixes it; a later one that disagrees is reported, then K >= W.
+        known: dict[str, int] = {}
+        for shape, what, names in (
+            (v, "values_in", "NKC"),
+            (i, "indices", "NW"),
+            (x, "input", "NWC"),
+            (out, "values_out", "NKC"),
+        ):
+            for d, (size, name) in enumerate(zip(shape or (), names, strict=False)):
+                if size == DYNAMIC:
+                    continue
+                if name in known and known[name] != size:
                     raise op_error(
-                        self, f"requires input dimension {d} to have size {v[d]}, got {x[d]}"
+                        self,
+                        f"requires {what} dimension {d} to have size {known[name]}, got {size}",
                     )
-            if DYNAMIC not in (v[1], x[1]) and x[1] > v[1]:
-                raise op_error(self, f"requires W ({x[1]}) not to exceed K ({v[1]})")
+                known.setdefault(name, size)
+        if "K" in known and "W" in known and known["K"] < known["W"]:
+            raise op_error(
+                self, f"requires dimensions K >= W, got K={known['K']} and W={known['W']}"
+            )
 
 
 @tosa_op
@@ -544,10 +552,57 @@ class YieldOp(TosaOp):
 
 
 def _yielded(region: Region) -> list[Attribute] | None:
+    """The types a region's `tosa.yield` returns; None when the block ends otherwise,
+    which upstream leaves to the block's and the last op's own checks (`block with no
+    terminator`, `'func.return' op expects parent op 'func.func'`)."""
     block = region.blocks.first
-    if block is None or block.last_op is None or not isinstance(block.last_op, YieldOp):
+    if block is None or not isinstance(block.last_op, YieldOp):
         return None
     return [o.type for o in block.last_op.operands]
+
+
+def _entry_arg_types(region: Region) -> list[Attribute]:
+    block = region.blocks.first
+    return [a.type for a in block.args] if block is not None else []
+
+
+def _same_types(
+    op: Operation, list1: list[Attribute], name1: str, list2: list[Attribute], name2: str
+) -> None:
+    """Upstream's errorIfTypeOrShapeMismatch on two lists of values, in its words."""
+    if len(list1) != len(list2):
+        raise op_error(
+            op,
+            f"require same number of values in {name1} ({len(list1)}) and {name2} ({len(list2)})",
+        )
+    for a, b in zip(list1, list2, strict=True):
+        if (shape_of(a) is None and not isinstance(a, TensorType)) or (
+            shape_of(b) is None and not isinstance(b, TensorType)
+        ):
+            continue  # not shaped: upstream checks nothing more
+        if _element(a) != _element(b):
+            raise op_error(
+                op,
+                f"require same element type for {name1} ('{type_text(_element(a))}') and "
+                f"{name2} ('{type_text(_element(b))}')",
+            )
+        if not shapes_compatible(shape_of(a), shape_of(b)):
+            raise op_error(
+                op,
+                f"require same shapes for {name1} ('{type_text(a)}') and {name2} "
+                f"('{type_text(b)}')",
+            )
+
+
+def _not_size_one(t: Attribute) -> bool:
+    """A static shape whose element count is not 1 (upstream's errorIfShapeNotSizeOne)."""
+    shape = shape_of(t)
+    if shape is None or DYNAMIC in shape:
+        return False
+    count = 1
+    for d in shape:
+        count *= d
+    return count != 1
 
 
 def _parse_bound_args(parser: Parser, opened: bool = False):
@@ -656,26 +711,27 @@ class CondIfOp(TosaOp):
         printer.print_region(self.else_graph, print_entry_block_args=True)
 
     def verify_(self) -> None:
-        cond = self.condition.type
-        if _element(cond) != i1 or shape_of(cond) not in ((), (1,), None):
-            raise op_error(
-                self, f"expect condition to be a scalar tensor of i1, got '{type_text(cond)}'"
-            )
-        results = [r.type for r in self.results]
+        """Upstream's IfOp::verify, in its order and words; then the condition's i1."""
+        inputs = [o.type for o in self.input_list]
+        outputs = [r.type for r in self.results]
+        _same_types(
+            self, _entry_arg_types(self.then_graph), "'then_graph' arguments", inputs,
+            "'input_list'",
+        )  # fmt: skip
+        _same_types(
+            self, _entry_arg_types(self.else_graph), "'else_graph' arguments", inputs,
+            "'input_list'",
+        )  # fmt: skip
         for region, what in ((self.then_graph, "then_graph"), (self.else_graph, "else_graph")):
             got = _yielded(region)
             if got is None:
-                raise op_error(self, f"expect {what} to end with tosa.yield")
-            if len(got) != len(results) or any(
-                _element(a) != _element(b) or not shapes_compatible(shape_of(a), shape_of(b))
-                for a, b in zip(got, results, strict=False)
-            ):
-                raise op_error(
-                    self,
-                    f"require same number of values in {what}'s tosa.yield ({len(got)}) and results ({len(results)})"
-                    if len(got) != len(results)
-                    else f"expect type of {what}'s yielded values to match the results",
-                )
+                return  # the block's own check reports the missing terminator
+            _same_types(self, got, f"'{what}' results", outputs, "'output_list'")
+        cond = self.condition.type
+        if _not_size_one(cond):
+            raise op_error(self, f"'condition' must be a size 1 tensor, got '{type_text(cond)}'")
+        if _element(cond) != i1:
+            raise op_error(self, f"'condition' must be a boolean tensor, got '{type_text(cond)}'")
 
 
 def _parse_result_types(parser: Parser) -> list[Attribute]:
@@ -747,18 +803,33 @@ class WhileLoopOp(TosaOp):
         printer.print_region(self.body_graph, print_entry_block_args=True)
 
     def verify_(self) -> None:
+        """Upstream's WhileOp::verify, in its order and words."""
         ins = [o.type for o in self.input_list]
         outs = [r.type for r in self.results]
-        if len(ins) != len(outs):
-            raise op_error(
-                self, f"require same number of inputs ({len(ins)}) and results ({len(outs)})"
-            )
-        cond = _yielded(self.cond_graph)
-        if cond is None or len(cond) != 1 or _element(cond[0]) != i1:
-            raise op_error(self, "expect cond_graph to yield one i1 tensor")
+        _same_types(self, ins, "'input_list'", outs, "'output_list'")
+        _same_types(
+            self, _entry_arg_types(self.cond_graph), "'cond_graph' arguments", ins,
+            "'input_list'",
+        )  # fmt: skip
+        _same_types(
+            self, _entry_arg_types(self.body_graph), "'body_graph' arguments", ins,
+            "'input_list'",
+        )  # fmt: skip
         body = _yielded(self.body_graph)
-        if body is None or len(body) != len(ins):
-            raise op_error(self, "expect body_graph to yield one value per loop-carried input")
+        cond = _yielded(self.cond_graph)
+        if body is None or cond is None:
+            return  # the block's own check reports the missing terminator
+        _same_types(self, body, "'body_graph' results", ins, "'input_list'")
+        if len(cond) != 1:
+            raise op_error(self, "require 'cond_graph' only have one result")
+        if _not_size_one(cond[0]):
+            raise op_error(
+                self, f"'cond_graph' result must be a size 1 tensor, got '{type_text(cond[0])}'"
+            )
+        if _element(cond[0]) != i1:
+            raise op_error(
+                self, f"'cond_graph' result must be a boolean tensor, got '{type_text(cond[0])}'"
+            )
 
 
 # --------------------------------------------------------------------------

@@ -134,6 +134,9 @@ def op_message(op: Operation, message: str, always: bool = True) -> str:
 # own), so that MLIR reports a failed check twice: the check's message, then "failed to
 # infer returned types".
 _MISSING_PROPERTY = re.compile(r"^property '([^']+)' expected in operation '[^']+'$")
+_NOT_A_TERMINATOR = re.compile(
+    r"^Operation (\S+) terminates block in single-block region but is not a terminator$"
+)
 
 
 def _mlir_words(message: str) -> str:
@@ -141,6 +144,8 @@ def _mlir_words(message: str) -> str:
     `requires attribute 'X'`."""
     if (m := _MISSING_PROPERTY.match(message)) is not None:
         return f"requires attribute '{m.group(1)}'"
+    if (m := _NOT_A_TERMINATOR.match(message)) is not None:
+        return f"block with no terminator, has '{m.group(1)}'"
     return message
 
 
