@@ -174,7 +174,11 @@ def run_oracle(tool: str, flags: list[str], chunk: Path, timeout: float) -> str:
     """ "ok", "rejected" or "cannot" (the tool lacks a pass or flag the RUN line uses)."""
     try:
         done = subprocess.run(
-            [tool, *flags, str(chunk)], capture_output=True, text=True, timeout=timeout
+            [tool, *flags, str(chunk)],
+            capture_output=True,
+            encoding="utf-8",
+            errors="replace",  # bytecode output is not text
+            timeout=timeout,
         )
     except subprocess.TimeoutExpired:
         return "rejected"
