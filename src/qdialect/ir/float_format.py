@@ -270,8 +270,8 @@ def format_mlir_float(value: float, fmt: FloatFormat | str = "f64") -> str:
         text = _ap_to_string(value, 0, 3, truncate_zero=True, semantics_precision=fmt.precision)
         if "." in text:
             return text
-    elif value == 0.0 and math.copysign(1.0, value) > 0:
-        return "0.000000e+00"
+    elif value == 0.0:  # MLIR keeps the sign of zero: `-0.000000e+00`
+        return "-0.000000e+00" if math.copysign(1.0, value) < 0 else "0.000000e+00"
     return f"0x{float_bits(value, fmt):0{fmt.width // 4}X}"
 
 

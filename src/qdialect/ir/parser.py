@@ -198,6 +198,24 @@ class QParser(LocationSyntax, Parser):
 
     _TensorLiteralElement = _TensorElement
 
+    def _parse_optional_complex(self):
+        """`(re, im)`; a part written in hex is a float part's bits, so it may stand beside a
+        decimal part, as MLIR prints `(0x7FF0000000000000,-0.000000e+00)`
+        (`_TensorElement._complex_with_hex_parts` reads the bits)."""
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        start = self._consume_token(MLIRTokenKind.L_PAREN).span
+        real, real_span = self._parse_bool_int_or_float()
+        self.parse_punctuation(",")
+        imag, imag_span = self._parse_bool_int_or_float()
+        if type(real) is not type(imag):
+            hex_part = [s.text.lower().lstrip("-").startswith("0x") for s in (real_span, imag_span)]
+            if not any(hex_part):
+                self.raise_error("Complex value must be either (float, float) or (int, int)")
+            real, imag = float(real), float(imag)  # the hex part is re-read from its text
+        end = self._consume_token(MLIRTokenKind.R_PAREN).span
+        return (real, imag), Span(start.start, end.end, start.input)
+
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>", line_offset: int = 0):
         """Lexes the first token: raises ParseError if that is malformed."""
         if sys.getrecursionlimit() < RECURSION_LIMIT:

@@ -30,7 +30,9 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
+    IndexType,
     IntegerAttr,
+    IntegerType,
     f64,
     i64,
 )
@@ -113,7 +115,7 @@ class QPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_attribute(self, attribute: Attribute) -> None:
-        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_large_dense(attribute):
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and self._print_dense(attribute):
             return
         if isinstance(attribute, ArrayAttr):
             self.print_string("[")
@@ -131,17 +133,26 @@ class QPrinter(Printer):
         else:
             self.print_attribute(attr)
 
-    def _print_large_dense(self, attr: DenseIntOrFPElementsAttr) -> bool:
-        """xDSL's dense printing (splat as one value, hex above 100 elements) from the bytes;
-        False for the small or sub-byte cases, which xDSL prints well enough itself."""
+    def _print_dense(self, attr: DenseIntOrFPElementsAttr) -> bool:
+        """xDSL's dense printing (splat as one value, hex above 100 elements) decided on the
+        bytes, as MLIR decides it: xDSL compares values, so it would print `[-0.0, 0.0]` as
+        the splat `-0.0` and a repeated NaN as a list. False where xDSL prints it right."""
         raw = attr.data.data
         size = getattr(attr.get_element_type(), "compile_time_size", 0)
-        if not size or len(raw) <= 100 * size or len(raw) % size:
+        if not size or not raw or len(raw) % size:
             return False
         rows = np.frombuffer(raw, np.uint8).reshape(-1, size)
+        splat = bool((rows == rows[0]).all())
+        small = len(rows) <= 100
+        if small and (
+            isinstance(attr.get_element_type(), IntegerType | IndexType) or splat == attr.is_splat()
+        ):
+            return False
         self.print_string("dense<")
-        if (rows == rows[0]).all():
+        if splat:
             xp.print_dense_element(attr, attr.get_element_type().unpack(raw[:size], 1)[0], self)
+        elif small:
+            xp.print_dense_list(attr, self)
         else:
             self.print_string(f'"0x{raw.hex().upper()}"')
         self.print_string("> : ")

@@ -62,6 +62,12 @@ def print_dense_element(attr: DenseIntOrFPElementsAttr, value: Any, printer: Pri
     attr._print_one_elem(value, printer)
 
 
+def print_dense_list(attr: DenseIntOrFPElementsAttr, printer: Printer) -> None:
+    """`attr`'s elements as xDSL prints a non-splat literal (`[[1, 2], [3, 4]]`)."""
+    shape = attr.get_shape() if attr.shape_is_complete else (len(attr),)
+    attr._print_dense_list(attr.get_values(), shape, printer)
+
+
 def ssa_names(printer: Printer) -> dict[SSAValue, str]:
     """The printer's SSA value -> name table."""
     return printer._ssa_values

@@ -117,6 +117,12 @@ def test_matches_upstream_mlir_on_random_doubles(tmp_path) -> None:
         ("f16", float.fromhex("0x1.998p-4"), "9.997550e-02"),
         ("f16", 65504.0, "6.550400e+04"),
         ("bf16", float.fromhex("0x1.9ap-4"), "1.000980e-01"),
+        # MLIR keeps the sign of zero in decimal, at every width
+        ("f32", -0.0, "-0.000000e+00"),
+        ("f64", -0.0, "-0.000000e+00"),
+        ("bf16", -0.0, "-0.000000e+00"),
+        ("f8E5M2", -0.0, "-0.000000e+00"),
+        ("f8E4M3FN", 0.0, "0.000000e+00"),
     ],
 )
 def test_known_upstream_output_narrow_formats(fmt: str, value: float, text: str) -> None:
@@ -127,14 +133,14 @@ def test_known_upstream_output_narrow_formats(fmt: str, value: float, text: str)
     shutil.which("iree-opt") is None,
     reason="iree-opt not installed (pip install 'qdialect[oracle]')",
 )
-@pytest.mark.parametrize("fmt", ["f16", "bf16", "f32"])
+@pytest.mark.parametrize("fmt", ["f16", "bf16", "f32", "f8E5M2", "f8E4M3FN"])
 def test_dense_floats_match_upstream_mlir(tmp_path, fmt: str) -> None:
-    """qopt prints dense float elements as upstream does, on random bit patterns."""
+    """qopt prints dense float elements as upstream does, on both zeros and random bit patterns."""
     from qdialect.ir.float_format import float_from_bits
 
     spec = FLOAT_FORMATS[fmt]
     rng = random.Random(11)
-    values = []
+    values = [-0.0, 0.0]
     while len(values) < 300:
         v = float_from_bits(rng.getrandbits(spec.width), spec)
         if v == v and abs(v) != float("inf"):
