@@ -72,6 +72,7 @@ class FileResult:
     oracle: str = ""  # "", "ran", "parse only" (the oracle lacks a pass), or why not
     oracle_accepted: int = 0  # chunks the oracle (current upstream) passes
     oracle_both: int = 0  # of those, chunks qopt passes too
+    oracle_only: list[str] = field(default_factory=list)  # "chunk N: qopt's first error"
 
 
 def run_lines(text: str) -> list[str]:
@@ -235,6 +236,8 @@ def check_file(
                 if verdict == "ok":
                     result.oracle_accepted += 1
                     result.oracle_both += outcome.kind == "ok"
+                    if outcome.kind != "ok":
+                        result.oracle_only.append(f"chunk {index}: {first_error(outcome.stderr)}")
             if outcome.kind == "ok":
                 result.passed += 1
             elif outcome.kind == "rejected":

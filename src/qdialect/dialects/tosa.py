@@ -177,7 +177,10 @@ class TosaOp(IRDLOperation):
     """Base of every TOSA op: the clause syntax and helpers."""
 
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = ()
-    EXTRA_SPACE: ClassVar[bool] = False  # upstream prints an extra space before ':' for some ops
+    EXTRA_SPACE: ClassVar[bool] = False
+    """Upstream's format ends in an optional group (`local_bound(...)`, the last clause, if
+    any): when it is absent, upstream still prints its space, before the attribute
+    dictionary (`acc_type(i32)  {x = 1} : `, `tosa.cast %x  : `)."""
     # Attribute-dictionary entries upstream may write as a bare keyword (`nan_mode = IGNORE`).
     ENUMS: ClassVar[dict[str, type[EnumAttribute]]] = {
         "nan_mode": NanModeAttr,
@@ -222,11 +225,14 @@ class TosaOp(IRDLOperation):
             if value is not None and not _is_default(name, kind, value):
                 printer.print_string(" ")
                 _print_clause(printer, name, kind, value)
+        tail = self.CLAUSES[-1][0] if self.CLAUSES else None
+        if self.EXTRA_SPACE and (tail is None or self.properties.get(tail) is None):
+            printer.print_string(" ")  # where upstream's absent optional group would be
         others = {k: v for k, v in self.attributes.items()}
         if others:
             printer.print_string(" ")
             printer.print_attr_dict(others)
-        printer.print_string("  : " if self.EXTRA_SPACE else " : ")
+        printer.print_string(" : ")
         printer.print_function_type([o.type for o in self.operands], [r.type for r in self.results])
 
     # ---- helpers for verifiers and semantics -----------------------------------
@@ -321,8 +327,6 @@ def _parse_attr_dict(parser: Parser, enums: dict[str, type[EnumAttribute]]) -> d
 def _is_default(name: str, kind: str, value: Attribute) -> bool:
     if kind == NAN:
         return value.data == NanMode.PROPAGATE
-    if name == "local_bound":
-        return not value.value.data
     return False
 
 
@@ -697,8 +701,17 @@ class MulOp(_Binary):
     def verify_(self) -> None:
         a, b = (_element(o.type) for o in self.inputs())
         out = _element(self.output.type)
-        if a != b or (not isinstance(a, IntegerType) and out != a):
-            raise op_error(self, "requires the same element type for all operands")
+        shift = _const_values(self.shift)
+        if isinstance(out, IntegerType):  # upstream's order and words
+            if not isinstance(a, IntegerType) or a != b:
+                raise op_error(self, "requires the same element type for all operands")
+            if a.width.data > out.width.data:
+                raise op_error(self, "invalid data type size for operands or result")
+        else:
+            if a != out or b != out:
+                raise op_error(self, "requires the same element type for all operands and results")
+            if shift is not None and any(shift):
+                raise op_error(self, "require shift to be 0 for float type")
         shape_a, shape_b = shape_of(self.input1.type), shape_of(self.input2.type)
         result = shape_of(self.output.type)
         if shape_a is not None and shape_b is not None and len(shape_a) != len(shape_b):
@@ -723,9 +736,6 @@ class MulOp(_Binary):
         super().verify_()
         if isinstance(a, IntegerType) and a.width.data in (8, 16) and out != IntegerType(32):
             raise VerifyException(f"'tosa.mul' of {a} inputs produces i32, not {out}")
-        shift = _const_values(self.shift)
-        if shift is not None and not isinstance(a, IntegerType) and any(shift):
-            raise op_error(self, "require shift to be 0 for float type")
         if shift is not None:
             if not all(0 <= s <= 63 for s in shift):  # the spec's ERROR_IF, upstream's words
                 bad = next(s for s in shift if not 0 <= s <= 63)

@@ -448,6 +448,7 @@ class FFT2dOp(TosaOp):
     local_bound = opt_prop_def(BoolAttr)
     traits = traits_def(Pure())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("inverse", BOOL), ("local_bound", BOOL))
+    EXTRA_SPACE: ClassVar[bool] = True
 
     def verify_(self) -> None:
         types = [o.type for o in self.operands] + [r.type for r in self.results]
@@ -478,6 +479,7 @@ class RFFT2dOp(TosaOp):
     local_bound = opt_prop_def(BoolAttr)
     traits = traits_def(Pure())
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (("local_bound", BOOL),)
+    EXTRA_SPACE: ClassVar[bool] = True
 
     def verify_(self) -> None:
         types = [self.input_real.type, self.output_real.type, self.output_imag.type]
@@ -977,8 +979,8 @@ class CustomOp(TosaOp):
     operator_name = prop_def(StringAttr)
     implementation_attrs = prop_def(StringAttr)
     CLAUSES: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("domain_name", TYPED),
         ("operator_name", TYPED),
+        ("domain_name", TYPED),
         ("implementation_attrs", TYPED),
     )
 

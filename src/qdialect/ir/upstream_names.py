@@ -3,7 +3,7 @@
 MLIR keeps no names from its input: it numbers values (`%0`, `%1`, a multi-result op's
 group `%2:2` used as `%2#1`), names entry-block arguments `%arg0`, `%arg1`, ... and lets
 a few ops name their results (`stablehlo.constant`: `%c` for integers, `%cst` otherwise;
-`arith.constant`: `%c0`, `%c1_i32`, `%true`, `%cst`; `chlo.top_k`: `%values, %indices`;
+`arith.constant`: `%c0`, `%c1_i32`, `%true`, `%cst`; `chlo.top_k`: `%values, %indices`; `tosa.fft2d`, `tosa.rfft2d`: `%output_real, %output_imag`;
 `stablehlo.while`'s loop-carried values `%iterArg`, `%iterArg_0`).
 A name already taken gets `_N`, N from one counter per function (`%c`, `%c_0`, `%cst_1`).
 Numbering restarts in every function (an isolated-from-above op); a nested region is
@@ -42,6 +42,8 @@ def asm_result_names(op: Operation) -> list[str | None] | None:
         return ["values", "indices"]
     if op.name == "stablehlo.rng_bit_generator" and len(op.results) == 2:
         return ["output_state", "output"]
+    if op.name in ("tosa.fft2d", "tosa.rfft2d") and len(op.results) == 2:
+        return ["output_real", "output_imag"]
     return None
 
 

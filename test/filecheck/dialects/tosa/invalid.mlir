@@ -74,7 +74,27 @@ func.func @f(%a: tensor<4xi8>, %b: tensor<4xi16>) {
 
 // -----
 
-// mul of i8 must produce i32
+// mul whose result is narrower than its inputs: upstream's own rule, checked first
+func.func @f(%a: tensor<4xi32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.mul' op invalid data type size for operands or result}}
+  %0 = "tosa.mul"(%a, %a, %z8) : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi16>
+  func.return
+}
+
+// -----
+
+// mul of floats with another result type
+func.func @f(%a: tensor<4xf32>) {
+  %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{'tosa.mul' op requires the same element type for all operands and results}}
+  %0 = "tosa.mul"(%a, %a, %z8) : (tensor<4xf32>, tensor<4xf32>, tensor<1xi8>) -> tensor<4xf16>
+  func.return
+}
+
+// -----
+
+// mul of i8 must produce i32: the spec's rule, stricter than upstream, which lets i16 * i16 -> i16 pass
 func.func @f(%a: tensor<4xi8>) {
   %z8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   // expected-error @+1 {{'tosa.mul' op of i8 inputs produces i32, not i8}}

@@ -135,8 +135,8 @@ func.func @control(%c: tensor<i1>, %a: tensor<f32>, %n: tensor<i32>) -> tensor<f
 // CHECK: %border = tosa.const_shape  values(dense<0> : tensor<2xindex>) : () -> !tosa.shape<2>
 // CHECK: %0 = tosa.resize %x, %scale, %offset, %border mode<BILINEAR> : (tensor<1x3x3x2xi8>, !tosa.shape<4>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<1x5x5x2xi32>
 // CHECK-LABEL: func.func @fft(
-// CHECK: %0:2 = tosa.fft2d %r, %i inverse(false) : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>)
-// CHECK: %1:2 = tosa.rfft2d %r : (tensor<1x4x8xf32>) -> (tensor<1x4x5xf32>, tensor<1x4x5xf32>)
+// CHECK: %0:2 = tosa.fft2d %r, %i inverse(false)  : (tensor<1x4x8xf32>, tensor<1x4x8xf32>) -> (tensor<1x4x8xf32>, tensor<1x4x8xf32>)
+// CHECK: %1:2 = tosa.rfft2d %r  : (tensor<1x4x8xf32>) -> (tensor<1x4x5xf32>, tensor<1x4x5xf32>)
 // CHECK-LABEL: func.func @conv3d(
 // CHECK: %zp = tosa.const  values(dense<0> : tensor<1xi8>) : () -> tensor<1xi8>
 // CHECK: %0 = tosa.conv3d %x, %w, %b, %zp, %zp pad([0, 0, 0, 0, 0, 0]) stride([1, 1, 1]) dilation([1, 1, 1]) acc_type(i32)  : (tensor<1x4x8x8x3xi8>, tensor<5x1x1x1x3xi8>, tensor<5xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x8x8x5xi32>
