@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 _Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
 
 _DYNAMIC_DENSE = "elements literal type must have static shape"
+_RAGGED = "tensor literal is invalid; ranks are not consistent between elements"
 
 _RULES: list[_Rule] = [
     (re.compile(r"Expected integer literal$"), lambda m: "expected integer value"),
@@ -37,6 +38,17 @@ _RULES: list[_Rule] = [
     (
         re.compile(r"Dense literal attribute should have a static shape\.$"),
         lambda m: _DYNAMIC_DENSE,
+    ),
+    (
+        re.compile(
+            r"Shape mismatch in dense literal\. Expected (\[.*\]) shape from the type, "
+            r"but got (\[.*\]) shape\.$"
+        ),
+        lambda m: f"inferred shape of elements literal ({m[2]}) does not match type ({m[1]})",
+    ),
+    (
+        re.compile(r"Tensor literal has inconsistent ranks between elements$"),
+        lambda m: _RAGGED,
     ),
     # Unknown types of the dialects whose type parsers upstream tests exercise.
     (re.compile(r"'quant\.(.+)' is not registered$"), lambda m: f"unknown quantized type {m[1]}"),
@@ -112,8 +124,11 @@ def mlir_wording(
         # --allow-unregistered-dialect accepts only the generic form of an unknown op.
         return unknown_op_message(name[1], False, dialects, default_dialect), name.start(1)
     reworded = _reworded(message, text, offset)
-    if reworded == _DYNAMIC_DENSE and (at := text.rfind("dense", 0, offset)) != -1:
+    at_dense = reworded == _DYNAMIC_DENSE or reworded.startswith("inferred shape of elements")
+    if at_dense and (at := text.rfind("dense", 0, offset)) != -1:
         return reworded, at  # xDSL reports it after the type; MLIR at `dense`
+    if reworded == _RAGGED and (at := text.rfind("]", 0, offset)) != -1:
+        return reworded, at  # xDSL reports it after the literal's `]`; MLIR at it
     if _PUNCTUATION_EXPECTED.match(reworded):
         offset = wrong_token_offset(text, offset)
     return reworded, offset

@@ -137,6 +137,11 @@ class _TensorElement(AttrParser._TensorLiteralElement):
             if bits >> fmt.width:
                 parser.raise_error(f"hexadecimal literal does not fit in {type}", self.span)
             return float_from_bits(bits, fmt)
+        if isinstance(type, IntegerType | IndexType) and isinstance(self.value, float):
+            at = self.span.start + self.span.text.startswith("-")  # MLIR: after the sign
+            parser.raise_error(
+                "expected integer elements, but parsed floating-point", at, self.span.end
+            )
         value = super().to_type(parser, type)
         # MLIR's rule: a literal for iN fits if it fits in N bits as signed or as unsigned.
         fits = IntegerType(64) if isinstance(type, IndexType) else type

@@ -104,4 +104,31 @@ func.func @f() -> tensor<1x?xf32> {
 
 // -----
 
+// A dense literal whose shape is not its type's: at `dense`, with MLIR's words.
+func.func @f() {
+  // expected-error @+1 {{inferred shape of elements literal ([1, 3]) does not match type ([2, 2])}}
+  %0 = "tosa.const"() <{values = dense<[[1, 2, 3]]> : tensor<2x2xi32>}> : () -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
+// A ragged dense literal: at its closing bracket.
+func.func @f() {
+  // expected-error @+1 {{tensor literal is invalid; ranks are not consistent between elements}}
+  %0 = "tosa.const"() <{values = dense<[[1, 2], [3]]> : tensor<2x2xi32>}> : () -> tensor<2x2xi32>
+  return
+}
+
+// -----
+
+// A float element in an integer dense literal.
+func.func @f() {
+  // expected-error @+1 {{expected integer elements, but parsed floating-point}}
+  %0 = "tosa.const"() <{values = dense<-1.2> : tensor<2xi32>}> : () -> tensor<2xi32>
+  return
+}
+
+// -----
+
 // A chunk with nothing but comments is an empty module, as in mlir-opt: no error.
