@@ -41,7 +41,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import ParseError
 
 from qdialect.dialects import hlo_types as ht
 from qdialect.dialects import tosa
@@ -69,6 +69,8 @@ from qdialect.dialects.tosa import (
     type_text,
     verify_broadcast,
 )
+from qdialect.ir import xdsl_private as xp
+from qdialect.ir.errors import add_follow_up
 
 # --------------------------------------------------------------------------
 # Elementwise
@@ -658,23 +660,39 @@ class CondIfOp(TosaOp):
         attrs = parser.parse_optional_attr_dict()
         in_types: list[Attribute] = []
         result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation(":") is not None:
-            cond_type = parser.parse_type()
-            if values:
+        span = xp.current_token(parser).span
+        if parser.parse_optional_punctuation(":") is None:  # upstream's two errors
+            raise add_follow_up(
+                ParseError(span, "expected ':'"),
+                ParseError(span, "custom op 'tosa.cond_if' expected type for condition operand"),
+            )
+        cond_type = parser.parse_type()
+        if values:
+            start = xp.current_token(parser).span
+            try:
                 fn = parser.parse_function_type()
-                in_types, result_types = list(fn.inputs.data), list(fn.outputs.data)
-            elif parser.parse_optional_punctuation("->") is not None:
-                result_types = _parse_result_types(parser)
-        else:
-            cond_type = None
-            if parser.parse_optional_punctuation("->") is not None:
-                result_types = _parse_result_types(parser)
+            except ParseError as err:
+                raise add_follow_up(
+                    err,
+                    ParseError(
+                        start,
+                        "custom op 'tosa.cond_if' expected list of types for block arguments "
+                        "followed by arrow type and list of return types",
+                    ),
+                ) from None
+            in_types, result_types = list(fn.inputs.data), list(fn.outputs.data)
+            if len(in_types) != len(values):
+                parser.raise_error(
+                    "custom op 'tosa.cond_if' expected as many input types as operands "
+                    f"(expected {len(values)} got {len(in_types)})",
+                    start,
+                )
+        elif parser.parse_optional_punctuation("->") is not None:
+            result_types = _parse_result_types(parser)
         then_region = _parse_graph(parser, names, in_types)
         parser.parse_keyword("else")
         else_region = _parse_graph(parser, names, in_types)
-        cond_value = parser.resolve_operand(cond, cond_type) if cond_type is not None else None
-        if cond_value is None:
-            raise VerifyException("'tosa.cond_if' needs the condition's type")  # pragma: no cover
+        cond_value = parser.resolve_operand(cond, cond_type)
         op = cls.create(
             operands=[cond_value, *tosa.resolve(parser, values, in_types)],
             result_types=result_types,
@@ -854,7 +872,13 @@ class VariableOp(TosaOp):
         sym = parser.parse_symbol_name()
         initial: Attribute | None = None
         if parser.parse_optional_punctuation("=") is not None:
-            initial = parser.parse_attribute()
+            try:
+                initial = parser.parse_attribute()
+            except ParseError as err:  # upstream's parser then reports where it stopped
+                at = xp.current_token(parser).span
+                raise add_follow_up(
+                    err, ParseError(at, "custom op 'tosa.variable' expected attribute")
+                ) from None
             var_type = initial.get_type() if isinstance(initial, DenseIntOrFPElementsAttr) else None
         else:
             parser.parse_punctuation(":")

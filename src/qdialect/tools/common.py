@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
@@ -139,6 +139,26 @@ _NOT_A_TERMINATOR = re.compile(
 )
 
 
+_REDEFINED_SYMBOL = re.compile(r'^Redefinition of symbol "(.*)"$')
+
+
+def _redefined_symbol(table: Operation, message: str) -> tuple[Operation, Operation, str] | None:
+    """For xDSL's symbol-table error, the first definition, the second and the name:
+    MLIR reports the second (`redefinition of symbol named 'x'`) with a note at the first."""
+    if (m := _REDEFINED_SYMBOL.match(message)) is None or not table.regions:
+        return None
+    seen: dict[str, Operation] = {}
+    for block in table.regions[0].blocks:
+        for op in block.ops:
+            name = op.get_attr_or_prop("sym_name")
+            if not isinstance(name, StringAttr) or name.data != m.group(1):
+                continue
+            if name.data in seen:
+                return seen[name.data], op, name.data
+            seen[name.data] = op
+    return None
+
+
 def _mlir_words(message: str) -> str:
     """xDSL's words for what ODS checks, in MLIR's: a missing property is MLIR's
     `requires attribute 'X'`."""
@@ -236,6 +256,15 @@ def verify_module(
             try:
                 op.verify(verify_nested_ops=False)
             except DiagnosticException as err:
+                if (twice := _redefined_symbol(op, first_line(err))) is not None:
+                    first, again, name = twice
+                    note = locator.locate(
+                        first, "note", "see existing symbol definition here", file
+                    )
+                    diag = locator.locate(
+                        again, "error", f"redefinition of symbol named '{name}'" + suffix, file
+                    )
+                    return dataclasses.replace(diag, follow_ups=(note,))
                 diag = located(op, _mlir_words(first_line(err)))
                 if isinstance(err, InferenceError) or (
                     op.name in INFERENCE_VERIFIED

@@ -854,3 +854,21 @@ func.func @reduce_sum_result_type(%x: tensor<2x3xf32>) -> tensor<1x3xi32> {
   %0 = tosa.reduce_sum %x axis(0) : (tensor<2x3xf32>) -> tensor<1x3xi32>
   return %0 : tensor<1x3xi32>
 }
+
+// -----
+
+// tosa.variable: an initial value whose shape is not the type's; upstream's parser then
+// reports where it stopped, on the next line.
+module {
+  // expected-error@+1 {{inferred shape of elements literal ([3]) does not match type ([2, 2])}}
+  tosa.variable @v = dense<[1, 2, 3]> : tensor<2x2xi8>
+  // expected-error@+1 {{custom op 'tosa.variable' expected attribute}}
+}
+
+// -----
+
+module {
+  // expected-error@+1 {{expected integer elements, but parsed floating-point}}
+  tosa.variable @v = dense<0.5> : tensor<4xi8>
+  // expected-error@+1 {{custom op 'tosa.variable' expected attribute}}
+}

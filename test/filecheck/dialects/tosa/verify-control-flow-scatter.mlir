@@ -118,3 +118,48 @@ func.func @scatter_k_below_w(%v: tensor<2x4x5xi32>, %i: tensor<2x6xi32>, %x: ten
   %0 = tosa.scatter %v, %i, %x : (tensor<2x4x5xi32>, tensor<2x6xi32>, tensor<2x6x5xi32>) -> tensor<2x4x5xi32>
   return %0 : tensor<2x4x5xi32>
 }
+
+// -----
+
+// cond_if's custom syntax: the condition's type is required.
+func.func @f(%c: tensor<i1>, %x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+2 {{expected ':'}}
+  // expected-error@+1 {{custom op 'tosa.cond_if' expected type for condition operand}}
+  %0 = tosa.cond_if %c -> (tensor<4xi32>) {
+    tosa.yield %x : tensor<4xi32>
+  } else {
+    tosa.yield %x : tensor<4xi32>
+  }
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// cond_if's bound arguments need one type each.
+func.func @f(%c: tensor<i1>, %x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+1 {{custom op 'tosa.cond_if' expected as many input types as operands (expected 1 got 2)}}
+  %0 = tosa.cond_if %c (%a = %x) : tensor<i1> (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32> {
+  ^bb0(%a: tensor<4xi32>):
+    tosa.yield %a : tensor<4xi32>
+  } else {
+  ^bb0(%a: tensor<4xi32>):
+    tosa.yield %a : tensor<4xi32>
+  }
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// cond_if's bound arguments are followed by a function type.
+func.func @f(%c: tensor<i1>, %x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+2 {{expected non-function type}}
+  // expected-error@+1 {{custom op 'tosa.cond_if' expected list of types for block arguments followed by arrow type and list of return types}}
+  %0 = tosa.cond_if %c (%a = %x) : tensor<i1> (%a) -> tensor<4xi32> {
+  ^bb0(%a: tensor<4xi32>):
+    tosa.yield %a : tensor<4xi32>
+  } else {
+  ^bb0(%a: tensor<4xi32>):
+    tosa.yield %a : tensor<4xi32>
+  }
+  return %0 : tensor<4xi32>
+}
