@@ -234,8 +234,17 @@ class ReverseOp(IRDLOperation):
                     f"'{self.name}' all dimensions should be between [0, {rank}). Got "
                     f"dimension: {d}."
                 )
-        if self.operand.type != self.result.type:
-            raise VerifyException(f"'{self.name}' result must have the operand's type")
+        # Upstream's SameOperandsAndResultElementType, then type inference: the result
+        # need only be compatible with the operand (`tensor<2xf64>` -> `tensor<?xf64>`).
+        if ht.element_type(self.operand.type) != ht.element_type(self.result.type):
+            raise VerifyException(
+                f"'{self.name}' requires the same element type for all operands and results"
+            )
+        if not ht.shapes_compatible(ht.shape_of(self.operand.type), ht.shape_of(self.result.type)):
+            raise ht.InferenceError(
+                f"'{self.name}' inferred type(s) '{self.operand.type}' are incompatible with "
+                f"return type(s) of operation '{self.result.type}'"
+            )
 
 
 class _DimensionClause(ClauseSyntax):

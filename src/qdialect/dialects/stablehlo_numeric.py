@@ -175,10 +175,13 @@ class ComplexOp(_ElementwiseSyntax):
                 raise VerifyException(
                     f"'{self.name}' {what} must be a tensor of f32 or f64 values, got {t}"
                 )
-        if self.lhs.type != self.rhs.type:
-            raise VerifyException(f"'{self.name}' requires both operands to have the same type")
+        # SameOperandsElementType, then SameOperandsAndResultShape: shapes need only be
+        # compatible (`tensor<2xf64>` with `tensor<?xf64>`), as upstream accepts.
+        if ht.element_type(self.lhs.type) != ht.element_type(self.rhs.type):
+            raise VerifyException(f"'{self.name}' requires the same element type for all operands")
         _check_kinds(self, self.result.type, "c", "result #0")
-        _same_shape(self, self.lhs.type, self.result.type)
+        for t in (self.rhs.type, self.result.type):
+            _same_shape(self, self.lhs.type, t)
         part = ht.element_type(self.lhs.type)
         assert isinstance(part, Float32Type | Float64Type)  # checked above
         expected = ComplexType(part)

@@ -141,7 +141,7 @@ func.func @f(%x: tensor<4xf32>) {
 // -----
 
 func.func @f(%x: tensor<4xf32>, %y: tensor<4xf64>) {
-// expected-error @+1 {{'stablehlo.complex' op requires both operands to have the same type}}
+// expected-error @+1 {{'stablehlo.complex' op requires the same element type for all operands}}
   %r = stablehlo.complex %x, %y : (tensor<4xf32>, tensor<4xf64>) -> tensor<4xcomplex<f32>>
   func.return }
 

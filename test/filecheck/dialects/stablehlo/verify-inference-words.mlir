@@ -22,6 +22,48 @@ func.func @accepted(%x: tensor<?x2xi32>, %u: tensor<1x2xi32>, %i: tensor<i64>, %
 
 // -----
 
+// Shapes need only be compatible: a static operand with a dynamic result, a dynamic
+// operand with a static one (upstream's traits check compatibility, not equality).
+// CHECK-LABEL: func.func @compatible_shapes
+// CHECK: stablehlo.complex %x, %y : (tensor<4xf32>, tensor<?xf32>) -> tensor<?xcomplex<f32>>
+// CHECK: stablehlo.complex %y, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<4xcomplex<f32>>
+// CHECK: stablehlo.reverse %x, dims = [0] : (tensor<4xf32>) -> tensor<?xf32>
+// CHECK: stablehlo.reverse %y, dims = [0] : (tensor<?xf32>) -> tensor<4xf32>
+func.func @compatible_shapes(%x: tensor<4xf32>, %y: tensor<?xf32>) {
+  %0 = stablehlo.complex %x, %y : (tensor<4xf32>, tensor<?xf32>) -> tensor<?xcomplex<f32>>
+  %1 = stablehlo.complex %y, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<4xcomplex<f32>>
+  %2 = stablehlo.reverse %x, dims = [0] : (tensor<4xf32>) -> tensor<?xf32>
+  %3 = stablehlo.reverse %y, dims = [0] : (tensor<?xf32>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @complex_shapes(%x: tensor<4xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'stablehlo.complex' op requires the same shape for all operands and results}}
+  %0 = stablehlo.complex %x, %y : (tensor<4xf32>, tensor<3xf32>) -> tensor<4xcomplex<f32>>
+  func.return
+}
+
+// -----
+
+func.func @reverse_shape(%x: tensor<4xf32>) {
+  // expected-error @+2 {{failed to infer returned types}}
+  // expected-error @+1 {{'stablehlo.reverse' op inferred type(s) 'tensor<4xf32>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  %0 = stablehlo.reverse %x, dims = [0] : (tensor<4xf32>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @reverse_element(%x: tensor<4x!quant.uniform<i8:f32, 2.0:1>>) {
+  // expected-error @+1 {{'stablehlo.reverse' op requires the same element type for all operands and results}}
+  %0 = stablehlo.reverse %x, dims = [0] : (tensor<4x!quant.uniform<i8:f32, 2.0:1>>) -> tensor<4x!quant.uniform<i8:f32, 3.0:1>>
+  func.return
+}
+
+// -----
+
 func.func @slice_stride(%x: tensor<6xf32>) {
   // expected-error @+2 {{failed to infer returned types}}
   // expected-error @+1 {{'stablehlo.slice' op stride must be positive but got 0 in dimension 0}}
