@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrankedMemRefType,
     UnrankedTensorType,
+    UnregisteredOp,
 )
 from xdsl.ir import Attribute, Operation
 from xdsl.irdl import IRDLOperation
@@ -59,10 +60,11 @@ from xdsl.utils.lexer import Input, Location, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
+from qdialect.ir.closed_dialects import CLOSED_DIALECTS
 from qdialect.ir.errors import add_follow_up, follow_ups, is_core, mark_core
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 from qdialect.ir.locations import LocationSyntax
-from qdialect.ir.parse_messages import mlir_wording
+from qdialect.ir.parse_messages import mlir_wording, wrong_token_offset
 
 _LOC_ALIAS_DEF = re.compile(r"^(#[A-Za-z_$.][\w$.\-]*)\s*=\s*(loc\s*\()", re.MULTILINE)
 
@@ -178,8 +180,23 @@ _CUSTOM_OP = "qdialect_custom_op"
 _OP_NAME = re.compile(r"\s*(?:(?:%[\w$.\-]+(?::\d+)?\s*,?\s*)+=\s*)?([A-Za-z_][\w$.]*)")
 
 
-#: How MLIR's dialects word a type mnemonic they do not know.
-_UNKNOWN_TYPE_WORDS = {"quant": "unknown quantized type ", "stablehlo": "unknown stablehlo type: "}
+#: How MLIR's dialects word a type (True) or attribute (False) mnemonic they do not know;
+#: a dialect not listed has no parser for that kind (`_unknown_name_message`).
+_UNKNOWN_NAME_WORDS = {
+    ("quant", True): "unknown quantized type {m}",
+    ("stablehlo", True): "unknown stablehlo type: {m}",
+    ("stablehlo", False): "unknown StableHLO attribute",
+    ("chlo", False): "unknown chlo attribute",
+    ("tosa", True): "unknown  type `{m}` in dialect `tosa`",
+    ("tosa", False): "unknown attribute `{m}` in dialect `tosa`",
+}
+
+
+def _unknown_name_message(dialect: str, mnemonic: str, is_type: bool) -> str:
+    words = _UNKNOWN_NAME_WORDS.get((dialect, is_type))
+    if words is None:
+        return f"dialect '{dialect}' provides no {'type' if is_type else 'attribute'} parsing hook"
+    return words.format(m=mnemonic)
 
 
 def _inherent_attrs_to_properties(op: Operation) -> None:
@@ -312,6 +329,21 @@ class QParser(LocationSyntax, Parser):
         except _BUILD_ERRORS as err:
             message = str(err).strip().splitlines()
             self.raise_error(message[0] if message else type(err).__name__, start, self.pos)
+
+    def _parse_block(self):
+        """A region's next item that is neither an op, a block label nor its `}` (the
+        end of the input, a stray token) is the core parser's "expected operation name in
+        quotes", as MLIR words it; xDSL's own text for it is " in block definition"."""
+        try:
+            return super()._parse_block()
+        except ParseError as err:
+            if err.msg != " in block definition":
+                raise
+            # Reported as MLIR's emitWrongTokenError does: at the end of the previous line
+            # when the offending token starts its line.
+            at = wrong_token_offset(self.lexer.input.content, err.span.start)
+            span = Span(at, at + 1, self.lexer.input)
+            raise mark_core(ParseError(span, "expected operation name in quotes")) from None
 
     def parse_optional_attribute(self):
         return self._located(super().parse_optional_attribute)
@@ -466,7 +498,8 @@ class QParser(LocationSyntax, Parser):
         name = match.group(1)
         if "." not in name and self.ctx.get_optional_op(name) is None:
             name = f"func.{name}"  # the short `return` and `call` spellings
-        return name if self.ctx.get_optional_op(name) is not None else None
+        op = self.ctx.get_optional_op(name)
+        return name if op is not None and not issubclass(op, UnregisteredOp) else None
 
     def _parse_dialect_type_or_attribute_body(self, *args, **kwargs):
         # A dialect attribute whose construction fails verification is a parse
@@ -475,12 +508,16 @@ class QParser(LocationSyntax, Parser):
         name = args[0] if args else kwargs.get("attr_name", "")
         is_type = args[1] if len(args) > 1 else kwargs.get("is_type", False)
         dialect, _, mnemonic = name.partition(".")
-        unknown = _UNKNOWN_TYPE_WORDS.get(dialect)
-        if is_type and unknown is not None and self.ctx.get_optional_type(name) is None:
-            # MLIR's quant and StableHLO dialects parse their own mnemonics, and say so
-            # (at the name, which the lexer has already passed).
-            at = max(self.lexer.input.content.rfind("!" + name, 0, start), 0)
-            self.raise_error(unknown + mnemonic, at, at + len(name))
+        known = self.ctx.get_optional_type if is_type else self.ctx.get_optional_attr
+        if dialect in CLOSED_DIALECTS and known(name) is None:
+            # A registered dialect parses its own mnemonics and says so, at the mnemonic
+            # (which the lexer has already passed).
+            sigil = "!" if is_type else "#"
+            at = max(self.lexer.input.content.rfind(sigil + name, 0, start), 0)
+            at += len(sigil) + len(dialect) + 1
+            self.raise_error(
+                _unknown_name_message(dialect, mnemonic, is_type), at, at + len(mnemonic)
+            )
         text = self.lexer.input.content
         opaque_at = args[3] if len(args) > 3 else kwargs.get("starting_opaque_pos")
         if opaque_at is not None:  # `!quant<any<...>>`: the `<` after the dialect name

@@ -132,3 +132,20 @@ func.func @f() {
 // -----
 
 // A chunk with nothing but comments is an empty module, as in mlir-opt: no error.
+
+// -----
+
+// A stray token where a region wants an op: reported at the end of the line before it,
+// as MLIR reports a wrong token.
+func.func @stray_token_in_region() {
+  // expected-error @+1 {{expected operation name in quotes}}
+  func.return
+  42
+}
+
+// -----
+
+// A region the input ends inside.
+func.func @unclosed_region() {
+  // expected-error @+1 {{expected operation name in quotes}}
+  func.return
