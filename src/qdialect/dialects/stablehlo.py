@@ -9,7 +9,7 @@ allows it, and shape inference on results. docs/stablehlo.md lists the rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import (
@@ -24,12 +24,14 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     StringAttr,
     TensorType,
     TupleType,
+    UnrankedTensorType,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     SameVariadicOperandSize,
@@ -2905,6 +2907,80 @@ class CustomCallOp(IRDLOperation):
                     f"backend_config for api_version {_API_VERSIONS.get(number, number)} must be a "
                     f"{'dictionary' if typed_ffi else 'string'} attribute."
                 )
+        self._verify_buffers()
+
+    def _verify_buffers(self) -> None:
+        """Upstream's checks on buffers (memrefs): the `CreateBuffer`, `Pin` (tensor to
+        buffer) and `Unpin` targets' signatures; on any other target, each buffer result
+        aliases exactly one operand part, and no buffer operand part aliases twice."""
+        target = self.call_target_name.data
+        inputs, results = [x.type for x in self.inputs], [r.type for r in self.results]
+        if target == "CreateBuffer":
+            if inputs:
+                raise self._fail("CreateBuffer custom_call shouldn't have any inputs")
+            if len(results) != 1:
+                raise self._fail("CreateBuffer custom_call should have one result")
+            if not isinstance(results[0], MemRefType):
+                raise self._fail("CreateBuffer custom_call should have a memref result")
+            return
+        if target in ("Pin", "Unpin"):
+            source, dest = ("tensor", "memref") if target == "Pin" else ("memref", "tensor")
+            kinds = {"tensor": (TensorType, UnrankedTensorType), "memref": MemRefType}
+            if len(inputs) != 1:
+                raise self._fail(f"{target} custom_call should have one input")
+            if not isinstance(inputs[0], kinds[source]):
+                raise self._fail(f"{target} custom_call should have a {source} input")
+            if len(results) != 1:
+                raise self._fail(f"{target} custom_call should have one output")
+            if not isinstance(results[0], kinds[dest]):
+                raise self._fail(f"{target} custom_call should have a {dest} output")
+            pair = (inputs[0], results[0])
+            shapes = [
+                tuple(t.get_shape()) if isinstance(t, MemRefType | TensorType) else None
+                for t in pair
+            ]
+            elements = [
+                t.get_element_type() if isinstance(t, MemRefType | TensorType) else t for t in pair
+            ]
+            if not ht.shapes_compatible(*shapes) or elements[0] != elements[1]:
+                raise self._fail(
+                    f"{target} custom_call should have compatible input and output types"
+                )
+            return
+        outputs: set[tuple[int, ...]] = set()
+        operands: set[tuple[int, tuple[int, ...]]] = set()
+        for alias in (self.output_operand_aliases or ArrayAttr([])).data:
+            assert isinstance(alias, OutputOperandAliasAttr)  # checked by _verify_alias
+            d = alias.data
+            part = inputs[d.operand_index]
+            for i in d.operand_tuple_indices:
+                assert isinstance(part, TupleType)
+                part = part.types.data[i]
+            if not isinstance(part, MemRefType):
+                continue
+            out, operand = (
+                tuple(d.output_tuple_indices),
+                (d.operand_index, tuple(d.operand_tuple_indices)),
+            )
+            if out in outputs:
+                raise self._fail(
+                    f"buffer output {_indices_text(out)} is used in output_operand_alias more "
+                    "than once"
+                )
+            if operand in operands:
+                raise self._fail(
+                    f"buffer operand {operand[0]}{_indices_text(operand[1])} is used in "
+                    "output_operand_alias more than once"
+                )
+            outputs.add(out)
+            operands.add(operand)
+        members = tuple(t for t in results if isinstance(t, TypeAttribute))  # every type
+        whole = results[0] if len(results) == 1 else TupleType(members)
+        for indices, leaf in _leaf_types(whole, ()):
+            if isinstance(leaf, MemRefType) and indices not in outputs:
+                raise self._fail(
+                    f"buffer output {_indices_text(indices)} is not used in output_operand_alias"
+                )
 
     def _fail(self, message: str) -> VerifyException:
         return VerifyException(f"'{self.name}' {message}")
@@ -2964,6 +3040,19 @@ class CustomCallOp(IRDLOperation):
                 "shapes mismatch in the output_operand_alias attribute: operand part has type "
                 f"'{part}' and output part has type '{output}'"
             )
+
+
+def _indices_text(indices: Sequence[int]) -> str:
+    return "[" + ", ".join(map(str, indices)) + "]"
+
+
+def _leaf_types(t: Attribute, at: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], Attribute]]:
+    """The non-tuple types nested in `t`, each with its tuple indices."""
+    if isinstance(t, TupleType):
+        for i, member in enumerate(t.types.data):
+            yield from _leaf_types(member, (*at, i))
+    else:
+        yield at, t
 
 
 _API_VERSIONS = {

@@ -27,7 +27,7 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.traits import RecursiveMemoryEffect
+from xdsl.traits import RecursiveMemoryEffect, SymbolUserOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from qdialect.dialects import hlo_types as ht
@@ -88,6 +88,15 @@ class PartitionIdOp(_IdOp):
     name = "stablehlo.partition_id"
 
 
+class _MeshSymbolUse(SymbolUserOpInterface):
+    """Upstream's verifySymbolUses: a mesh-axes replica group names a mesh the op finds.
+    A symbol use, so `qopt` checks it after every op verifies, as MLIR does."""
+
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, _Collective)
+        op.verify_mesh_symbol()
+
+
 class _Collective(IRDLOperation):
     """A collective: operands, results of the same shapes' kind, optional reduction body.
 
@@ -98,7 +107,7 @@ class _Collective(IRDLOperation):
     operands_ = var_operand_def()
     results_ = var_result_def()
     computation = opt_region_def()
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), _MeshSymbolUse())
 
     def _attr(self, name: str) -> Attribute | None:
         attr = self.attributes.get(name)  # (an IntegerAttr of 0 is falsy: no `or` here)
@@ -179,8 +188,7 @@ class _Collective(IRDLOperation):
     def verify_replica_groups(self, all_same_size: bool, group_size: int | None = None) -> None:
         """Upstream's verifyReplicaGroups: a rank-2 tensor of distinct ids covering 0..n-1
         (-1 pads a ragged group where groups may differ in size). Mesh-axes groups
-        need only a mesh the op can find."""
-        self.verify_mesh_symbol()
+        need only a mesh the op can find (`_MeshSymbolUse`)."""
         groups = self.replica_groups()
         if groups is None:
             return
@@ -518,7 +526,6 @@ class CollectiveBroadcastOp(_Collective):
     def verify_collective(self) -> None:
         """Upstream's verifyCollectiveBroadcastOp on replica_groups (ids need only be
         distinct and non-negative), then results of the operands' types."""
-        self.verify_mesh_symbol()
         groups = self.replica_groups()
         if groups is not None:
             shape, values = groups

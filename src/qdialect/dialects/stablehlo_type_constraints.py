@@ -15,7 +15,7 @@ values, but got '...'`), so upstream's expected-error lines match.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, UnrankedMemRefType
 from xdsl.ir import Attribute, Operation
 
 from qdialect.dialects import hlo_types as ht
@@ -118,7 +118,15 @@ def _variadic_flags(op: Operation, results: bool) -> list[bool]:
 _STORAGE_WIDTHS = (2, 4, 8, 16, 32)
 
 
+#: Ops whose values may be buffers (memrefs), upstream's `HLO_Buffer` in their ODS types.
+_BUFFER_OPS = frozenset(
+    f"stablehlo.{name}" for name in ("custom_call", "get_tuple_element", "return", "tuple", "while")
+)
+
+
 def _problem(op: Operation, t: Attribute) -> bool:
+    if isinstance(t, MemRefType | UnrankedMemRefType):
+        return op.name not in _BUFFER_OPS
     q = ht.quant_type(t)
     if q is None:
         return False

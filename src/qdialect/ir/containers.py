@@ -19,7 +19,6 @@ from collections.abc import Iterator
 
 from xdsl.dialects.builtin import (
     FunctionType,
-    ModuleOp,
     TupleType,
     UnrankedMemRefType,
     UnrankedTensorType,
@@ -64,9 +63,9 @@ def _declared_types(op: Operation) -> Iterator[tuple[str, Attribute]]:
             yield ("signature" if isinstance(attr, FunctionType) else f"attribute '{name}'"), attr
 
 
-def first_container_error(module: ModuleOp) -> tuple[Operation, str] | None:
+def first_container_error(root: Operation) -> tuple[Operation, str] | None:
     """The first op (in walk order) declaring a type its container cannot hold, and why."""
-    for op in module.walk():
+    for op in root.walk():
         for what, t in _declared_types(op):
             if (message := container_error(t)) is not None:
                 return op, f"{what}: {message}"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, ModuleOp, StringAttr
 from xdsl.ir import Operation
+from xdsl.traits import SymbolUserOpInterface
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.lexer import Input
 
@@ -36,6 +37,7 @@ __all__ = [
     "seed_argument",
     "split_chunks",
     "verify_module",
+    "verify_module_all",
 ]
 
 SPLIT_MARKER = re.compile(r"^[ \t]*// -----", re.MULTILINE)
@@ -232,8 +234,62 @@ INFERENCE_VERIFIED = frozenset(
 def verify_module(
     module: ModuleOp, locator: Locator, file: str, suffix: str = ""
 ) -> Diagnostic | None:
-    """MLIR-style verification: None if valid, else the first failing op's located error,
-    worded `'dialect.op' op message` as MLIR words it.
+    """MLIR-style verification: None if valid, else the first located error
+    (`verify_module_all` has every function's)."""
+    found = verify_module_all(module, locator, file, suffix)
+    return found[0] if found else None
+
+
+def verify_module_all(
+    module: ModuleOp, locator: Locator, file: str, suffix: str = ""
+) -> list[Diagnostic]:
+    """Every error MLIR's verifier reports, worded `'dialect.op' op message` as MLIR words
+    them: the module's own first (symbol redefinitions), then the first of each op in its
+    body. MLIR verifies each op isolated from above (a function) on its own, so a file
+    whose functions fail one check each reports every one of them, as upstream's
+    expected-error lines want."""
+    symbol_uses: list[Diagnostic] = []
+    found = _verify_all(module, locator, file, suffix, symbol_uses)
+    # MLIR checks symbol uses (a call's callee, a mesh a collective names) only once
+    # every op has verified, and reports the first that fails.
+    return found or symbol_uses[:1]
+
+
+def _verify_all(
+    module: ModuleOp, locator: Locator, file: str, suffix: str, symbol_uses: list[Diagnostic]
+) -> list[Diagnostic]:
+    own = _first_error(module, locator, file, suffix, symbol_uses, nested=False)
+    if own is not None:
+        return [own]
+    found: list[Diagnostic] = []
+    for op in module.ops:
+        if isinstance(op, ModuleOp):
+            found += _verify_all(op, locator, file, suffix, symbol_uses)
+        elif (diag := _first_error(op, locator, file, suffix, symbol_uses)) is not None:
+            found.append(diag)
+    return found
+
+
+def _symbol_use_failure(op: Operation, message: str) -> bool:
+    """Whether `op` failed verification (with `message`) in a symbol-use check."""
+    for trait in op.get_traits_of_type(SymbolUserOpInterface):
+        try:
+            trait.verify(op)
+        except DiagnosticException as err:
+            return first_line(err) == message
+    return False
+
+
+def _first_error(
+    root: Operation,
+    locator: Locator,
+    file: str,
+    suffix: str,
+    symbol_uses: list[Diagnostic],
+    nested: bool = True,
+) -> Diagnostic | None:
+    """The first failing op under `root` (or `root` alone unless `nested`), located;
+    failed symbol-use checks are appended to `symbol_uses` instead.
 
     Op by op in walk order (parents before their regions, as MLIR verifies): the
     element-type constraints upstream's ODS puts on StableHLO ops, then xDSL's verifier.
@@ -245,17 +301,20 @@ def verify_module(
         return locator.locate(op, "error", op_message(op, message) + suffix, file)
 
     try:
-        module.verify()
-        whole_module_error = None
+        root.verify(verify_nested_ops=nested)
+        whole_error = None
     except DiagnosticException as err:
-        whole_module_error = first_line(err)
-    for op in module.walk():
+        whole_error = first_line(err)
+    for op in root.walk() if nested else (root,):
         if (message := type_constraint_error(op)) is not None:
             return located(op, message)
-        if whole_module_error is not None:  # find the op that failed
+        if whole_error is not None:  # find the op that failed
             try:
                 op.verify(verify_nested_ops=False)
             except DiagnosticException as err:
+                if _symbol_use_failure(op, first_line(err)):
+                    symbol_uses.append(located(op, _mlir_words(first_line(err))))
+                    continue
                 if (twice := _redefined_symbol(op, first_line(err))) is not None:
                     first, again, name = twice
                     note = locator.locate(
@@ -274,9 +333,11 @@ def verify_module(
                     follow = located(op, "failed to infer returned types")
                     diag = dataclasses.replace(diag, follow_ups=(follow,))
                 return diag
-    if whole_module_error is not None:
-        return Diagnostic("error", whole_module_error + suffix)
-    if (wrong := dominance_error(module) or first_container_error(module)) is not None:
+    if whole_error is not None and not symbol_uses:
+        return Diagnostic("error", whole_error + suffix)
+    if not nested:
+        return None
+    if (wrong := dominance_error(root) or first_container_error(root)) is not None:
         return located(*wrong)
     return None
 

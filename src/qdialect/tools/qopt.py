@@ -32,7 +32,7 @@ from qdialect.tools.common import (
     parse_chunk,
     read_text,
     split_chunks,
-    verify_module,
+    verify_module_all,
 )
 from qdialect.tools.diagnostics import Diagnostic, check_expectations, parse_expectations
 from qdialect.tools.pipeline import (
@@ -200,8 +200,8 @@ class QOpt:
         module, locator = parsed
         self.timer.record("Parser", time.perf_counter() - start)
 
-        if (diag := self.verify(module, locator)) is not None:
-            return None, diag.all()
+        if found := self.verify(module, locator):
+            return None, [d for diag in found for d in diag.all()]
 
         for step in self.steps:
             if step.name in self.args.mlir_print_ir_before:
@@ -222,8 +222,8 @@ class QOpt:
             except DiagnosticException as err:
                 return None, [Diagnostic("error", f"pass '{step.name}' failed: {err}")]
             self.timer.record(step.name, time.perf_counter() - start)
-            if (diag := self.verify(module, locator, after=step.name)) is not None:
-                return None, diag.all()
+            if found := self.verify(module, locator, after=step.name):
+                return None, [d for diag in found for d in diag.all()]
             if self.args.mlir_print_ir_after_all or step.name in self.args.mlir_print_ir_after:
                 self.dump(module, f"IR Dump After {step.name}")
 
@@ -277,10 +277,10 @@ class QOpt:
 
     def verify(
         self, module: ModuleOp, locator: Locator, after: str | None = None
-    ) -> Diagnostic | None:
+    ) -> list[Diagnostic]:
         start = time.perf_counter()
         try:
-            return verify_module(
+            return verify_module_all(
                 module, locator, self.file, f" (after pass '{after}')" if after else ""
             )
         finally:
