@@ -47,6 +47,20 @@ def follow_ups(err: ParseError) -> list[ParseError]:
     return list(getattr(err, _FOLLOW_UPS, ()))
 
 
+_NOTE = "qdialect_note"
+
+
+def add_note(err: ParseError, note: ParseError) -> ParseError:
+    """Attach a note MLIR emits with the parse error (`add a trailing dot ...`); it is
+    reported as a note after `err`; returns `err`."""
+    setattr(note, _NOTE, True)
+    return add_follow_up(err, note)
+
+
+def is_note(err: ParseError) -> bool:
+    return bool(getattr(err, _NOTE, False))
+
+
 _CORE = "qdialect_core"
 
 

@@ -44,6 +44,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ComplexType,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     IndexType,
     IntegerType,
     ModuleOp,
@@ -61,7 +62,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from qdialect.ir import xdsl_private as xp
 from qdialect.ir.closed_dialects import CLOSED_DIALECTS
-from qdialect.ir.errors import add_follow_up, follow_ups, is_core, mark_core
+from qdialect.ir.errors import add_follow_up, add_note, follow_ups, is_core, is_note, mark_core
 from qdialect.ir.float_format import FLOAT_FORMATS, float_from_bits
 from qdialect.ir.locations import LocationSyntax
 from qdialect.ir.parse_messages import mlir_wording, wrong_token_offset
@@ -139,6 +140,8 @@ class _TensorElement(AttrParser._TensorLiteralElement):
             if bits >> fmt.width:
                 parser.raise_error(f"hexadecimal literal does not fit in {type}", self.span)
             return float_from_bits(bits, fmt)
+        if fmt is not None and isinstance(self.value, int) and text[-1:].isdigit():
+            parser.raise_error(*_decimal_for_float(self.span))
         if isinstance(type, IntegerType | IndexType) and isinstance(self.value, float):
             at = self.span.start + self.span.text.startswith("-")  # MLIR: after the sign
             parser.raise_error(
@@ -176,6 +179,15 @@ class _TensorElement(AttrParser._TensorLiteralElement):
         return (values[0], values[1])
 
 
+def _decimal_for_float(span: Span) -> tuple[str, int, int]:
+    """MLIR refuses a decimal integer where a float is wanted (`dense<[1, 2]> :
+    tensor<2xf32>`, `1 : f32`), at its digits; `QParser` adds MLIR's note."""
+    at = span.start + span.text.startswith("-")
+    return _DECIMAL_FOR_FLOAT, at, span.end
+
+
+_DECIMAL_FOR_FLOAT = "unexpected decimal integer literal for a floating point value"
+_DECIMAL_INTEGER = re.compile(r"-?\s*(\d+)(?![\w.])")
 _CUSTOM_OP = "qdialect_custom_op"
 _OP_NAME = re.compile(r"\s*(?:(?:%[\w$.\-]+(?::\d+)?\s*,?\s*)+=\s*)?([A-Za-z_][\w$.]*)")
 
@@ -265,7 +277,13 @@ class QParser(LocationSyntax, Parser):
         name = getattr(err, _CUSTOM_OP, None)
         reworded = self._reworded(err, name)
         for follow_up in follow_ups(err):
-            add_follow_up(reworded, self._reworded(follow_up, name))
+            add = add_note if is_note(follow_up) else add_follow_up
+            add(reworded, self._reworded(follow_up, name))
+        if reworded.msg == _DECIMAL_FOR_FLOAT:
+            add_note(
+                reworded,
+                ParseError(reworded.span, "add a trailing dot to make the literal a float"),
+            )
         return reworded
 
     def _reworded(self, err: ParseError, custom_op: str | None) -> ParseError:
@@ -347,6 +365,18 @@ class QParser(LocationSyntax, Parser):
 
     def parse_optional_attribute(self):
         return self._located(super().parse_optional_attribute)
+
+    def parse_optional_builtin_int_or_float_attr(self):
+        """`1.0 : f32`; a decimal integer given a float type (`1 : f32`) is refused, as MLIR
+        refuses it."""
+        start = xp.current_token(self).span.start
+        attr = super().parse_optional_builtin_int_or_float_attr()
+        if isinstance(attr, FloatAttr):
+            text = self.lexer.input.content
+            if (digits := _DECIMAL_INTEGER.match(text, start)) is not None:
+                span = Span(digits.start(1), digits.end(1), self.lexer.input)
+                self.raise_error(*_decimal_for_float(span))
+        return attr
 
     def parse_type(self):
         function = xp.current_token(self).kind == MLIRTokenKind.L_PAREN

@@ -20,7 +20,7 @@ from qdialect.dialects.hlo_types import InferenceError
 from qdialect.dialects.stablehlo_type_constraints import type_constraint_error
 from qdialect.ir.containers import first_container_error
 from qdialect.ir.dominance import dominance_error
-from qdialect.ir.errors import follow_ups
+from qdialect.ir.errors import follow_ups, is_note
 from qdialect.ir.parser import QParser, location_of
 from qdialect.tools.boundary import UserError, first_line
 from qdialect.tools.diagnostics import Diagnostic
@@ -109,10 +109,14 @@ def parse_chunk(ctx: Context, chunk: Chunk, file: str) -> tuple[ModuleOp, Locato
         return parser.parse_module(), locator
     except ParseError as err:
         located = [
-            (e.msg, location_of(e.span.input, e.span.start, chunk.line_offset))
+            (
+                "note" if is_note(e) else "error",
+                e.msg,
+                location_of(e.span.input, e.span.start, chunk.line_offset),
+            )
             for e in (err, *follow_ups(err))
         ]
-        first, *more = (Diagnostic("error", m, file, w.line, w.col) for m, w in located)
+        first, *more = (Diagnostic(k, m, file, w.line, w.col) for k, m, w in located)
         return replace(first, follow_ups=tuple(more))
 
 

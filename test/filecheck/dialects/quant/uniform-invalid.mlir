@@ -135,7 +135,8 @@ func.func private @f21(!quant.uniform<i8:f32, 0.0>)
 // -----
 
 // decimal integer scale
-// expected-error @+1 {{unexpected decimal integer literal for a floating point value}}
+// expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+// expected-note @+1 {{add a trailing dot to make the literal a float}}
 func.func private @f22(!quant.uniform<i8:f32, 1>)
 
 // -----

@@ -1,6 +1,6 @@
 // Parse errors read as MLIR's parser words them, at the line MLIR reports, so
 // upstream-style expected-error lines match as written.
-// RUN: qopt %s --split-input-file --verify-diagnostics
+// RUN: qopt %s --split-input-file --verify-diagnostics | filecheck %s
 
 func.func @f(%a: i8) -> i8 {
   // expected-error @+1 {{use of undeclared SSA value name}}
@@ -149,3 +149,34 @@ func.func @stray_token_in_region() {
 func.func @unclosed_region() {
   // expected-error @+1 {{expected operation name in quotes}}
   func.return
+
+// -----
+
+// A decimal integer where a float is wanted, in a dense literal or a scalar attribute,
+// at its digits (after the sign), with MLIR's note. Hex bits and `1.0` are floats.
+func.func @decimal_for_float() -> tensor<2xf32> {
+  // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+  // expected-note @+1 {{add a trailing dot to make the literal a float}}
+  %0 = stablehlo.constant dense<[1.5, -2]> : tensor<2xf32>
+  func.return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @decimal_for_float_scalar(%x: tensor<4x3xf32>, %v: tensor<3xf32>) -> tensor<4x3xf32> {
+  // expected-error @+2 {{unexpected decimal integer literal for a floating point value}}
+  // expected-note @+1 {{add a trailing dot to make the literal a float}}
+  %0 = "stablehlo.batch_norm_inference"(%x, %v, %v, %v, %v) {epsilon = 1 : f32, feature_index = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  func.return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @floats_as_floats
+// CHECK: dense<[1.000000e+00, -2.000000e+00]> : tensor<2xf32>
+// CHECK: epsilon = 1.000000e+00 : f32
+func.func @floats_as_floats(%x: tensor<4x3xf32>, %v: tensor<3xf32>) -> (tensor<2xf32>, tensor<4x3xf32>) {
+  %0 = stablehlo.constant dense<[0x3F800000, -2.0]> : tensor<2xf32>
+  %1 = "stablehlo.batch_norm_inference"(%x, %v, %v, %v, %v) {epsilon = 1.0 : f32, feature_index = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  func.return %0, %1 : tensor<2xf32>, tensor<4x3xf32>
+}
