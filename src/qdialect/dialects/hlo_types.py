@@ -176,6 +176,70 @@ def shapes_compatible(a: Shape, b: Shape) -> bool:
     return len(a) == len(b) and all(dims_compatible(x, y) for x, y in zip(a, b, strict=True))
 
 
+def bounds_of(t: Attribute) -> tuple[int, ...] | None:
+    """The `#stablehlo.bounds<...>` of a bounded dynamic tensor type (`?` as
+    DYNAMIC_INDEX), or None."""
+    encoding = getattr(t, "encoding", None)
+    if getattr(encoding, "name", None) in ("stablehlo.bounds", "stablehlo.type_extensions"):
+        return tuple(encoding.data)  # type: ignore[union-attr]
+    return None
+
+
+def _bounded_dims(t: Attribute) -> list[tuple[int, int]] | None:
+    shape = shape_of(t)
+    if shape is None:
+        return None
+    bounds = bounds_of(t) or (DYNAMIC_INDEX,) * len(shape)
+    return list(zip(shape, bounds, strict=True))
+
+
+def bounded_shapes_compatible(a: Attribute, b: Attribute) -> bool:
+    """Upstream's bounds-aware compatibility: shapes compatible, and a static size no
+    larger than the bound of the other type's dynamic dimension."""
+    if not shapes_compatible(shape_of(a), shape_of(b)):
+        return False
+    da, db = _bounded_dims(a), _bounded_dims(b)
+    if da is None or db is None:
+        return True
+    for (size_a, bound_a), (size_b, bound_b) in zip(da, db, strict=True):
+        for size, bound in ((size_a, bound_b), (size_b, bound_a)):
+            if size != DYNAMIC_INDEX and bound != DYNAMIC_INDEX and size > bound:
+                return False
+    return True
+
+
+def pairwise_bounded_type(op_name: str, a: Attribute, b: Attribute) -> Attribute:
+    """Upstream's inference of a binary elementwise op's type from two compatible operand
+    types (inferDimWithBound): per dimension the static size if either has one (it must
+    fit the other's bound), else dynamic with the smaller bound."""
+    da, db = _bounded_dims(a), _bounded_dims(b)
+    if da is None or db is None:
+        return a if db is None else b
+    shape, bounds = [], []
+    for dim, ((size_a, bound_a), (size_b, bound_b)) in enumerate(zip(da, db, strict=True)):
+        static = size_a if size_a != DYNAMIC_INDEX else size_b
+        if static != DYNAMIC_INDEX:
+            for size, bound in ((size_a, bound_b), (size_b, bound_a)):
+                if size != DYNAMIC_INDEX and bound != DYNAMIC_INDEX and size > bound:
+                    raise InferenceError(
+                        f"Mismatched dimension size {size} and bound {bound} in dimension {dim}",
+                        plain=True,
+                    )
+            shape.append(static)
+            bounds.append(DYNAMIC_INDEX)
+        else:
+            known = [x for x in (bound_a, bound_b) if x != DYNAMIC_INDEX]
+            shape.append(DYNAMIC_INDEX)
+            bounds.append(min(known) if known else DYNAMIC_INDEX)
+    if all(x == DYNAMIC_INDEX for x in bounds):
+        return TensorType(element_type(a), shape)
+    source = a if bounds_of(a) is not None else b
+    assert isinstance(source, TensorType)  # bounds_of found its encoding
+    encoding = type(source.encoding)(tuple(bounds))  # pyright: ignore[reportCallIssue]
+    canonical = getattr(encoding, "canonical", None)  # type_extensions<...> reads as bounds<...>
+    return TensorType(element_type(a), shape, canonical() if canonical else encoding)
+
+
 def shape_text(shape: Shape) -> str:
     if shape is None:
         return "*"
@@ -221,7 +285,13 @@ def quoted_types(types: Sequence[Attribute]) -> str:
 
 class InferenceError(VerifyException):
     """A failed check of an op's result-type inference, which MLIR follows with a second
-    error at the op, `failed to infer returned types` (`qdialect.tools.common`)."""
+    error at the op, `failed to infer returned types` (`qdialect.tools.common`). A
+    `plain` one is reported without the `'dialect.op' op` prefix, as upstream's
+    `emitOptionalError` reports it."""
+
+    def __init__(self, message: str, plain: bool = False):
+        super().__init__(message)
+        self.plain = plain
 
 
 def verify_inferred_results(

@@ -139,6 +139,29 @@ def _check_kinds(op: Operation, t: Attribute, kinds: str, what: str) -> None:
         raise _kind_error(op, what, " or ".join(names[k] for k in kinds), t)
 
 
+#: Upstream's words for operand and result shapes that do not agree, by the trait each
+#: elementwise op has; the others have HLO_CompatibleOperandsAndResultType, whose check
+#: (bounds-aware, element types too) reads `_COMPATIBLE_TYPES`.
+_COMPATIBLE_TYPES = "requires compatible types for all operands and results"
+_SAME_SHAPE = "requires the same shape for all operands and results"
+_COMPATIBLE_TYPE_OPS = frozenset(
+    f"stablehlo.{name}"
+    for name in (
+        "atan2 and cbrt ceil cosine count_leading_zeros divide exponential "
+        "exponential_minus_one floor log log_plus_one logistic maximum minimum multiply "
+        "negate not or popcnt power remainder round_nearest_afz round_nearest_even rsqrt "
+        "shift_left shift_right_arithmetic shift_right_logical sign sine sqrt subtract tan "
+        "tanh xor"
+    ).split()
+)
+_SHAPE_TRAIT_WORDS = {
+    "stablehlo.abs": "all non-scalar operands/results must have the same shape and base type",
+    "stablehlo.real": "all non-scalar operands/results must have the same shape and base type",
+    "stablehlo.imag": "all non-scalar operands/results must have the same shape and base type",
+    **dict.fromkeys(_COMPATIBLE_TYPE_OPS, _COMPATIBLE_TYPES),
+}
+
+
 def _verify_elementwise(
     op: Operation, operands: Sequence[SSAValue], result_types: Sequence[Attribute], kinds: str
 ) -> None:
@@ -146,11 +169,15 @@ def _verify_elementwise(
     types = [o.type for o in operands] + list(result_types)
     for t in types:
         ht.require_tensor(t, f"'{op.name}' operand and result")
+    shape_words = _SHAPE_TRAIT_WORDS.get(op.name, _SAME_SHAPE)
     for t in types[1:]:
-        if not ht.shapes_compatible(ht.shape_of(types[0]), ht.shape_of(t)):
-            raise VerifyException(
-                f"'{op.name}' requires the same shape for all operands and results"
-            )
+        compatible = (
+            ht.shapes_compatible(ht.shape_of(types[0]), ht.shape_of(t))
+            if shape_words != _COMPATIBLE_TYPES
+            else ht.bounded_shapes_compatible(types[0], t)
+        )
+        if not compatible:
+            raise VerifyException(f"'{op.name}' {shape_words}")
     for t, what in zip(
         types,
         [f"operand #{i}" for i in range(len(operands))]
@@ -166,6 +193,8 @@ def _verify_elementwise(
             )
         _verify_same_baseline(op, types, ignore_axis="a" in kinds)
     elif not ht.same_element_types(types):
+        if shape_words == _COMPATIBLE_TYPES:
+            raise VerifyException(f"'{op.name}' {_COMPATIBLE_TYPES}")
         raise VerifyException(
             f"'{op.name}' requires the same element type for all operands and results"
         )
@@ -367,7 +396,8 @@ class AbsOp(_UnaryElementwise):
         _check_kinds(self, a, "sfcq", "operand #0")
         if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
             raise VerifyException(
-                f"'{self.name}' requires the same shape for all operands and results"
+                f"'{self.name}' all non-scalar operands/results must have the same shape "
+                "and base type"
             )
         # inferAbsOp: the operand's type; the magnitude of a complex<E> is an E.
         ht.verify_inferred_results(self.name, [ht.part_type(a)], [r])
@@ -523,7 +553,15 @@ class AddOp(_BinaryElementwise):
         a, b, r = self.lhs.type, self.rhs.type, self.result.type
         quantized = [ht.quant_type(t) for t in (a, b, r)]
         if not any(q is not None for q in quantized):
-            return super().verify_()
+            super().verify_()
+            # Upstream infers add's type pairwise, bounds included (inferDimWithBound).
+            inferred = ht.pairwise_bounded_type(self.name, a, b)
+            if not ht.bounded_shapes_compatible(inferred, r):
+                raise ht.InferenceError(
+                    f"'{self.name}' inferred type(s) '{inferred}' are incompatible with return "
+                    f"type(s) of operation '{r}'"
+                )
+            return
         for t in (a, b, r):
             ht.require_tensor(t, f"'{self.name}' operand and result")
         if not all(ht.shapes_compatible(ht.shape_of(a), ht.shape_of(t)) for t in (b, r)):

@@ -42,9 +42,14 @@ from qdialect.dialects.stablehlo import (
 from qdialect.ir import xdsl_private as xp
 
 
-def _same_shape(op: Operation, a: Attribute, b: Attribute) -> None:
+def _same_shape(
+    op: Operation,
+    a: Attribute,
+    b: Attribute,
+    words: str = "requires the same shape for all operands and results",
+) -> None:
     if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(b)):
-        raise VerifyException(f"'{op.name}' requires the same shape for all operands and results")
+        raise VerifyException(f"'{op.name}' {words}")
 
 
 @irdl_op_definition
@@ -108,7 +113,12 @@ class _PartOp(_ElementwiseSyntax):
     def verify_(self) -> None:
         _check_kinds(self, self.operand.type, "fc", "operand #0")
         _check_kinds(self, self.result.type, "f", "result #0")
-        _same_shape(self, self.operand.type, self.result.type)
+        _same_shape(  # upstream's HLO_CompatibleOperandsAndResultElementType words
+            self,
+            self.operand.type,
+            self.result.type,
+            "all non-scalar operands/results must have the same shape and base type",
+        )
         ht.verify_inferred_results(  # inferRealOp / inferImagOp
             self.name, [ht.part_type(self.operand.type)], [self.result.type]
         )

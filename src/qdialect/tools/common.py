@@ -182,6 +182,8 @@ _NOT_INFERENCE = (
     "failed to verify that",
     "requires the same shape for all operands and results",
     "requires the same element type for all operands and results",
+    "all non-scalar operands/results must have the same shape and base type",
+    "requires compatible types for all operands and results",
     "op requires one region",
     "' op operand #",
     "' op result #",
@@ -328,7 +330,10 @@ def _first_error(
                         again, "error", f"redefinition of symbol named '{name}'" + suffix, file
                     )
                     return dataclasses.replace(diag, follow_ups=(note,))
-                diag = located(op, _mlir_words(first_line(err)))
+                if isinstance(err, InferenceError) and err.plain:
+                    diag = locator.locate(op, "error", first_line(err) + suffix, file)
+                else:
+                    diag = located(op, _mlir_words(first_line(err)))
                 if isinstance(err, InferenceError) or (
                     op.name in INFERENCE_VERIFIED
                     and not any(phrase in diag.message for phrase in _NOT_INFERENCE)

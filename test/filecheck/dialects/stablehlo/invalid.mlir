@@ -66,7 +66,7 @@ func.func @f(%a: tensor<2x2x!quant.uniform<i8:f32:0, {0.1,0.2}>>, %b: tensor<2x2
 // -----
 
 // element types differ
-// expected-error @+1 {{'stablehlo.multiply' op requires the same element type for all operands and results}}
+// expected-error @+1 {{'stablehlo.multiply' op requires compatible types for all operands and results}}
 func.func @f(%a: tensor<4xf32>, %b: tensor<4xf16>) { %0 = stablehlo.multiply %a, %b : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
   func.return }
 

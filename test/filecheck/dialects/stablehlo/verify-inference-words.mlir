@@ -284,3 +284,75 @@ func.func @tuple_of_other_types(%a: tensor<f32>, %b: tensor<f32>) -> tuple<tenso
   %0 = "stablehlo.tuple"(%a, %b) : (tensor<f32>, tensor<f32>) -> tuple<tensor<f32>, tensor<f32>, tensor<f32>>
   func.return %0 : tuple<tensor<f32>, tensor<f32>, tensor<f32>>
 }
+
+// -----
+
+// Elementwise ops word a shape or element type mismatch by their upstream trait: most
+// have "compatible types" (bounds-aware), add and convert "the same shape", abs, real
+// and imag "the same shape and base type".
+func.func @multiply_shapes(%a: tensor<3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.multiply' op requires compatible types for all operands and results}}
+  %0 = stablehlo.multiply %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<?xf32>
+  func.return
+}
+
+// -----
+
+func.func @negate_elements(%a: tensor<3xf32>) {
+  // expected-error @+1 {{'stablehlo.negate' op requires compatible types for all operands and results}}
+  %0 = stablehlo.negate %a : (tensor<3xf32>) -> tensor<3xf64>
+  func.return
+}
+
+// -----
+
+func.func @subtract_over_bound(%a: tensor<?xf32, #stablehlo.bounds<4>>) {
+  // expected-error @+1 {{'stablehlo.subtract' op requires compatible types for all operands and results}}
+  %0 = stablehlo.subtract %a, %a : (tensor<?xf32, #stablehlo.bounds<4>>, tensor<?xf32, #stablehlo.bounds<4>>) -> tensor<5xf32>
+  func.return
+}
+
+// -----
+
+func.func @real_shapes(%a: tensor<3xcomplex<f32>>) {
+  // expected-error @+1 {{'stablehlo.real' op all non-scalar operands/results must have the same shape and base type}}
+  %0 = stablehlo.real %a : (tensor<3xcomplex<f32>>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @add_shapes(%a: tensor<3xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'stablehlo.add' op requires the same shape for all operands and results}}
+  %0 = stablehlo.add %a, %b : (tensor<3xf32>, tensor<4xf32>) -> tensor<?xf32>
+  func.return
+}
+
+// -----
+
+// add infers its type pairwise, bounds included: a static size must fit the other
+// operand's bound, and the result must fit the inferred bound.
+func.func @add_size_over_bound(%a: tensor<3xf32>, %b: tensor<?xf32, #stablehlo.bounds<2>>) {
+  // expected-error @+2 {{'stablehlo.add' op failed to infer returned types}}
+  // expected-error @+1 {{Mismatched dimension size 3 and bound 2 in dimension 0}}
+  %0 = stablehlo.add %a, %b : (tensor<3xf32>, tensor<?xf32, #stablehlo.bounds<2>>) -> tensor<?xf32>
+  func.return
+}
+
+// -----
+
+func.func @add_result_over_bound(%a: tensor<?xf32, #stablehlo.bounds<4>>, %b: tensor<?xf32, #stablehlo.bounds<6>>) {
+  // expected-error @+2 {{'stablehlo.add' op failed to infer returned types}}
+  // expected-error @+1 {{'stablehlo.add' op inferred type(s) 'tensor<?xf32, #stablehlo.bounds<4>>' are incompatible with return type(s) of operation 'tensor<5xf32>'}}
+  %0 = stablehlo.add %a, %b : (tensor<?xf32, #stablehlo.bounds<4>>, tensor<?xf32, #stablehlo.bounds<6>>) -> tensor<5xf32>
+  func.return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bounds_fit
+func.func @bounds_fit(%a: tensor<?xf32, #stablehlo.bounds<4>>, %b: tensor<3xf32>) -> tensor<?xf32, #stablehlo.bounds<4>> {
+  %0 = stablehlo.add %a, %b : (tensor<?xf32, #stablehlo.bounds<4>>, tensor<3xf32>) -> tensor<3xf32>
+  %1 = stablehlo.multiply %a, %a : tensor<?xf32, #stablehlo.bounds<4>>
+  func.return %1 : tensor<?xf32, #stablehlo.bounds<4>>
+}
