@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
 from qdialect.dialects import get_all_dialects
 from qdialect.ir.closed_dialects import CLOSED_DIALECTS
+
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -19,34 +22,28 @@ class QContext(Context):
     def _closed(self, name: str) -> bool:
         return self.allow_unregistered and name.partition(".")[0] in CLOSED_DIALECTS
 
+    def _lookup(self, name: str, lookup: Callable[[], _T]) -> _T:
+        """`lookup()`, with unregistered names refused when `name` is in a closed dialect."""
+        if not self._closed(name):
+            return lookup()
+        self.allow_unregistered = False
+        try:
+            return lookup()
+        finally:
+            self.allow_unregistered = True
+
     def get_optional_op(
         self, name: str, *, dialect_stack: Sequence[str] = ()
     ) -> type[Operation] | None:
-        if not self._closed(name):
-            return super().get_optional_op(name, dialect_stack=dialect_stack)
-        self.allow_unregistered = False
-        try:
-            return super().get_optional_op(name, dialect_stack=dialect_stack)
-        finally:
-            self.allow_unregistered = True
+        return self._lookup(
+            name, lambda: super(QContext, self).get_optional_op(name, dialect_stack=dialect_stack)
+        )
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
-        if not self._closed(name):
-            return super().get_optional_type(name)
-        self.allow_unregistered = False
-        try:
-            return super().get_optional_type(name)
-        finally:
-            self.allow_unregistered = True
+        return self._lookup(name, lambda: super(QContext, self).get_optional_type(name))
 
     def get_optional_attr(self, name: str) -> type[Attribute] | None:
-        if not self._closed(name):
-            return super().get_optional_attr(name)
-        self.allow_unregistered = False
-        try:
-            return super().get_optional_attr(name)
-        finally:
-            self.allow_unregistered = True
+        return self._lookup(name, lambda: super(QContext, self).get_optional_attr(name))
 
     def clone(self) -> QContext:
         return QContext(

@@ -208,7 +208,7 @@ def bounded_shapes_compatible(a: Attribute, b: Attribute) -> bool:
     return True
 
 
-def pairwise_bounded_type(op_name: str, a: Attribute, b: Attribute) -> Attribute:
+def pairwise_bounded_type(a: Attribute, b: Attribute) -> Attribute:
     """Upstream's inference of a binary elementwise op's type from two compatible operand
     types (inferDimWithBound): per dimension the static size if either has one (it must
     fit the other's bound), else dynamic with the smaller bound."""

@@ -154,10 +154,10 @@ _COMPATIBLE_TYPE_OPS = frozenset(
         "tanh xor"
     ).split()
 )
+#: abs, real and imag's words (HLO_CompatibleOperandsAndResultElementType).
+SAME_SHAPE_AND_BASE_TYPE = "all non-scalar operands/results must have the same shape and base type"
 _SHAPE_TRAIT_WORDS = {
-    "stablehlo.abs": "all non-scalar operands/results must have the same shape and base type",
-    "stablehlo.real": "all non-scalar operands/results must have the same shape and base type",
-    "stablehlo.imag": "all non-scalar operands/results must have the same shape and base type",
+    "stablehlo.abs": SAME_SHAPE_AND_BASE_TYPE,
     **dict.fromkeys(_COMPATIBLE_TYPE_OPS, _COMPATIBLE_TYPES),
 }
 
@@ -395,10 +395,7 @@ class AbsOp(_UnaryElementwise):
             return super().verify_()
         _check_kinds(self, a, "sfcq", "operand #0")
         if not ht.shapes_compatible(ht.shape_of(a), ht.shape_of(r)):
-            raise VerifyException(
-                f"'{self.name}' all non-scalar operands/results must have the same shape "
-                "and base type"
-            )
+            raise VerifyException(f"'{self.name}' {SAME_SHAPE_AND_BASE_TYPE}")
         # inferAbsOp: the operand's type; the magnitude of a complex<E> is an E.
         ht.verify_inferred_results(self.name, [ht.part_type(a)], [r])
 
@@ -555,7 +552,7 @@ class AddOp(_BinaryElementwise):
         if not any(q is not None for q in quantized):
             super().verify_()
             # Upstream infers add's type pairwise, bounds included (inferDimWithBound).
-            inferred = ht.pairwise_bounded_type(self.name, a, b)
+            inferred = ht.pairwise_bounded_type(a, b)
             if not ht.bounded_shapes_compatible(inferred, r):
                 raise ht.InferenceError(
                     f"'{self.name}' inferred type(s) '{inferred}' are incompatible with return "

@@ -35,6 +35,7 @@ from qdialect.dialects.hlo_syntax import (
     split_attr_dict,
 )
 from qdialect.dialects.stablehlo import (
+    SAME_SHAPE_AND_BASE_TYPE,
     _check_kinds,
     _ElementwiseSyntax,
     _UnaryElementwise,
@@ -113,12 +114,7 @@ class _PartOp(_ElementwiseSyntax):
     def verify_(self) -> None:
         _check_kinds(self, self.operand.type, "fc", "operand #0")
         _check_kinds(self, self.result.type, "f", "result #0")
-        _same_shape(  # upstream's HLO_CompatibleOperandsAndResultElementType words
-            self,
-            self.operand.type,
-            self.result.type,
-            "all non-scalar operands/results must have the same shape and base type",
-        )
+        _same_shape(self, self.operand.type, self.result.type, SAME_SHAPE_AND_BASE_TYPE)
         ht.verify_inferred_results(  # inferRealOp / inferImagOp
             self.name, [ht.part_type(self.operand.type)], [self.result.type]
         )

@@ -306,6 +306,7 @@ def _first_error(
     def located(op: Operation, message: str) -> Diagnostic:
         return locator.locate(op, "error", op_message(op, message) + suffix, file)
 
+    deferred = len(symbol_uses)
     try:
         root.verify(verify_nested_ops=nested)
         whole_error = None
@@ -342,7 +343,7 @@ def _first_error(
                     follow = located(op, "failed to infer returned types")
                     diag = dataclasses.replace(diag, follow_ups=(follow,))
                 return diag
-    if whole_error is not None and not symbol_uses:
+    if whole_error is not None and len(symbol_uses) == deferred:  # none found under root
         return Diagnostic("error", whole_error + suffix)
     if not nested:
         return None
